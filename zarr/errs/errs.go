@@ -1,0 +1,111 @@
+// Package errs defines the typed error every zarr-wasm layer returns: a code
+// callers can branch on (and that the JS bridge maps to ZarrError.code), the
+// key, path or field that failed, and a "did you mean" suggestion.
+package errs
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+)
+
+// Code classifies an error. The names match the JavaScript ZarrError codes.
+type Code string
+
+const (
+	NotFound        Code = "NOT_FOUND"
+	InvalidMetadata Code = "INVALID_METADATA"
+	Unsupported     Code = "UNSUPPORTED"
+	Codec           Code = "CODEC"
+	Selection       Code = "SELECTION"
+	Store           Code = "STORE"
+	Aborted         Code = "ABORTED"
+	ReadOnly        Code = "READ_ONLY"
+	Exists          Code = "EXISTS"
+)
+
+// Error is the error type of the whole engine.
+type Error struct {
+	Code    Code
+	Where   string // the key, path or field that failed (may be empty)
+	Msg     string
+	Suggest string // a near name, when one exists
+	Err     error  // the underlying cause, if any
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(string(e.Code))
+	b.WriteString(": ")
+	if e.Where != "" {
+		fmt.Fprintf(&b, "%q: ", e.Where)
+	}
+	b.WriteString(e.Msg)
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	if e.Suggest != "" {
+		fmt.Fprintf(&b, " (did you mean %q?)", e.Suggest)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is lets errors.Is(err, &Error{Code: X}) match on the code alone.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Where == "" && t.Msg == "" && t.Code == e.Code
+}
+
+// New returns an error with a formatted message.
+func New(code Code, where, format string, args ...any) *Error {
+	return &Error{Code: code, Where: where, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an error around cause. A cause that already is an *Error keeps
+// its code unless it has none.
+func Wrap(code Code, where string, cause error, format string, args ...any) *Error {
+	return &Error{Code: code, Where: where, Msg: fmt.Sprintf(format, args...), Err: cause}
+}
+
+// CodeOf returns the code of err, or "" if err is not (and does not wrap) an *Error.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// Nearest returns the candidate closest to name by edit distance, or "" if none
+// is close enough to be a plausible typo.
+func Nearest(name string, candidates []string) string {
+	best, bestD := "", -1
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		d := levenshtein.ComputeDistance(strings.ToLower(name), strings.ToLower(c))
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	limit := len(name)/3 + 1
+	if limit > 4 {
+		limit = 4
+	}
+	if bestD < 0 || bestD > limit {
+		return ""
+	}
+	return best
+}
+
+// WithSuggestion sets Suggest to the nearest candidate and returns e.
+func (e *Error) WithSuggestion(name string, candidates []string) *Error {
+	e.Suggest = Nearest(name, candidates)
+	return e
+}
