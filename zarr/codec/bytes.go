@@ -1,0 +1,78 @@
+package codec
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+)
+
+// bytesCodec is the v3 "bytes" array→bytes codec: elements in C order in the
+// given byte order. Endian Unset means every leaf carries its own stored
+// order (v1/v2 types).
+type bytesCodec struct{ endian byte }
+
+func init() {
+	Register(newBytes, "bytes", "endian")
+}
+
+func newBytes(cfg json.RawMessage, in Spec) (any, error) {
+	var c struct {
+		Endian *string `json:"endian"`
+	}
+	if err := ParseConfig(cfg, &c); err != nil {
+		return nil, err
+	}
+	bc := &bytesCodec{endian: dtype.Unset}
+	if c.Endian != nil {
+		switch *c.Endian {
+		case "little":
+			bc.endian = dtype.Little
+		case "big":
+			bc.endian = dtype.Big
+		default:
+			return nil, fmt.Errorf("endian must be \"little\" or \"big\", got %q", *c.Endian)
+		}
+	}
+	if in.DType != nil {
+		if in.DType.Variable() {
+			return nil, fmt.Errorf("%s has no fixed size; use vlen-utf8 or vlen-bytes", in.DType)
+		}
+		if bc.endian == dtype.Unset && needsCodecEndian(in.DType) {
+			return nil, fmt.Errorf("endian is required for %s", in.DType)
+		}
+	}
+	return bc, nil
+}
+
+// needsCodecEndian reports whether some multi-byte leaf has no order of its own.
+func needsCodecEndian(t *dtype.DataType) bool {
+	for _, l := range t.Leaves(0, nil) {
+		if l.Endian == dtype.Unset {
+			return true
+		}
+	}
+	return false
+}
+
+// Bytes returns the bytes codec for a given byte order (Unset: per leaf).
+func Bytes(endian byte) ArrayToBytes { return &bytesCodec{endian: endian} }
+
+func (c *bytesCodec) Encode(a *nd.Array) ([]byte, error) {
+	out := append([]byte(nil), a.Bytes()...)
+	dtype.SwapTo(a.DType(), out, c.endian)
+	return out, nil
+}
+
+func (c *bytesCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
+	want := nd.Size(out.Shape) * out.DType.Size
+	if len(b) != want {
+		return nil, Corrupt("bytes", "chunk has %d bytes, expected %d for shape %v of %s", len(b), want, out.Shape, out.DType)
+	}
+	data := append([]byte(nil), b...)
+	dtype.SwapTo(out.DType, data, c.endian)
+	return nd.FromBytes(out.DType, out.Shape, data)
+}
+
+func (c *bytesCodec) EncodedSize(n int) (int, bool) { return n, true }

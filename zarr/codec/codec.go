@@ -1,0 +1,222 @@
+// Package codec implements Zarr codecs and the codec chain every format is
+// translated into: array→array codecs, then exactly one array→bytes codec,
+// then bytes→bytes codecs (the v3 shape). v2 filters and compressors, v1
+// compression and v3 codecs all become codecs of these three kinds, looked
+// up by name in one registry.
+package codec
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+)
+
+// Spec is the decoded representation a codec receives: chunk shape and data
+// type (and the fill value, which sharding needs for empty inner chunks).
+type Spec struct {
+	Shape []int
+	DType *dtype.DataType
+	Fill  dtype.Fill
+}
+
+// ArrayToArray codecs change an array into another array (transpose, delta,
+// fixedscaleoffset, ...).
+type ArrayToArray interface {
+	// Encoded returns the representation Encode produces from in.
+	Encoded(in Spec) (Spec, error)
+	Encode(a *nd.Array) (*nd.Array, error)
+	// Decode inverts Encode; out is the representation to produce.
+	Decode(a *nd.Array, out Spec) (*nd.Array, error)
+}
+
+// ArrayToBytes codecs serialise an array (bytes, vlen-utf8, sharding, ...).
+type ArrayToBytes interface {
+	Encode(a *nd.Array) ([]byte, error)
+	Decode(b []byte, out Spec) (*nd.Array, error)
+}
+
+// BytesToBytes codecs transform bytes (compressors, shuffle, checksums).
+type BytesToBytes interface {
+	Encode(b []byte) ([]byte, error)
+	Decode(b []byte) ([]byte, error)
+}
+
+// FixedSizer is implemented by codecs whose encoded size is known from the
+// input size alone (bytes, crc32c); sharding needs it for the index size.
+type FixedSizer interface {
+	EncodedSize(n int) (int, bool)
+}
+
+// Config is one codec as named in metadata: a v3 name (or v2 id) and its
+// configuration object.
+type Config struct {
+	Name          string
+	Configuration json.RawMessage // a JSON object, or nil
+}
+
+// Factory builds a codec from its configuration. in is the representation
+// the codec receives when encoding: for bytes→bytes codecs, the array
+// representation before the array→bytes codec (blosc takes its typesize
+// from it).
+type Factory func(cfg json.RawMessage, in Spec) (any, error)
+
+var registry = map[string]Factory{}
+
+// Register adds a codec under one or more names. Names are v3 names;
+// v2 ids that differ are registered separately by the v2 translation.
+func Register(f Factory, names ...string) {
+	for _, n := range names {
+		registry[n] = f
+	}
+}
+
+// Names lists the registered codec names.
+func Names() []string {
+	out := make([]string, 0, len(registry))
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Build returns a codec for cfg.
+func Build(cfg Config, in Spec) (any, error) {
+	f, ok := registry[cfg.Name]
+	if !ok {
+		if msg, known := knownUnsupported[cfg.Name]; known {
+			return nil, errs.New(errs.Unsupported, cfg.Name, "%s", msg)
+		}
+		return nil, errs.New(errs.Unsupported, cfg.Name, "unknown codec").WithSuggestion(cfg.Name, Names())
+	}
+	c, err := f(cfg.Configuration, in)
+	if err != nil {
+		if errs.CodeOf(err) != "" {
+			return nil, err
+		}
+		return nil, errs.Wrap(errs.InvalidMetadata, cfg.Name, err, "bad codec configuration")
+	}
+	return c, nil
+}
+
+// knownUnsupported names codecs people meet in the wild that this build
+// cannot run, with the reason.
+var knownUnsupported = map[string]string{
+	"pickle":    "pickle executes code when decoding; it is never supported",
+	"blosc":     "blosc is not available in this build yet",
+	"numcodecs.blosc": "blosc is not available in this build yet",
+}
+
+// ParseConfig decodes a JSON configuration object into v, rejecting unknown
+// fields so typos in metadata are reported.
+func ParseConfig(cfg json.RawMessage, v any) error {
+	if len(cfg) == 0 || string(cfg) == "null" {
+		return nil
+	}
+	return json.Unmarshal(cfg, v)
+}
+
+// Chain is a resolved codec pipeline for one chunk representation.
+type Chain struct {
+	AA    []ArrayToArray
+	AB    ArrayToBytes
+	BB    []BytesToBytes
+	specs []Spec // specs[i] is the input representation of AA[i]; specs[len(AA)] that of AB
+}
+
+// NewChain builds the codecs of cfgs (array→array first, one array→bytes,
+// then bytes→bytes) for chunks of representation in.
+func NewChain(cfgs []Config, in Spec) (*Chain, error) {
+	c := &Chain{specs: []Spec{in}}
+	cur := in
+	stage := 0 // 0: array→array, 1: after array→bytes
+	for _, cfg := range cfgs {
+		built, err := Build(cfg, cur)
+		if err != nil {
+			return nil, err
+		}
+		switch k := built.(type) {
+		case ArrayToArray:
+			if stage != 0 {
+				return nil, errs.New(errs.InvalidMetadata, cfg.Name, "array→array codec after the array→bytes codec")
+			}
+			next, err := k.Encoded(cur)
+			if err != nil {
+				return nil, errs.Wrap(errs.InvalidMetadata, cfg.Name, err, "codec cannot take %s", cur.DType)
+			}
+			c.AA = append(c.AA, k)
+			cur = next
+			c.specs = append(c.specs, cur)
+		case ArrayToBytes:
+			if stage != 0 {
+				return nil, errs.New(errs.InvalidMetadata, cfg.Name, "a second array→bytes codec")
+			}
+			c.AB = k
+			stage = 1
+		case BytesToBytes:
+			if stage == 0 {
+				return nil, errs.New(errs.InvalidMetadata, cfg.Name, "bytes→bytes codec before the array→bytes codec")
+			}
+			c.BB = append(c.BB, k)
+		default:
+			return nil, fmt.Errorf("codec %q has no known kind", cfg.Name)
+		}
+	}
+	if c.AB == nil {
+		return nil, errs.New(errs.InvalidMetadata, "codecs", "no array→bytes codec (such as \"bytes\")")
+	}
+	return c, nil
+}
+
+// Decode decodes one stored chunk into an array of the chain's input
+// representation.
+func (c *Chain) Decode(b []byte) (*nd.Array, error) {
+	var err error
+	for i := len(c.BB) - 1; i >= 0; i-- {
+		if b, err = c.BB[i].Decode(b); err != nil {
+			return nil, err
+		}
+	}
+	a, err := c.AB.Decode(b, c.specs[len(c.AA)])
+	if err != nil {
+		return nil, err
+	}
+	for i := len(c.AA) - 1; i >= 0; i-- {
+		if a, err = c.AA[i].Decode(a, c.specs[i]); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// Encode encodes one chunk (of the chain's input representation).
+func (c *Chain) Encode(a *nd.Array) ([]byte, error) {
+	var err error
+	for _, k := range c.AA {
+		if a, err = k.Encode(a); err != nil {
+			return nil, err
+		}
+	}
+	b, err := c.AB.Encode(a)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range c.BB {
+		if b, err = k.Encode(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// Input returns the representation the chain decodes to.
+func (c *Chain) Input() Spec { return c.specs[0] }
+
+// Corrupt returns the CODEC error for undecodable chunk data.
+func Corrupt(codec string, format string, args ...any) error {
+	return errs.New(errs.Codec, codec, format, args...)
+}
