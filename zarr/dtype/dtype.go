@@ -42,10 +42,10 @@ func (k Kind) String() string {
 
 // Byte orders a stored element can have.
 const (
-	Little byte = '<'
-	Big    byte = '>'
+	Little  byte = '<'
+	Big     byte = '>'
 	NoOrder byte = '|' // single bytes, strings of bytes
-	Unset  byte = 0   // decided by the bytes codec (v3)
+	Unset   byte = 0   // decided by the bytes codec (v3)
 )
 
 // DataType is one data type.
@@ -200,8 +200,10 @@ func (t *DataType) String() string {
 }
 
 // Convenience constructors for the plain numeric types (little-endian).
-func NewBool() *DataType        { return &DataType{Kind: Bool, Size: 1, Endian: NoOrder, Name: "bool"} }
-func NewInt(size int) *DataType { return &DataType{Kind: Int, Size: size, Endian: endianFor(size), Name: fmt.Sprintf("int%d", size*8)} }
+func NewBool() *DataType { return &DataType{Kind: Bool, Size: 1, Endian: NoOrder, Name: "bool"} }
+func NewInt(size int) *DataType {
+	return &DataType{Kind: Int, Size: size, Endian: endianFor(size), Name: fmt.Sprintf("int%d", size*8)}
+}
 func NewUint(size int) *DataType {
 	return &DataType{Kind: Uint, Size: size, Endian: endianFor(size), Name: fmt.Sprintf("uint%d", size*8)}
 }

@@ -101,11 +101,11 @@ func FromObjects(dt *dtype.DataType, shape []int, objs []any) (*Array, error) {
 	return &Array{shape: append([]int(nil), shape...), dt: dt, objs: objs}, nil
 }
 
-func (a *Array) Shape() []int             { return a.shape }
-func (a *Array) DType() *dtype.DataType   { return a.dt }
-func (a *Array) Len() int                 { return Size(a.shape) }
-func (a *Array) Raw() []byte              { return a.data }
-func (a *Array) RawObjects() []any        { return a.objs }
+func (a *Array) Shape() []int                { return a.shape }
+func (a *Array) DType() *dtype.DataType      { return a.dt }
+func (a *Array) Len() int                    { return Size(a.shape) }
+func (a *Array) Raw() []byte                 { return a.data }
+func (a *Array) RawObjects() []any           { return a.objs }
 func (a *Array) SetDType(dt *dtype.DataType) { a.dt = dt }
 
 // Bytes returns the element bytes: little-endian, C order; nil for
