@@ -220,3 +220,49 @@ func (c *Chain) Input() Spec { return c.specs[0] }
 func Corrupt(codec string, format string, args ...any) error {
 	return errs.New(errs.Codec, codec, format, args...)
 }
+
+// WithImpliedBytes completes a v1/v2 chain: their documents leave the
+// array→bytes step implied (elements in each leaf's own byte order) unless
+// an object codec takes it. A "bytes" codec is inserted where the array
+// turns into bytes.
+func WithImpliedBytes(cfgs []Config, in Spec) ([]Config, error) {
+	implied := Config{Name: "bytes"}
+	var out []Config
+	cur := in
+	stage := 0
+	for _, cfg := range cfgs {
+		built, err := Build(cfg, cur)
+		if err != nil {
+			return nil, err
+		}
+		switch k := built.(type) {
+		case ArrayToArray:
+			if stage != 0 {
+				return nil, errs.New(errs.Unsupported, cfg.Name, "array filter after the data became bytes")
+			}
+			next, err := k.Encoded(cur)
+			if err != nil {
+				return nil, errs.Wrap(errs.InvalidMetadata, cfg.Name, err, "codec cannot take %s", cur.DType)
+			}
+			cur = next
+		case ArrayToBytes:
+			if stage != 0 {
+				return nil, errs.New(errs.Unsupported, cfg.Name, "a second array→bytes codec")
+			}
+			stage = 1
+		case BytesToBytes:
+			if stage == 0 {
+				out = append(out, implied)
+				stage = 1
+			}
+		}
+		out = append(out, cfg)
+	}
+	if stage == 0 {
+		out = append(out, implied)
+	}
+	if _, err := NewChain(out, in); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

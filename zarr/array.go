@@ -1,0 +1,393 @@
+package zarr
+
+import (
+	"context"
+	"errors"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+)
+
+// Array is an opened Zarr array.
+type Array struct {
+	store    Store
+	path     string
+	meta     *meta.Array
+	attrs    map[string]any
+	attrsKey string
+	// WriteEmptyChunks stores chunks whose every element equals the fill
+	// value (zarr-python's write_empty_chunks). When false, such chunks are
+	// deleted instead, and read back as the fill value.
+	WriteEmptyChunks bool
+	// Concurrency bounds the chunks fetched and decoded at once.
+	Concurrency int
+}
+
+func newArray(ctx context.Context, s Store, path string, m *meta.Array, attrsKey string) (*Array, error) {
+	attrs, err := readAttrs(ctx, s, attrsKey)
+	if err != nil {
+		return nil, err
+	}
+	m.Attrs = attrs
+	return &Array{store: s, path: path, meta: m, attrs: attrs, attrsKey: attrsKey, Concurrency: DefaultConcurrency}, nil
+}
+
+func (a *Array) Path() string              { return a.path }
+func (a *Array) Attrs() map[string]any     { return a.attrs }
+func (a *Array) ZarrFormat() int           { return a.meta.ZarrFormat }
+func (a *Array) Shape() []int              { return append([]int(nil), a.meta.Shape...) }
+func (a *Array) DType() *DataType          { return a.meta.DType }
+func (a *Array) Fill() dtype.Fill          { return a.meta.Fill }
+func (a *Array) Codecs() []codec.Config    { return a.meta.Codecs }
+func (a *Array) Order() string             { return a.meta.Order }
+func (a *Array) Metadata() *meta.Array     { return a.meta }
+func (a *Array) Store() Store              { return a.store }
+
+// Chunks returns the chunk shape of a regular grid, or nil for a variable
+// grid (see ChunkSizes).
+func (a *Array) Chunks() []int { return append([]int(nil), a.meta.ChunkShape...) }
+
+// ChunkSizes returns, for a variable chunk grid, each dimension's chunk sizes.
+func (a *Array) ChunkSizes() [][]int { return a.meta.ChunkSizes }
+
+// ChunkKey returns the store key of chunk idx.
+func (a *Array) ChunkKey(idx []int) string {
+	return meta.Prefix(a.path) + a.meta.Keys.Key(idx)
+}
+
+// readChunk fetches and decodes chunk idx; ok is false when it is absent.
+func (a *Array) readChunk(ctx context.Context, idx []int) (*nd.Array, bool, error) {
+	key := a.ChunkKey(idx)
+	data, ok, err := get(ctx, a.store, key)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	chunk, err := a.DecodeChunk(idx, data)
+	if err != nil {
+		return nil, false, err
+	}
+	return chunk, true, nil
+}
+
+// DecodeChunk decodes the stored bytes of chunk idx: the pure step a worker
+// can run anywhere.
+func (a *Array) DecodeChunk(idx []int, data []byte) (*nd.Array, error) {
+	key := a.ChunkKey(idx)
+	shape := a.meta.Grid.ChunkShape(idx)
+	chain, err := a.meta.Chain(shape)
+	if err != nil {
+		return nil, err
+	}
+	chunk, err := chain.Decode(data)
+	if err != nil {
+		code := errs.CodeOf(err)
+		if code == "" || code == errs.InvalidMetadata {
+			code = errs.Codec
+		}
+		return nil, &errs.Error{Code: code, Where: key, Msg: "cannot decode chunk", Err: err}
+	}
+	return chunk, nil
+}
+
+// Read returns the selected elements. A missing chunk reads as the fill value.
+func (a *Array) Read(ctx context.Context, sel Selection) (*NDArray, error) {
+	r, err := sel.resolve(a.meta.Shape)
+	if err != nil {
+		return nil, err
+	}
+	out := nd.New(a.meta.DType, r.fullShape())
+	if needsFill(a.meta.DType, a.meta.Fill) {
+		out.Fill(a.meta.Fill)
+	}
+	tasks := plan(a.meta.Grid, r)
+	err = runTasks(ctx, tasks, a.Concurrency, func(ctx context.Context, t chunkTask) error {
+		chunk, ok, err := a.readChunk(ctx, t.idx)
+		if err != nil || !ok {
+			return err
+		}
+		nd.Copy(out, t.out, chunk, t.in)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Reshape(r.outShape())
+}
+
+// needsFill reports whether a fresh (zeroed) array differs from the fill.
+func needsFill(dt *dtype.DataType, f dtype.Fill) bool {
+	if dt.Variable() {
+		return f.Value != nil
+	}
+	for _, c := range f.Bytes {
+		if c != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Write stores v into the selected region. v has the selection's shape
+// (dimensions dropped by integer indices may be present as 1) or a single
+// element, which is broadcast. Partially covered chunks are read, modified
+// and written back.
+func (a *Array) Write(ctx context.Context, sel Selection, v *NDArray) error {
+	w, ok := a.store.(store.Writer)
+	if !ok {
+		return errs.New(errs.ReadOnly, a.path, "the store cannot be written")
+	}
+	r, err := sel.resolve(a.meta.Shape)
+	if err != nil {
+		return err
+	}
+	if !v.DType().Equal(a.meta.DType) {
+		return errs.New(errs.Selection, a.path, "value has data type %s, the array has %s", v.DType(), a.meta.DType)
+	}
+	full := r.fullShape()
+	src, err := conform(v, full, r.outShape())
+	if err != nil {
+		return errs.New(errs.Selection, a.path, "%v", err)
+	}
+	tasks := plan(a.meta.Grid, r)
+	return runTasks(ctx, tasks, a.Concurrency, func(ctx context.Context, t chunkTask) error {
+		return a.writeChunk(ctx, w, t, src)
+	})
+}
+
+// conform returns v with shape full: reshaped when it has the selection's
+// shape, or broadcast when it has one element.
+func conform(v *NDArray, full, out []int) (*NDArray, error) {
+	if sameShape(v.Shape(), full) {
+		return v, nil
+	}
+	if sameShape(v.Shape(), out) {
+		return v.Reshape(full)
+	}
+	if v.Len() == 1 {
+		b := nd.New(v.DType(), full)
+		if v.DType().Variable() {
+			objs, _ := v.Objects()
+			b.Fill(dtype.Fill{Value: objs[0]})
+		} else {
+			b.Fill(dtype.Fill{Bytes: v.Bytes()})
+		}
+		return b, nil
+	}
+	return nil, errors.New("value shape " + shapeString(v.Shape()) + " does not match the selection shape " + shapeString(out))
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func shapeString(s []int) string {
+	b := []byte{'('}
+	for i, n := range s {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendInt(b, n)
+	}
+	if len(s) == 1 {
+		b = append(b, ',')
+	}
+	return string(append(b, ')'))
+}
+
+func appendInt(b []byte, n int) []byte {
+	if n < 0 {
+		b = append(b, '-')
+		n = -n
+	}
+	var d [20]byte
+	i := len(d)
+	for {
+		i--
+		d[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	return append(b, d[i:]...)
+}
+
+func (a *Array) writeChunk(ctx context.Context, w store.Writer, t chunkTask, src *NDArray) error {
+	shape := a.meta.Grid.ChunkShape(t.idx)
+	complete := true
+	for d, rg := range t.in {
+		inBounds := min(shape[d], a.meta.Shape[d]-a.meta.Grid[d].Start(t.idx[d]))
+		if rg.Start != 0 || (rg.Step != 1 && rg.Count > 1) || rg.Count != inBounds {
+			complete = false
+			break
+		}
+	}
+	var chunk *nd.Array
+	if !complete {
+		existing, ok, err := a.readChunk(ctx, t.idx)
+		if err != nil {
+			return err
+		}
+		if ok {
+			chunk = existing
+		}
+	}
+	if chunk == nil {
+		chunk = nd.Filled(a.meta.DType, shape, a.meta.Fill)
+	}
+	nd.Copy(chunk, t.in, src, t.out)
+	key := a.ChunkKey(t.idx)
+	if !a.WriteEmptyChunks && !a.meta.Fill.Null && chunk.AllEqual(a.meta.Fill) {
+		return deleteKey(ctx, w, key)
+	}
+	chain, err := a.meta.Chain(shape)
+	if err != nil {
+		return err
+	}
+	data, err := chain.Encode(chunk)
+	if err != nil {
+		code := errs.CodeOf(err)
+		if code == "" {
+			code = errs.Codec
+		}
+		return &errs.Error{Code: code, Where: key, Msg: "cannot encode chunk", Err: err}
+	}
+	return setKey(ctx, w, key, data)
+}
+
+func setKey(ctx context.Context, w store.Writer, key string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return errs.Wrap(errs.Aborted, key, err, "aborted")
+	}
+	if err := w.Set(ctx, key, data); err != nil {
+		if errs.CodeOf(err) != "" {
+			return err
+		}
+		return errs.Wrap(errs.Store, key, err, "write failed")
+	}
+	return nil
+}
+
+func deleteKey(ctx context.Context, w store.Writer, key string) error {
+	if err := w.Delete(ctx, key); err != nil {
+		if errs.CodeOf(err) != "" {
+			return err
+		}
+		return errs.Wrap(errs.Store, key, err, "delete failed")
+	}
+	return nil
+}
+
+// Resize changes the shape. Chunks entirely outside the new shape are
+// deleted; data inside the kept chunks stays.
+func (a *Array) Resize(ctx context.Context, shape []int) error {
+	w, ok := a.store.(store.Writer)
+	if !ok {
+		return errs.New(errs.ReadOnly, a.path, "the store cannot be written")
+	}
+	if len(shape) != len(a.meta.Shape) {
+		return errs.New(errs.Selection, a.path, "new shape %v has %d dimensions, the array has %d", shape, len(shape), len(a.meta.Shape))
+	}
+	if a.meta.ChunkShape == nil {
+		return errs.New(errs.Unsupported, a.path, "resizing arrays with variable chunk grids is not supported")
+	}
+	for _, n := range shape {
+		if n < 0 {
+			return errs.New(errs.Selection, a.path, "negative dimension in new shape %v", shape)
+		}
+	}
+	old := a.meta.Shape
+	oldGrid := a.meta.Grid.Shape(old)
+	newGrid := a.meta.Grid.Shape(shape)
+	// Delete chunks that fall outside the new grid.
+	var tasks []chunkTask
+	if nd.Size(oldGrid) > 0 {
+		idx := make([]int, len(oldGrid))
+		for {
+			outside := false
+			for d := range idx {
+				if idx[d] >= newGrid[d] {
+					outside = true
+				}
+			}
+			if outside {
+				tasks = append(tasks, chunkTask{idx: append([]int(nil), idx...)})
+			}
+			k := len(idx) - 1
+			for ; k >= 0; k-- {
+				idx[k]++
+				if idx[k] < oldGrid[k] {
+					break
+				}
+				idx[k] = 0
+			}
+			if k < 0 {
+				break
+			}
+		}
+	}
+	a.meta.SetShape(shape)
+	doc, err := a.meta.Document()
+	if err != nil {
+		a.meta.SetShape(old)
+		return errs.Wrap(errs.InvalidMetadata, a.meta.Key, err, "cannot write metadata")
+	}
+	if err := setKey(ctx, w, a.meta.Key, doc); err != nil {
+		a.meta.SetShape(old)
+		return err
+	}
+	return runTasks(ctx, tasks, a.Concurrency, func(ctx context.Context, t chunkTask) error {
+		return deleteKey(ctx, w, a.ChunkKey(t.idx))
+	})
+}
+
+// SetAttrs replaces the attributes.
+func (a *Array) SetAttrs(ctx context.Context, attrs map[string]any) error {
+	if err := writeAttrs(ctx, a.store, a.attrsKey, attrs); err != nil {
+		return err
+	}
+	a.attrs = attrs
+	a.meta.Attrs = attrs
+	return nil
+}
+
+// UpdateAttrs merges attrs into the attributes (like zarr-python's
+// attrs.update).
+func (a *Array) UpdateAttrs(ctx context.Context, attrs map[string]any) error {
+	return a.SetAttrs(ctx, mergeAttrs(a.attrs, attrs))
+}
+
+func mergeAttrs(old, upd map[string]any) map[string]any {
+	m := make(map[string]any, len(old)+len(upd))
+	for k, v := range old {
+		m[k] = v
+	}
+	for k, v := range upd {
+		m[k] = v
+	}
+	return m
+}
+
+func writeAttrs(ctx context.Context, s Store, key string, attrs map[string]any) error {
+	w, ok := s.(store.Writer)
+	if !ok {
+		return errs.New(errs.ReadOnly, key, "the store cannot be written")
+	}
+	data, err := meta.MarshalAttrs(attrs)
+	if err != nil {
+		return errs.Wrap(errs.InvalidMetadata, key, err, "attributes cannot be written as JSON")
+	}
+	return setKey(ctx, w, key, data)
+}

@@ -1,0 +1,381 @@
+package blosc
+
+import "encoding/binary"
+
+// Byte shuffle (c-blosc BLOSC_SHUFFLE) of one block of len(src) bytes with
+// element size ts: n = len(src)/ts elements; byte j of element i goes to
+// dst[j*n+i]; the trailing len(src)%ts bytes are copied unchanged.
+// unshuffle is the inverse. src and dst must not overlap and have equal length.
+//
+// Typesizes 2, 4 and 8 use word-at-a-time kernels that move 8 elements per
+// step with a byte-matrix transpose done in 64-bit registers; the others use
+// a plain strided loop.
+
+var le = binary.LittleEndian
+
+const (
+	m8  = 0x00FF00FF00FF00FF
+	m16 = 0x0000FFFF0000FFFF
+	m32 = 0x00000000FFFFFFFF
+)
+
+// swap8 exchanges the odd bytes of a with the even bytes of b (one level of an
+// 8x8 byte-matrix transpose).
+func swap8(a, b uint64) (uint64, uint64) {
+	t := ((a >> 8) ^ b) & m8
+	return a ^ (t << 8), b ^ t
+}
+
+// swap16 exchanges the odd 16-bit lanes of a with the even 16-bit lanes of b.
+func swap16(a, b uint64) (uint64, uint64) {
+	t := ((a >> 16) ^ b) & m16
+	return a ^ (t << 16), b ^ t
+}
+
+// swap32 exchanges the high half of a with the low half of b.
+func swap32(a, b uint64) (uint64, uint64) {
+	t := ((a >> 32) ^ b) & m32
+	return a ^ (t << 32), b ^ t
+}
+
+// transpose8 transposes the 8x8 byte matrix whose row r is the little-endian
+// word a_r: afterwards byte c of row r holds what was byte r of row c.
+func transpose8(a0, a1, a2, a3, a4, a5, a6, a7 uint64) (uint64, uint64, uint64, uint64, uint64, uint64, uint64, uint64) {
+	a0, a4 = swap32(a0, a4)
+	a1, a5 = swap32(a1, a5)
+	a2, a6 = swap32(a2, a6)
+	a3, a7 = swap32(a3, a7)
+	a0, a2 = swap16(a0, a2)
+	a1, a3 = swap16(a1, a3)
+	a4, a6 = swap16(a4, a6)
+	a5, a7 = swap16(a5, a7)
+	a0, a1 = swap8(a0, a1)
+	a2, a3 = swap8(a2, a3)
+	a4, a5 = swap8(a4, a5)
+	a6, a7 = swap8(a6, a7)
+	return a0, a1, a2, a3, a4, a5, a6, a7
+}
+
+func shuffle(ts int, dst, src []byte) {
+	if len(dst) != len(src) {
+		panic("blosc: shuffle length mismatch")
+	}
+	n := len(src) / ts
+	if ts <= 1 || n == 0 {
+		copy(dst, src)
+		return
+	}
+	done := 0 // elements handled by a fast kernel
+	switch ts {
+	case 2:
+		done = shuffle2(dst, src, n)
+	case 4:
+		done = shuffle4(dst, src, n)
+	case 8:
+		done = shuffle8(dst, src, n)
+	}
+	if done < n {
+		shuffleGeneric(ts, dst, src, n, done)
+	}
+	copy(dst[n*ts:], src[n*ts:])
+}
+
+func unshuffle(ts int, dst, src []byte) {
+	if len(dst) != len(src) {
+		panic("blosc: unshuffle length mismatch")
+	}
+	n := len(src) / ts
+	if ts <= 1 || n == 0 {
+		copy(dst, src)
+		return
+	}
+	done := 0
+	switch ts {
+	case 2:
+		done = unshuffle2(dst, src, n)
+	case 4:
+		done = unshuffle4(dst, src, n)
+	case 8:
+		done = unshuffle8(dst, src, n)
+	}
+	if done < n {
+		unshuffleGeneric(ts, dst, src, n, done)
+	}
+	copy(dst[n*ts:], src[n*ts:])
+}
+
+// shuffleGeneric handles elements [from, n).
+func shuffleGeneric(ts int, dst, src []byte, n, from int) {
+	for j := 0; j < ts; j++ {
+		d := dst[j*n+from : j*n+n]
+		s := src[from*ts+j:]
+		k := 0
+		for i := range d {
+			d[i] = s[k]
+			k += ts
+		}
+	}
+}
+
+func unshuffleGeneric(ts int, dst, src []byte, n, from int) {
+	for j := 0; j < ts; j++ {
+		s := src[j*n+from : j*n+n]
+		d := dst[from*ts+j:]
+		k := 0
+		for _, b := range s {
+			d[k] = b
+			k += ts
+		}
+	}
+}
+
+// The fast kernels process groups of 8 elements and return how many elements
+// they handled (a multiple of 8).
+
+func shuffle2(dst, src []byte, n int) int {
+	g := n / 8
+	s := src[:16*g]
+	d0 := dst[0*n : 0*n+8*g]
+	d1 := dst[1*n : 1*n+8*g]
+	for k := 0; k < g; k++ {
+		x := le.Uint64(s[16*k:])
+		y := le.Uint64(s[16*k+8:])
+		// Gather even bytes of x,y into the low/high halves of e, odd into o.
+		ex, ox := pack8(x)
+		ey, oy := pack8(y)
+		le.PutUint64(d0[8*k:], ex|ey<<32)
+		le.PutUint64(d1[8*k:], ox|oy<<32)
+	}
+	return 8 * g
+}
+
+// pack8 returns the even bytes of x packed into 32 bits, and the odd bytes.
+func pack8(x uint64) (uint64, uint64) {
+	e := x & m8
+	o := (x >> 8) & m8
+	e = (e | e>>8) & m16
+	o = (o | o>>8) & m16
+	e = (e | e>>16) & m32
+	o = (o | o>>16) & m32
+	return e, o
+}
+
+// spread8 is the inverse of pack8: e and o hold 4 bytes each (low halves).
+func spread8(e, o uint64) uint64 {
+	e = (e | e<<16) & m16
+	o = (o | o<<16) & m16
+	e = (e | e<<8) & m8
+	o = (o | o<<8) & m8
+	return e | o<<8
+}
+
+func unshuffle2(dst, src []byte, n int) int {
+	g := n / 8
+	d := dst[:16*g]
+	s0 := src[0*n : 0*n+8*g]
+	s1 := src[1*n : 1*n+8*g]
+	for k := 0; k < g; k++ {
+		a := le.Uint64(s0[8*k:])
+		b := le.Uint64(s1[8*k:])
+		le.PutUint64(d[16*k:], spread8(a&m32, b&m32))
+		le.PutUint64(d[16*k+8:], spread8(a>>32, b>>32))
+	}
+	return 8 * g
+}
+
+// For typesize 4, eight elements e0..e7 (uint32) are placed as rows
+// r_i = e_i | e_{i+4}<<32 (i < 4), which is the state of the 8x8 transpose
+// after its 32-bit step when rows 4..7 start out empty; the remaining 16-bit
+// and 8-bit steps on rows 0..3 then leave stream j in row j.
+
+func shuffle4(dst, src []byte, n int) int {
+	g := n / 8
+	s := src[:32*g]
+	d0 := dst[0*n : 0*n+8*g]
+	d1 := dst[1*n : 1*n+8*g]
+	d2 := dst[2*n : 2*n+8*g]
+	d3 := dst[3*n : 3*n+8*g]
+	for k := 0; k < g; k++ {
+		w := s[32*k : 32*k+32]
+		x0 := le.Uint64(w[0:])  // e0 e1
+		x1 := le.Uint64(w[8:])  // e2 e3
+		x2 := le.Uint64(w[16:]) // e4 e5
+		x3 := le.Uint64(w[24:]) // e6 e7
+		r0 := x0&m32 | x2<<32
+		r1 := x0>>32 | x2&^m32
+		r2 := x1&m32 | x3<<32
+		r3 := x1>>32 | x3&^m32
+		r0, r2 = swap16(r0, r2)
+		r1, r3 = swap16(r1, r3)
+		r0, r1 = swap8(r0, r1)
+		r2, r3 = swap8(r2, r3)
+		le.PutUint64(d0[8*k:], r0)
+		le.PutUint64(d1[8*k:], r1)
+		le.PutUint64(d2[8*k:], r2)
+		le.PutUint64(d3[8*k:], r3)
+	}
+	return 8 * g
+}
+
+func unshuffle4(dst, src []byte, n int) int {
+	g := n / 8
+	d := dst[:32*g]
+	s0 := src[0*n : 0*n+8*g]
+	s1 := src[1*n : 1*n+8*g]
+	s2 := src[2*n : 2*n+8*g]
+	s3 := src[3*n : 3*n+8*g]
+	for k := 0; k < g; k++ {
+		r0 := le.Uint64(s0[8*k:])
+		r1 := le.Uint64(s1[8*k:])
+		r2 := le.Uint64(s2[8*k:])
+		r3 := le.Uint64(s3[8*k:])
+		r0, r1 = swap8(r0, r1)
+		r2, r3 = swap8(r2, r3)
+		r0, r2 = swap16(r0, r2)
+		r1, r3 = swap16(r1, r3)
+		w := d[32*k : 32*k+32]
+		le.PutUint64(w[0:], r0&m32|r1<<32)
+		le.PutUint64(w[8:], r2&m32|r3<<32)
+		le.PutUint64(w[16:], r0>>32|r1&^m32)
+		le.PutUint64(w[24:], r2>>32|r3&^m32)
+	}
+	return 8 * g
+}
+
+func shuffle8(dst, src []byte, n int) int {
+	g := n / 8
+	s := src[:64*g]
+	d0 := dst[0*n : 0*n+8*g]
+	d1 := dst[1*n : 1*n+8*g]
+	d2 := dst[2*n : 2*n+8*g]
+	d3 := dst[3*n : 3*n+8*g]
+	d4 := dst[4*n : 4*n+8*g]
+	d5 := dst[5*n : 5*n+8*g]
+	d6 := dst[6*n : 6*n+8*g]
+	d7 := dst[7*n : 7*n+8*g]
+	for k := 0; k < g; k++ {
+		w := s[64*k : 64*k+64]
+		a0, a1, a2, a3, a4, a5, a6, a7 := transpose8(
+			le.Uint64(w[0:]), le.Uint64(w[8:]), le.Uint64(w[16:]), le.Uint64(w[24:]),
+			le.Uint64(w[32:]), le.Uint64(w[40:]), le.Uint64(w[48:]), le.Uint64(w[56:]))
+		le.PutUint64(d0[8*k:], a0)
+		le.PutUint64(d1[8*k:], a1)
+		le.PutUint64(d2[8*k:], a2)
+		le.PutUint64(d3[8*k:], a3)
+		le.PutUint64(d4[8*k:], a4)
+		le.PutUint64(d5[8*k:], a5)
+		le.PutUint64(d6[8*k:], a6)
+		le.PutUint64(d7[8*k:], a7)
+	}
+	return 8 * g
+}
+
+func unshuffle8(dst, src []byte, n int) int {
+	g := n / 8
+	d := dst[:64*g]
+	s0 := src[0*n : 0*n+8*g]
+	s1 := src[1*n : 1*n+8*g]
+	s2 := src[2*n : 2*n+8*g]
+	s3 := src[3*n : 3*n+8*g]
+	s4 := src[4*n : 4*n+8*g]
+	s5 := src[5*n : 5*n+8*g]
+	s6 := src[6*n : 6*n+8*g]
+	s7 := src[7*n : 7*n+8*g]
+	for k := 0; k < g; k++ {
+		a0, a1, a2, a3, a4, a5, a6, a7 := transpose8(
+			le.Uint64(s0[8*k:]), le.Uint64(s1[8*k:]), le.Uint64(s2[8*k:]), le.Uint64(s3[8*k:]),
+			le.Uint64(s4[8*k:]), le.Uint64(s5[8*k:]), le.Uint64(s6[8*k:]), le.Uint64(s7[8*k:]))
+		w := d[64*k : 64*k+64]
+		le.PutUint64(w[0:], a0)
+		le.PutUint64(w[8:], a1)
+		le.PutUint64(w[16:], a2)
+		le.PutUint64(w[24:], a3)
+		le.PutUint64(w[32:], a4)
+		le.PutUint64(w[40:], a5)
+		le.PutUint64(w[48:], a6)
+		le.PutUint64(w[56:], a7)
+	}
+	return 8 * g
+}
+
+// Bitshuffle (c-blosc BLOSC_BITSHUFFLE, Blosc1 rules). For a block of
+// n = len(src)/ts elements with n%8 == 0, bit b of byte j of element i goes to
+// bit i%8 of byte i/8 of row j*8+b, each row being n/8 bytes long; the trailing
+// len(src)%ts bytes are copied. If n%8 != 0 the whole block is copied as is.
+// tmp must have len(src) bytes of room.
+
+// transposeBits transposes the 8x8 bit matrix whose row r is byte r of x:
+// afterwards bit c of byte r is what was bit r of byte c.
+func transposeBits(x uint64) uint64 {
+	t := (x ^ (x >> 7)) & 0x00AA00AA00AA00AA
+	x ^= t ^ (t << 7)
+	t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCC
+	x ^= t ^ (t << 14)
+	t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0
+	x ^= t ^ (t << 28)
+	return x
+}
+
+func bitshuffle(ts int, dst, src, tmp []byte) {
+	n := len(src) / ts
+	if n%8 != 0 || n == 0 {
+		copy(dst, src)
+		return
+	}
+	var bs []byte // byte-shuffled elements: stream j is bs[j*n : j*n+n]
+	if ts == 1 {
+		bs = src[:n]
+	} else {
+		bs = tmp[:n*ts]
+		shuffle(ts, bs, src[:n*ts])
+	}
+	row := n / 8
+	for j := 0; j < ts; j++ {
+		s := bs[j*n : j*n+n]
+		d := dst[j*n : j*n+n] // rows 8j .. 8j+7
+		d = d[:8*row]
+		for g := 0; g < row; g++ {
+			x := transposeBits(le.Uint64(s[8*g:]))
+			// byte b of x = bit b of the 8 elements -> row 8j+b, byte g
+			d[0*row+g] = byte(x)
+			d[1*row+g] = byte(x >> 8)
+			d[2*row+g] = byte(x >> 16)
+			d[3*row+g] = byte(x >> 24)
+			d[4*row+g] = byte(x >> 32)
+			d[5*row+g] = byte(x >> 40)
+			d[6*row+g] = byte(x >> 48)
+			d[7*row+g] = byte(x >> 56)
+		}
+	}
+	copy(dst[n*ts:], src[n*ts:])
+}
+
+func bitunshuffle(ts int, dst, src, tmp []byte) {
+	n := len(src) / ts
+	if n%8 != 0 || n == 0 {
+		copy(dst, src)
+		return
+	}
+	var bs []byte
+	if ts == 1 {
+		bs = dst[:n]
+	} else {
+		bs = tmp[:n*ts]
+	}
+	row := n / 8
+	for j := 0; j < ts; j++ {
+		s := src[j*n : j*n+n]
+		s = s[:8*row]
+		d := bs[j*n : j*n+n]
+		for g := 0; g < row; g++ {
+			x := uint64(s[0*row+g]) | uint64(s[1*row+g])<<8 | uint64(s[2*row+g])<<16 |
+				uint64(s[3*row+g])<<24 | uint64(s[4*row+g])<<32 | uint64(s[5*row+g])<<40 |
+				uint64(s[6*row+g])<<48 | uint64(s[7*row+g])<<56
+			le.PutUint64(d[8*g:], transposeBits(x))
+		}
+	}
+	if ts > 1 {
+		unshuffle(ts, dst[:n*ts], bs)
+	}
+	copy(dst[n*ts:], src[n*ts:])
+}

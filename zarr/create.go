@@ -1,0 +1,415 @@
+package zarr
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
+	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+)
+
+// ArrayOptions configures CreateArray.
+type ArrayOptions struct {
+	Shape []int
+	// Chunks is the chunk shape; nil picks one as zarr-python does.
+	Chunks []int
+	// DType is a NumPy typestr ("<i4", "|S5", "<M8[ns]"), a v3 core name
+	// ("int32", "float64", "bool", "complex64"), or a structured descr list
+	// ([]any{[]any{"x", "<f4"}, ...}).
+	DType any
+	// FillValue is the fill value as JSON would give it (number, "NaN",
+	// string, base64 for S/V/structured); nil means the type's zero value.
+	FillValue any
+	// NoFill writes "fill_value": null (contents of missing chunks undefined).
+	NoFill bool
+	// Order is "C" (default) or "F".
+	Order string
+	// Compressor is a numcodecs config ({"id": "zlib", "level": 1}); nil
+	// means zstd (level 0), as zarr-python 3 writes v2. NoCompressor
+	// stores chunks uncompressed.
+	Compressor   map[string]any
+	NoCompressor bool
+	// Filters are numcodecs filter configs; object arrays need an object
+	// codec first ({"id": "vlen-utf8"}).
+	Filters []map[string]any
+	// DimensionSeparator is "." (default) or "/".
+	DimensionSeparator string
+	Attributes         map[string]any
+	// ZarrFormat is 2 (the default; v3 is not written yet).
+	ZarrFormat int
+	// Overwrite replaces an existing node at the path (deleting what is
+	// below it when the store can list).
+	Overwrite bool
+	// WriteEmptyChunks: see Array.WriteEmptyChunks.
+	WriteEmptyChunks bool
+}
+
+// GroupOptions configures CreateGroup.
+type GroupOptions struct {
+	Attributes map[string]any
+	ZarrFormat int
+	Overwrite  bool
+}
+
+// parseDTypeOption accepts the forms ArrayOptions.DType documents and
+// returns the v2 JSON form.
+func parseDTypeOption(v any) (*dtype.DataType, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, errs.New(errs.InvalidMetadata, "dtype", "a data type is required")
+	case *dtype.DataType:
+		return x, nil
+	case string:
+		if t := coreName(x); t != "" {
+			x = t
+		}
+		raw, _ := json.Marshal(x)
+		t, err := dtype.ParseV2(raw)
+		if err != nil {
+			return nil, errs.Wrap(errs.InvalidMetadata, "dtype", err, "bad data type")
+		}
+		return t, nil
+	default:
+		raw, err := json.Marshal(x)
+		if err != nil {
+			return nil, errs.Wrap(errs.InvalidMetadata, "dtype", err, "bad data type")
+		}
+		t, err := dtype.ParseV2(raw)
+		if err != nil {
+			return nil, errs.Wrap(errs.InvalidMetadata, "dtype", err, "bad data type")
+		}
+		return t, nil
+	}
+}
+
+// coreName maps v3 core data type names to NumPy typestrs.
+func coreName(s string) string {
+	switch s {
+	case "bool":
+		return "|b1"
+	case "int8":
+		return "|i1"
+	case "uint8":
+		return "|u1"
+	case "int16", "int32", "int64":
+		return "<i" + byteWidth(s[3:])
+	case "uint16", "uint32", "uint64":
+		return "<u" + byteWidth(s[4:])
+	case "float16", "float32", "float64":
+		return "<f" + byteWidth(s[5:])
+	case "complex64":
+		return "<c8"
+	case "complex128":
+		return "<c16"
+	}
+	return ""
+}
+
+func byteWidth(bits string) string {
+	switch bits {
+	case "16":
+		return "2"
+	case "32":
+		return "4"
+	case "64":
+		return "8"
+	}
+	return "1"
+}
+
+// GuessChunks picks a chunk shape the way zarr-python does: halve
+// dimensions in turn until a chunk is near a size target that grows with
+// the array (128 KiB to 64 MiB).
+func GuessChunks(shape []int, itemsize int) []int {
+	const base, minSize, maxSize = 256 * 1024, 128 * 1024, 64 * 1024 * 1024
+	n := len(shape)
+	if n == 0 {
+		return []int{}
+	}
+	chunks := make([]float64, n)
+	for i, s := range shape {
+		chunks[i] = math.Max(float64(s), 1)
+	}
+	prod := func() float64 {
+		p := 1.0
+		for _, c := range chunks {
+			p *= c
+		}
+		return p
+	}
+	dsetSize := prod() * float64(itemsize)
+	target := base * math.Pow(2, math.Log10(dsetSize/(1024*1024)))
+	target = math.Min(math.Max(target, minSize), maxSize)
+	for idx := 0; ; idx++ {
+		size := prod() * float64(itemsize)
+		if (size < target || math.Abs(size-target)/target < 0.5) && size < maxSize {
+			break
+		}
+		if prod() == 1 {
+			break
+		}
+		chunks[idx%n] = math.Ceil(chunks[idx%n] / 2)
+	}
+	out := make([]int, n)
+	for i, c := range chunks {
+		out[i] = int(c)
+	}
+	return out
+}
+
+// CreateArray creates an array at path (and any missing ancestor groups)
+// and returns it opened.
+func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*Array, error) {
+	p, err := meta.NormalizePath(path)
+	if err != nil {
+		return nil, err
+	}
+	w, ok := s.(store.Writer)
+	if !ok {
+		return nil, errs.New(errs.ReadOnly, p, "the store cannot be written")
+	}
+	if opt.ZarrFormat != 0 && opt.ZarrFormat != 2 {
+		return nil, errs.New(errs.Unsupported, p, "writing zarr_format %d is not supported yet", opt.ZarrFormat)
+	}
+	dt, err := parseDTypeOption(opt.DType)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range opt.Shape {
+		if n < 0 {
+			return nil, errs.New(errs.InvalidMetadata, p+": shape", "negative dimension in %v", opt.Shape)
+		}
+	}
+	chunks := opt.Chunks
+	if chunks == nil {
+		size := dt.Size
+		if dt.Variable() {
+			size = 8
+		}
+		chunks = GuessChunks(opt.Shape, size)
+	}
+	if len(chunks) != len(opt.Shape) {
+		return nil, errs.New(errs.InvalidMetadata, p+": chunks", "%d chunk sizes for %d dimensions", len(chunks), len(opt.Shape))
+	}
+	dtJSON, err := dt.V2JSON()
+	if err != nil {
+		return nil, errs.Wrap(errs.Unsupported, p+": dtype", err, "no v2 form")
+	}
+	var fill any
+	switch {
+	case opt.NoFill:
+		fill = nil
+	case opt.FillValue != nil:
+		f, err := dt.FillFromValue(normalizeFillOption(opt.FillValue))
+		if err != nil && (dt.Kind == dtype.Bytes || dt.Kind == dtype.Void || dt.Kind == dtype.Struct) {
+			// Already in the v2 base64 form.
+			raw, _ := json.Marshal(opt.FillValue)
+			f, err = dt.ParseFillV2(raw)
+		}
+		if err != nil {
+			return nil, errs.Wrap(errs.InvalidMetadata, p+": fill_value", err, "bad fill value")
+		}
+		if fill, err = dt.FillV2JSON(f); err != nil {
+			return nil, errs.Wrap(errs.InvalidMetadata, p+": fill_value", err, "bad fill value")
+		}
+	default:
+		if dt.Variable() {
+			fill = 0 // zarr-python's default for object arrays
+		} else if fill, err = dt.FillV2JSON(dtype.Fill{Bytes: make([]byte, dt.Size)}); err != nil {
+			return nil, errs.Wrap(errs.InvalidMetadata, p+": fill_value", err, "bad fill value")
+		}
+	}
+	order := opt.Order
+	if order == "" {
+		order = "C"
+	}
+	var compressor any
+	switch {
+	case opt.NoCompressor || len(opt.Shape) == 0:
+		compressor = nil // zarr-python never compresses 0-d arrays
+	case opt.Compressor != nil:
+		compressor = opt.Compressor
+	default:
+		compressor = map[string]any{"id": "zstd", "level": 0}
+	}
+	var filters any
+	if len(opt.Filters) > 0 {
+		fl := make([]any, len(opt.Filters))
+		for i, f := range opt.Filters {
+			fl[i] = f
+		}
+		filters = fl
+	}
+	shape := make([]any, len(opt.Shape))
+	for i, n := range opt.Shape {
+		shape[i] = n
+	}
+	chunkList := make([]any, len(chunks))
+	for i, n := range chunks {
+		chunkList[i] = n
+	}
+	doc := map[string]any{
+		"zarr_format": 2, "shape": shape, "chunks": chunkList, "dtype": dtJSON,
+		"fill_value": fill, "order": order, "compressor": compressor, "filters": filters,
+	}
+	if opt.DimensionSeparator != "" && opt.DimensionSeparator != "." {
+		doc["dimension_separator"] = opt.DimensionSeparator
+	}
+	prefix := meta.Prefix(p)
+	key := prefix + keyZarray
+	data, err := jsonx.Marshal(doc, "    ")
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "cannot write")
+	}
+	m, err := meta.ParseV2(key, data) // validates every field and codec
+	if err != nil {
+		return nil, err
+	}
+	if err := prepareNode(ctx, s, w, p, opt.Overwrite); err != nil {
+		return nil, err
+	}
+	if err := setKey(ctx, w, key, data); err != nil {
+		return nil, err
+	}
+	if opt.Attributes != nil {
+		if err := writeAttrs(ctx, s, prefix+keyZattrs, opt.Attributes); err != nil {
+			return nil, err
+		}
+	}
+	a, err := newArray(ctx, s, p, m, prefix+keyZattrs)
+	if err != nil {
+		return nil, err
+	}
+	a.WriteEmptyChunks = opt.WriteEmptyChunks
+	return a, nil
+}
+
+// normalizeFillOption turns Go numbers into json.Number so integer fills
+// stay exact.
+func normalizeFillOption(v any) any {
+	switch x := v.(type) {
+	case int:
+		return json.Number(jsonInt(int64(x)))
+	case int64:
+		return json.Number(jsonInt(x))
+	case uint64:
+		return x
+	case float64:
+		if math.IsNaN(x) {
+			return "NaN"
+		}
+		if math.IsInf(x, 1) {
+			return "Infinity"
+		}
+		if math.IsInf(x, -1) {
+			return "-Infinity"
+		}
+	}
+	return v
+}
+
+func jsonInt(n int64) string { return string(appendInt(nil, int(n))) }
+
+// CreateGroup creates a group at path (and any missing ancestors).
+func CreateGroup(ctx context.Context, s Store, path string, opt GroupOptions) (*Group, error) {
+	p, err := meta.NormalizePath(path)
+	if err != nil {
+		return nil, err
+	}
+	w, ok := s.(store.Writer)
+	if !ok {
+		return nil, errs.New(errs.ReadOnly, p, "the store cannot be written")
+	}
+	if opt.ZarrFormat != 0 && opt.ZarrFormat != 2 {
+		return nil, errs.New(errs.Unsupported, p, "writing zarr_format %d is not supported yet", opt.ZarrFormat)
+	}
+	if err := prepareNode(ctx, s, w, p, opt.Overwrite); err != nil {
+		return nil, err
+	}
+	prefix := meta.Prefix(p)
+	if err := setKey(ctx, w, prefix+keyZgroup, []byte("{\n    \"zarr_format\": 2\n}")); err != nil {
+		return nil, err
+	}
+	if opt.Attributes != nil {
+		if err := writeAttrs(ctx, s, prefix+keyZattrs, opt.Attributes); err != nil {
+			return nil, err
+		}
+	}
+	return newGroup(ctx, s, p, 2)
+}
+
+// prepareNode checks that path is free (or clears it when overwriting) and
+// creates missing ancestor groups; an ancestor that is an array is an error.
+func prepareNode(ctx context.Context, s Store, w store.Writer, p string, overwrite bool) error {
+	prefix := meta.Prefix(p)
+	for _, k := range []string{keyZarray, keyZgroup} {
+		_, ok, err := get(ctx, s, prefix+k)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if !overwrite {
+				return errs.New(errs.Exists, p, "a node already exists here (pass Overwrite to replace it)")
+			}
+			if err := deleteTree(ctx, s, w, prefix); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	if p == "" {
+		return nil
+	}
+	segs := strings.Split(p, "/")
+	for i := 0; i < len(segs); i++ {
+		anc := strings.Join(segs[:i], "/")
+		ap := meta.Prefix(anc)
+		if _, ok, err := get(ctx, s, ap+keyZarray); err != nil {
+			return err
+		} else if ok {
+			return errs.New(errs.Exists, anc, "an ancestor of %q is an array", p)
+		}
+		if _, ok, err := get(ctx, s, ap+keyZgroup); err != nil {
+			return err
+		} else if !ok {
+			if err := setKey(ctx, w, ap+keyZgroup, []byte("{\n    \"zarr_format\": 2\n}")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// deleteTree deletes every key below prefix (when the store can list) and
+// the node's metadata keys.
+func deleteTree(ctx context.Context, s Store, w store.Writer, prefix string) error {
+	if l, ok := s.(store.Lister); ok {
+		names, err := l.List(ctx, prefix)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if strings.HasSuffix(n, "/") {
+				if err := deleteTree(ctx, s, w, prefix+n); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := deleteKey(ctx, w, prefix+n); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, k := range []string{keyZarray, keyZgroup, keyZattrs} {
+		if err := deleteKey(ctx, w, prefix+k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

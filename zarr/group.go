@@ -1,0 +1,318 @@
+package zarr
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
+	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+)
+
+// Group is an opened Zarr group.
+type Group struct {
+	store    Store
+	path     string
+	format   int
+	attrs    map[string]any
+	attrsKey string
+}
+
+func newGroup(ctx context.Context, s Store, path string, format int) (*Group, error) {
+	prefix := meta.Prefix(path)
+	// A group with consolidated metadata answers metadata reads (and
+	// listing) from that one document: no listing needed, far fewer reads.
+	if _, already := s.(*consolidatedStore); !already && format == 2 {
+		data, ok, err := get(ctx, s, prefix+keyZmetadata)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			cs, err := newConsolidatedStore(s, prefix, data)
+			if err != nil {
+				return nil, err
+			}
+			s = cs
+		}
+	}
+	attrsKey := prefix + keyZattrs
+	attrs, err := readAttrs(ctx, s, attrsKey)
+	if err != nil {
+		return nil, err
+	}
+	return &Group{store: s, path: path, format: format, attrs: attrs, attrsKey: attrsKey}, nil
+}
+
+func (g *Group) Path() string          { return g.path }
+func (g *Group) Attrs() map[string]any { return g.attrs }
+func (g *Group) ZarrFormat() int       { return g.format }
+func (g *Group) Store() Store          { return g.store }
+
+// Consolidated reports whether the group reads its hierarchy from
+// consolidated metadata.
+func (g *Group) Consolidated() bool {
+	_, ok := g.store.(*consolidatedStore)
+	return ok
+}
+
+// SetAttrs replaces the group's attributes.
+func (g *Group) SetAttrs(ctx context.Context, attrs map[string]any) error {
+	if err := writeAttrs(ctx, g.store, g.attrsKey, attrs); err != nil {
+		return err
+	}
+	g.attrs = attrs
+	return nil
+}
+
+// UpdateAttrs merges attrs into the group's attributes.
+func (g *Group) UpdateAttrs(ctx context.Context, attrs map[string]any) error {
+	return g.SetAttrs(ctx, mergeAttrs(g.attrs, attrs))
+}
+
+// Open opens a node below the group by relative path.
+func (g *Group) Open(ctx context.Context, rel string) (Node, error) {
+	return Open(ctx, g.store, joinPath(g.path, rel))
+}
+
+func joinPath(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if b == "" {
+		return a
+	}
+	return a + "/" + b
+}
+
+// Children returns the arrays and groups directly inside the group, sorted
+// by name. The store must be able to list, or the group must have
+// consolidated metadata.
+func (g *Group) Children(ctx context.Context) ([]Child, error) {
+	l, ok := g.store.(store.Lister)
+	if !ok {
+		return nil, errs.New(errs.Unsupported, g.path, "the store cannot list keys and the group has no consolidated metadata")
+	}
+	entries, err := l.List(ctx, meta.Prefix(g.path))
+	if err != nil {
+		if errs.CodeOf(err) == "" {
+			err = errs.Wrap(errs.Store, g.path, err, "list failed")
+		}
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e, "/") {
+			names = append(names, strings.TrimSuffix(e, "/"))
+		}
+	}
+	children := make([]*Child, len(names))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	sem := make(chan struct{}, DefaultConcurrency)
+	for i, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			n, err := Open(ctx, g.store, joinPath(g.path, name))
+			if err != nil {
+				if errs.CodeOf(err) == errs.NotFound {
+					return // a directory that is not a node
+				}
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+				return
+			}
+			children[i] = &Child{Name: name, Node: n}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	var out []Child
+	for _, c := range children {
+		if c != nil {
+			out = append(out, *c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// consolidatedStore serves the metadata documents of a hierarchy from its
+// consolidated ".zmetadata"; everything else goes to the underlying store.
+type consolidatedStore struct {
+	base   Store
+	prefix string
+	mu     sync.RWMutex
+	docs   map[string][]byte // full store key -> document
+}
+
+func isMetadataKey(key string) bool {
+	base := key[strings.LastIndexByte(key, '/')+1:]
+	switch base {
+	case keyZarray, keyZgroup, keyZattrs:
+		return true
+	}
+	return false
+}
+
+func newConsolidatedStore(base Store, prefix string, data []byte) (*consolidatedStore, error) {
+	key := prefix + keyZmetadata
+	doc, err := jsonx.Object(data)
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
+	}
+	var format int
+	if err := jsonx.Unmarshal(doc["zarr_consolidated_format"], &format); err != nil || format != 1 {
+		return nil, errs.New(errs.InvalidMetadata, key+": zarr_consolidated_format", "must be 1")
+	}
+	entries, err := jsonx.Object(doc["metadata"])
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidMetadata, key+": metadata", err, "must be an object")
+	}
+	cs := &consolidatedStore{base: base, prefix: prefix, docs: map[string][]byte{}}
+	for k, v := range entries {
+		cs.docs[prefix+k] = v
+	}
+	return cs, nil
+}
+
+func (c *consolidatedStore) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	if strings.HasPrefix(key, c.prefix) && isMetadataKey(key) {
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+		v, ok := c.docs[key]
+		return v, ok, nil
+	}
+	return c.base.Get(ctx, key)
+}
+
+func (c *consolidatedStore) GetRange(ctx context.Context, key string, r store.ByteRange) ([]byte, bool, error) {
+	return store.GetRange(ctx, c.base, key, r)
+}
+
+func (c *consolidatedStore) Set(ctx context.Context, key string, value []byte) error {
+	w, ok := c.base.(store.Writer)
+	if !ok {
+		return errs.New(errs.ReadOnly, key, "the store cannot be written")
+	}
+	if err := w.Set(ctx, key, value); err != nil {
+		return err
+	}
+	if strings.HasPrefix(key, c.prefix) && isMetadataKey(key) {
+		c.mu.Lock()
+		c.docs[key] = append([]byte(nil), value...)
+		c.mu.Unlock()
+	}
+	return nil
+}
+
+func (c *consolidatedStore) Delete(ctx context.Context, key string) error {
+	w, ok := c.base.(store.Writer)
+	if !ok {
+		return errs.New(errs.ReadOnly, key, "the store cannot be written")
+	}
+	c.mu.Lock()
+	delete(c.docs, key)
+	c.mu.Unlock()
+	return w.Delete(ctx, key)
+}
+
+// List answers from the consolidated documents: the sub-prefixes that hold
+// a node, and the metadata keys themselves.
+func (c *consolidatedStore) List(_ context.Context, prefix string) ([]string, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	seen := map[string]bool{}
+	for k := range c.docs {
+		if !strings.HasPrefix(k, prefix) {
+			continue
+		}
+		rest := k[len(prefix):]
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			seen[rest[:i+1]] = true
+		} else {
+			seen[rest] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Consolidate writes ".zmetadata" for the hierarchy below path: every
+// ".zarray", ".zgroup" and ".zattrs" document, as zarr-python's
+// consolidate_metadata does. The store must be able to list.
+func Consolidate(ctx context.Context, s Store, path string) error {
+	p, err := meta.NormalizePath(path)
+	if err != nil {
+		return err
+	}
+	if cs, ok := s.(*consolidatedStore); ok {
+		s = cs.base
+	}
+	l, ok := s.(store.Lister)
+	if !ok {
+		return errs.New(errs.Unsupported, p, "consolidating needs a store that can list keys")
+	}
+	w, ok := s.(store.Writer)
+	if !ok {
+		return errs.New(errs.ReadOnly, p, "the store cannot be written")
+	}
+	prefix := meta.Prefix(p)
+	entries := map[string]any{}
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		names, err := l.List(ctx, dir)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if strings.HasSuffix(n, "/") {
+				if err := walk(dir + n); err != nil {
+					return err
+				}
+				continue
+			}
+			key := dir + n
+			if !isMetadataKey(key) {
+				continue
+			}
+			data, ok, err := get(ctx, s, key)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			var v any
+			if err := jsonx.Unmarshal(data, &v); err != nil {
+				return errs.Wrap(errs.InvalidMetadata, key, err, "not JSON")
+			}
+			entries[strings.TrimPrefix(key, prefix)] = v
+		}
+		return nil
+	}
+	if err := walk(prefix); err != nil {
+		return err
+	}
+	doc := map[string]any{"zarr_consolidated_format": 1, "metadata": entries}
+	data, err := jsonx.Marshal(doc, "    ")
+	if err != nil {
+		return errs.Wrap(errs.InvalidMetadata, prefix+keyZmetadata, err, "cannot write")
+	}
+	return setKey(ctx, w, prefix+keyZmetadata, data)
+}

@@ -1,0 +1,61 @@
+package meta
+
+import (
+	"encoding/json"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+)
+
+// ParseV1 parses a v1 "meta" document. v1 names its compressor
+// "compression" with "compression_opts"; they become the same codecs v2 uses.
+func ParseV1(key string, data []byte) (*Array, error) {
+	doc, err := jsonx.Object(data)
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
+	}
+	v2 := map[string]json.RawMessage{}
+	for k, v := range doc {
+		v2[k] = v
+	}
+	var name string
+	if raw, ok := doc["compression"]; ok && string(raw) != "null" {
+		if json.Unmarshal(raw, &name) != nil {
+			return nil, invalid(key, "compression", "must be a string, got %s", short(raw))
+		}
+	}
+	opts := doc["compression_opts"]
+	var compressor any
+	switch name {
+	case "", "none":
+	case "blosc":
+		var o struct {
+			Cname   string `json:"cname"`
+			Clevel  int    `json:"clevel"`
+			Shuffle int    `json:"shuffle"`
+		}
+		if len(opts) > 0 && json.Unmarshal(opts, &o) != nil {
+			return nil, invalid(key, "compression_opts", "blosc options must be {cname, clevel, shuffle}")
+		}
+		compressor = map[string]any{"id": "blosc", "cname": o.Cname, "clevel": o.Clevel, "shuffle": o.Shuffle}
+	default:
+		c := map[string]any{"id": name}
+		if len(opts) > 0 && string(opts) != "null" {
+			var level int
+			if json.Unmarshal(opts, &level) != nil {
+				return nil, invalid(key, "compression_opts", "must be a compression level for %q", name)
+			}
+			c["level"] = level
+		}
+		compressor = c
+	}
+	craw, _ := json.Marshal(compressor)
+	v2["compressor"] = craw
+	delete(v2, "filters")
+	a, err := fromV2Doc(key, v2, 1)
+	if err != nil {
+		return nil, err
+	}
+	a.doc = doc
+	return a, nil
+}

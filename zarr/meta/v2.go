@@ -1,0 +1,250 @@
+package meta
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+)
+
+// ParseV2 parses a ".zarray" document stored at key.
+func ParseV2(key string, data []byte) (*Array, error) {
+	doc, err := jsonx.Object(data)
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
+	}
+	return fromV2Doc(key, doc, 2)
+}
+
+// fromV2Doc translates a v2 (or v1, with format 1 and its field names
+// already mapped) document.
+func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, error) {
+	need := func(field string) (json.RawMessage, error) {
+		raw, ok := doc[field]
+		if !ok {
+			known := make([]string, 0, len(doc))
+			for k := range doc {
+				known = append(known, k)
+			}
+			return nil, errs.New(errs.InvalidMetadata, key, "missing field %q", field).WithSuggestion(field, known)
+		}
+		return raw, nil
+	}
+	a := &Array{ZarrFormat: format, doc: doc, Key: key, Order: "C"}
+	if raw, err := need("zarr_format"); err != nil {
+		return nil, err
+	} else {
+		var f int
+		if json.Unmarshal(raw, &f) != nil || f != format {
+			return nil, invalid(key, "zarr_format", "must be %d, got %s", format, short(raw))
+		}
+	}
+	raw, err := need("shape")
+	if err != nil {
+		return nil, err
+	}
+	if a.Shape, err = parseInts(key, "shape", raw); err != nil {
+		return nil, err
+	}
+	if raw, err = need("chunks"); err != nil {
+		return nil, err
+	}
+	if err := a.parseV2Chunks(key, raw); err != nil {
+		return nil, err
+	}
+	if raw, err = need("dtype"); err != nil {
+		return nil, err
+	}
+	if a.DType, err = dtype.ParseV2(raw); err != nil {
+		var u *dtype.UnsupportedError
+		if errors.As(err, &u) {
+			return nil, errs.Wrap(errs.Unsupported, key+": dtype", err, "")
+		}
+		return nil, errs.Wrap(errs.InvalidMetadata, key+": dtype", err, "bad data type")
+	}
+	if raw, err = need("fill_value"); err != nil {
+		return nil, err
+	}
+	if a.Fill, err = a.DType.ParseFillV2(raw); err != nil {
+		return nil, errs.Wrap(errs.InvalidMetadata, key+": fill_value", err, "bad fill value")
+	}
+	if raw, err = need("order"); err != nil {
+		return nil, err
+	}
+	if json.Unmarshal(raw, &a.Order) != nil || (a.Order != "C" && a.Order != "F") {
+		return nil, invalid(key, "order", "must be \"C\" or \"F\", got %s", short(raw))
+	}
+	a.Keys = KeyEncoding{Sep: "."}
+	if raw, ok := doc["dimension_separator"]; ok && string(raw) != "null" {
+		if json.Unmarshal(raw, &a.Keys.Sep) != nil || (a.Keys.Sep != "." && a.Keys.Sep != "/") {
+			return nil, invalid(key, "dimension_separator", "must be \".\" or \"/\", got %s", short(raw))
+		}
+	}
+
+	// The codec chain: F order is a transpose; filters and the compressor
+	// become codecs; a bytes codec is implied where the array turns into bytes.
+	var cfgs []codec.Config
+	if a.Order == "F" && len(a.Shape) > 1 {
+		perm := make([]int, len(a.Shape))
+		for i := range perm {
+			perm[i] = len(perm) - 1 - i
+		}
+		c, _ := json.Marshal(map[string]any{"order": perm})
+		cfgs = append(cfgs, codec.Config{Name: "transpose", Configuration: c})
+	}
+	if format == 2 {
+		if raw, err = need("compressor"); err != nil {
+			return nil, err
+		}
+	}
+	if fr, ok := doc["filters"]; ok && string(fr) != "null" {
+		var filters []json.RawMessage
+		if err := json.Unmarshal(fr, &filters); err != nil {
+			return nil, invalid(key, "filters", "must be null or a list of codec objects")
+		}
+		for i, f := range filters {
+			c, err := v2Codec(key, fmt.Sprintf("filters[%d]", i), f)
+			if err != nil {
+				return nil, err
+			}
+			cfgs = append(cfgs, c)
+		}
+	}
+	if cr, ok := doc["compressor"]; ok && string(cr) != "null" {
+		c, err := v2Codec(key, "compressor", cr)
+		if err != nil {
+			return nil, err
+		}
+		cfgs = append(cfgs, c)
+	}
+	if err := a.setCodecs(key, cfgs); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *Array) parseV2Chunks(key string, raw json.RawMessage) error {
+	var entries []json.RawMessage
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return invalid(key, "chunks", "must be a list, got %s", short(raw))
+	}
+	if len(entries) != len(a.Shape) {
+		return invalid(key, "chunks", "has %d entries, shape has %d", len(entries), len(a.Shape))
+	}
+	regular := make([]int, len(entries))
+	sizes := make([][]int, len(entries))
+	variable := false
+	for i, e := range entries {
+		var n int64
+		if json.Unmarshal(e, &n) == nil {
+			if n <= 0 || n > 1<<40 {
+				return invalid(key, "chunks", "entry %d (%d) must be a positive integer", i, n)
+			}
+			regular[i] = int(n)
+			continue
+		}
+		// ZEP 3 backport: a list of chunk sizes along this dimension.
+		list, err := parseInts(key, fmt.Sprintf("chunks[%d]", i), e)
+		if err != nil {
+			return err
+		}
+		sizes[i] = list
+		variable = true
+	}
+	if !variable {
+		g, err := grid.NewRegular(regular)
+		if err != nil {
+			return invalid(key, "chunks", "%v", err)
+		}
+		a.Grid, a.ChunkShape = g, regular
+		return nil
+	}
+	g := make(grid.Grid, len(entries))
+	for i := range entries {
+		if sizes[i] == nil {
+			sizes[i] = nil
+			for s := 0; s < a.Shape[i]; s += regular[i] {
+				sizes[i] = append(sizes[i], regular[i])
+			}
+		}
+		e, err := grid.NewExplicit(sizes[i])
+		if err != nil {
+			return invalid(key, fmt.Sprintf("chunks[%d]", i), "%v", err)
+		}
+		if !e.Covers(a.Shape[i]) {
+			return invalid(key, fmt.Sprintf("chunks[%d]", i), "chunk sizes sum to less than the dimension length %d", a.Shape[i])
+		}
+		g[i] = e
+	}
+	a.Grid, a.ChunkSizes = g, sizes
+	return nil
+}
+
+// v2Codec turns a v2 codec object {"id": ..., ...} into a chain entry.
+func v2Codec(key, field string, raw json.RawMessage) (codec.Config, error) {
+	var head struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil || head.ID == "" {
+		return codec.Config{}, invalid(key, field, "must be an object with an \"id\", got %s", short(raw))
+	}
+	return codec.Config{Name: head.ID, Configuration: raw}, nil
+}
+
+// setCodecs builds the chain for the regular chunk shape (validating every
+// codec), inserting the implied bytes codec, and records the final list.
+func (a *Array) setCodecs(key string, cfgs []codec.Config) error {
+	shape := a.ChunkShape
+	if shape == nil {
+		shape = make([]int, len(a.Shape))
+		for i := range shape {
+			shape[i] = 1
+		}
+	}
+	full, err := codec.WithImpliedBytes(cfgs, codec.Spec{Shape: shape, DType: a.DType, Fill: a.Fill})
+	if err != nil {
+		if e, ok := err.(*errs.Error); ok {
+			e.Where = key + ": " + e.Where
+			return e
+		}
+		return errs.Wrap(errs.InvalidMetadata, key, err, "bad codecs")
+	}
+	a.Codecs = full
+	return nil
+}
+
+// ParseGroupV2 checks a ".zgroup" document.
+func ParseGroupV2(key string, data []byte) error {
+	doc, err := jsonx.Object(data)
+	if err != nil {
+		return errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
+	}
+	var f int
+	if json.Unmarshal(doc["zarr_format"], &f) != nil || f != 2 {
+		return invalid(key, "zarr_format", "must be 2, got %s", short(doc["zarr_format"]))
+	}
+	return nil
+}
+
+// Document returns the metadata document (".zarray" or v1 "meta") with the current shape, as
+// zarr-python writes it (indent 4, sorted keys).
+func (a *Array) Document() ([]byte, error) {
+	doc := map[string]any{}
+	for k, v := range a.doc {
+		doc[k] = v
+	}
+	shape := make([]any, len(a.Shape))
+	for i, n := range a.Shape {
+		shape[i] = n
+	}
+	doc["shape"] = shape
+	return jsonx.Marshal(doc, "    ")
+}
+
+// SetShape changes the shape (resize); the document follows.
+func (a *Array) SetShape(shape []int) { a.Shape = append([]int(nil), shape...) }

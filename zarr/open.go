@@ -1,0 +1,152 @@
+package zarr
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
+	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+)
+
+// Metadata keys of each format.
+const (
+	keyZarray     = ".zarray"
+	keyZgroup     = ".zgroup"
+	keyZattrs     = ".zattrs"
+	keyZmetadata  = ".zmetadata"
+	keyV1Meta     = "meta"
+	keyV1Attrs    = "attrs"
+)
+
+// Open opens the array or group at path, detecting the format.
+func Open(ctx context.Context, s Store, path string) (Node, error) {
+	return open(ctx, s, path, "")
+}
+
+// OpenArray opens the array at path.
+func OpenArray(ctx context.Context, s Store, path string) (*Array, error) {
+	n, err := open(ctx, s, path, "array")
+	if err != nil {
+		return nil, err
+	}
+	return n.(*Array), nil
+}
+
+// OpenGroup opens the group at path ("" is the root).
+func OpenGroup(ctx context.Context, s Store, path string) (*Group, error) {
+	n, err := open(ctx, s, path, "group")
+	if err != nil {
+		return nil, err
+	}
+	return n.(*Group), nil
+}
+
+func get(ctx context.Context, s Store, key string) ([]byte, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
+	}
+	data, ok, err := s.Get(ctx, key)
+	if err != nil {
+		if errs.CodeOf(err) == "" {
+			if ctx.Err() != nil {
+				return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
+			}
+			return nil, false, errs.Wrap(errs.Store, key, err, "read failed")
+		}
+		return nil, false, err
+	}
+	return data, ok, nil
+}
+
+func open(ctx context.Context, s Store, path, kind string) (Node, error) {
+	p, err := meta.NormalizePath(path)
+	if err != nil {
+		return nil, err
+	}
+	prefix := meta.Prefix(p)
+	if kind != "group" {
+		if data, ok, err := get(ctx, s, prefix+keyZarray); err != nil {
+			return nil, err
+		} else if ok {
+			m, err := meta.ParseV2(prefix+keyZarray, data)
+			if err != nil {
+				return nil, err
+			}
+			return newArray(ctx, s, p, m, prefix+keyZattrs)
+		}
+	}
+	if data, ok, err := get(ctx, s, prefix+keyZgroup); err != nil {
+		return nil, err
+	} else if ok {
+		if kind == "array" {
+			return nil, errs.New(errs.NotFound, p, "is a group, not an array")
+		}
+		if err := meta.ParseGroupV2(prefix+keyZgroup, data); err != nil {
+			return nil, err
+		}
+		return newGroup(ctx, s, p, 2)
+	}
+	if kind != "group" {
+		if data, ok, err := get(ctx, s, prefix+keyV1Meta); err != nil {
+			return nil, err
+		} else if ok {
+			m, err := meta.ParseV1(prefix+keyV1Meta, data)
+			if err != nil {
+				return nil, err
+			}
+			return newArray(ctx, s, p, m, prefix+keyV1Attrs)
+		}
+	} else if _, ok, err := get(ctx, s, prefix+keyZarray); err == nil && ok {
+		return nil, errs.New(errs.NotFound, p, "is an array, not a group")
+	}
+	return nil, notFound(ctx, s, p, kind)
+}
+
+// notFound builds a NOT_FOUND error and suggests a sibling with a near name.
+func notFound(ctx context.Context, s Store, p, kind string) error {
+	what := "no array or group"
+	if kind != "" {
+		what = "no " + kind
+	}
+	e := errs.New(errs.NotFound, p, "%s at this path", what)
+	if p == "" {
+		return e
+	}
+	l, ok := s.(store.Lister)
+	if !ok {
+		return e
+	}
+	parent, name := "", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		parent, name = p[:i], p[i+1:]
+	}
+	entries, err := l.List(ctx, meta.Prefix(parent))
+	if err != nil {
+		return e
+	}
+	var names []string
+	for _, en := range entries {
+		if strings.HasSuffix(en, "/") {
+			names = append(names, strings.TrimSuffix(en, "/"))
+		}
+	}
+	if near := errs.Nearest(name, names); near != "" {
+		if parent != "" {
+			near = parent + "/" + near
+		}
+		e.Suggest = near
+	}
+	return e
+}
+
+func readAttrs(ctx context.Context, s Store, key string) (map[string]any, error) {
+	data, ok, err := get(ctx, s, key)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return map[string]any{}, nil
+	}
+	return meta.ParseAttrs(key, data)
+}

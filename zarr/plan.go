@@ -1,0 +1,165 @@
+package zarr
+
+import (
+	"context"
+	"sync"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+)
+
+// piece is the part of a selection that falls into one chunk along one
+// dimension: positions In inside the chunk go to positions Out of the result.
+type piece struct {
+	chunk   int
+	in, out nd.Range
+}
+
+// dimPieces splits a selected range of one dimension by chunk.
+func dimPieces(d grid.Dim, r nd.Range) []piece {
+	if r.Count == 0 {
+		return nil
+	}
+	first := r.Start
+	last := r.Start + (r.Count-1)*r.Step
+	c0, _ := d.Locate(first)
+	c1, _ := d.Locate(last)
+	var out []piece
+	if c1-c0+1 <= r.Count {
+		for c := c0; c <= c1; c++ {
+			s := d.Start(c)
+			e := s + d.Size(c) - 1
+			lo := max(s, first)
+			hi := min(e, last)
+			if lo > hi {
+				continue
+			}
+			kFirst := (lo - first + r.Step - 1) / r.Step
+			kLast := (hi - first) / r.Step
+			if kFirst > kLast {
+				continue
+			}
+			n := kLast - kFirst + 1
+			out = append(out, piece{c, nd.Range{Start: first + kFirst*r.Step - s, Step: r.Step, Count: n}, nd.Range{Start: kFirst, Step: 1, Count: n}})
+		}
+		return out
+	}
+	// Sparse selection (step larger than chunks): walk the elements.
+	for k := 0; k < r.Count; k++ {
+		c, off := d.Locate(first + k*r.Step)
+		if n := len(out); n > 0 && out[n-1].chunk == c {
+			out[n-1].in.Count++
+			out[n-1].out.Count++
+			continue
+		}
+		out = append(out, piece{c, nd.Range{Start: off, Step: r.Step, Count: 1}, nd.Range{Start: k, Step: 1, Count: 1}})
+	}
+	return out
+}
+
+// chunkTask is one chunk a selection touches, with the region inside the
+// chunk and the matching region of the result.
+type chunkTask struct {
+	idx     []int
+	in, out []nd.Range
+}
+
+// plan lists the chunks a resolved selection touches.
+func plan(g grid.Grid, r resolved) []chunkTask {
+	ndim := len(r.ranges)
+	per := make([][]piece, ndim)
+	total := 1
+	for i := range r.ranges {
+		per[i] = dimPieces(g[i], r.ranges[i])
+		total *= len(per[i])
+	}
+	if total == 0 {
+		return nil
+	}
+	tasks := make([]chunkTask, 0, total)
+	pos := make([]int, ndim)
+	for {
+		t := chunkTask{idx: make([]int, ndim), in: make([]nd.Range, ndim), out: make([]nd.Range, ndim)}
+		for i, p := range pos {
+			pc := per[i][p]
+			t.idx[i], t.in[i], t.out[i] = pc.chunk, pc.in, pc.out
+		}
+		tasks = append(tasks, t)
+		k := ndim - 1
+		for ; k >= 0; k-- {
+			pos[k]++
+			if pos[k] < len(per[k]) {
+				break
+			}
+			pos[k] = 0
+		}
+		if k < 0 {
+			return tasks
+		}
+	}
+}
+
+// DefaultConcurrency bounds how many chunks one call fetches and decodes at
+// once.
+const DefaultConcurrency = 16
+
+// runTasks runs fn over tasks with at most limit in flight, stopping at the
+// first error or when ctx ends.
+func runTasks(ctx context.Context, tasks []chunkTask, limit int, fn func(context.Context, chunkTask) error) error {
+	if limit < 1 {
+		limit = 1
+	}
+	if len(tasks) == 1 || limit == 1 {
+		for _, t := range tasks {
+			if err := ctx.Err(); err != nil {
+				return errs.Wrap(errs.Aborted, "", err, "aborted")
+			}
+			if err := fn(ctx, t); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	next := make(chan chunkTask)
+	for w := 0; w < min(limit, len(tasks)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range next {
+				if err := fn(ctx, t); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					cancel()
+				}
+			}
+		}()
+	}
+	for _, t := range tasks {
+		select {
+		case next <- t:
+			continue
+		case <-ctx.Done():
+		}
+		break
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return errs.Wrap(errs.Aborted, "", err, "aborted")
+	}
+	return nil
+}

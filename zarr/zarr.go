@@ -1,0 +1,81 @@
+// Package zarr reads and writes Zarr arrays and groups (v1 read, v2 read and
+// write) in any key/value store. Every format is parsed into one array model
+// (package meta); reading and writing work on that model only.
+//
+//	store, _ := zarr.NewDirectoryStore("data.zarr")
+//	arr, _ := zarr.OpenArray(ctx, store, "temperature")
+//	sel, _ := zarr.ParseSelection("0:10, ::2")
+//	nd, _ := arr.Read(ctx, sel)
+package zarr
+
+import (
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+)
+
+// Store is the key/value contract: Get, and optionally GetRange, Set/Delete
+// and List (see package store).
+type Store = store.Store
+
+// NDArray is an n-dimensional result or input: Shape, Bytes (little-endian,
+// C order), Strings, Objects and Field.
+type NDArray = nd.Array
+
+// DataType describes an element type.
+type DataType = dtype.DataType
+
+// Error is the typed error every function returns; Code tells what failed.
+type Error = errs.Error
+
+// ErrorCode classifies errors.
+type ErrorCode = errs.Code
+
+// Error codes.
+const (
+	CodeNotFound        = errs.NotFound
+	CodeInvalidMetadata = errs.InvalidMetadata
+	CodeUnsupported     = errs.Unsupported
+	CodeCodec           = errs.Codec
+	CodeSelection       = errs.Selection
+	CodeStore           = errs.Store
+	CodeAborted         = errs.Aborted
+	CodeReadOnly        = errs.ReadOnly
+	CodeExists          = errs.Exists
+)
+
+// ErrorCodeOf returns the code of err ("" if it is not a zarr error).
+func ErrorCodeOf(err error) ErrorCode { return errs.CodeOf(err) }
+
+// NewMemoryStore returns an empty in-memory store.
+func NewMemoryStore() *store.Memory { return store.NewMemory() }
+
+// NewDirectoryStore returns a store over a directory; writes are atomic.
+func NewDirectoryStore(root string) (*store.Directory, error) { return store.NewDirectory(root) }
+
+// NewNDArray returns a zeroed array of the given type and shape.
+func NewNDArray(dt *DataType, shape []int) *NDArray { return nd.New(dt, shape) }
+
+// NDArrayFromBytes wraps element bytes (little-endian, C order).
+func NDArrayFromBytes(dt *DataType, shape []int, data []byte) (*NDArray, error) {
+	return nd.FromBytes(dt, shape, data)
+}
+
+// NDArrayFromObjects wraps values of an object or string array.
+func NDArrayFromObjects(dt *DataType, shape []int, values []any) (*NDArray, error) {
+	return nd.FromObjects(dt, shape, values)
+}
+
+// Node is an *Array or a *Group.
+type Node interface {
+	Path() string
+	Attrs() map[string]any
+	ZarrFormat() int
+}
+
+// Child is one entry of Group.Children.
+type Child struct {
+	Name string
+	Node Node
+}
