@@ -1,0 +1,96 @@
+package codec
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/blosc"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+)
+
+// bloscCodec wraps package blosc. v2 configs give shuffle as an integer
+// (-1 auto, 0, 1, 2) and no typesize (it is the item size of the data);
+// v3 configs give shuffle as a name and typesize explicitly.
+type bloscCodec struct{ opt blosc.Options }
+
+func init() { Register(newBlosc, "blosc", "numcodecs.blosc") }
+
+func newBlosc(cfg json.RawMessage, in Spec) (any, error) {
+	var c struct {
+		Cname     *string         `json:"cname"`
+		Clevel    *int            `json:"clevel"`
+		Shuffle   json.RawMessage `json:"shuffle"`
+		Typesize  *int            `json:"typesize"`
+		Blocksize int             `json:"blocksize"`
+	}
+	if err := ParseConfig(cfg, &c); err != nil {
+		return nil, err
+	}
+	opt := blosc.Options{Cname: "lz4", Clevel: 5, Shuffle: 1, Blocksize: c.Blocksize}
+	if c.Cname != nil {
+		opt.Cname = *c.Cname
+	}
+	switch opt.Cname {
+	case "blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd":
+	default:
+		return nil, fmt.Errorf("unknown cname %q (blosclz, lz4, lz4hc, snappy, zlib, zstd)", opt.Cname)
+	}
+	if c.Clevel != nil {
+		opt.Clevel = *c.Clevel
+	}
+	if opt.Clevel < 0 || opt.Clevel > 9 {
+		return nil, fmt.Errorf("clevel %d is not in 0..9", opt.Clevel)
+	}
+	if len(c.Shuffle) > 0 {
+		var name string
+		if json.Unmarshal(c.Shuffle, &name) == nil {
+			switch name {
+			case "noshuffle":
+				opt.Shuffle = 0
+			case "shuffle":
+				opt.Shuffle = 1
+			case "bitshuffle":
+				opt.Shuffle = 2
+			default:
+				return nil, fmt.Errorf("shuffle %q is not noshuffle, shuffle or bitshuffle", name)
+			}
+		} else if json.Unmarshal(c.Shuffle, &opt.Shuffle) != nil || opt.Shuffle < -1 || opt.Shuffle > 2 {
+			return nil, fmt.Errorf("shuffle must be -1, 0, 1, 2 or a name, got %s", c.Shuffle)
+		}
+	}
+	opt.Typesize = 1
+	if in.DType != nil && in.DType.Size > 0 {
+		opt.Typesize = in.DType.Size
+	}
+	if c.Typesize != nil {
+		if *c.Typesize < 1 {
+			return nil, fmt.Errorf("typesize %d must be positive", *c.Typesize)
+		}
+		opt.Typesize = *c.Typesize
+	}
+	if opt.Blocksize < 0 {
+		return nil, fmt.Errorf("blocksize %d must not be negative", opt.Blocksize)
+	}
+	return &bloscCodec{opt: opt}, nil
+}
+
+func (c *bloscCodec) Encode(b []byte) ([]byte, error) {
+	out, err := blosc.Encode(b, c.opt)
+	if err != nil {
+		return nil, errs.Wrap(errs.Codec, "blosc", err, "encode failed")
+	}
+	return out, nil
+}
+
+func (c *bloscCodec) Decode(b []byte) ([]byte, error) {
+	out, err := blosc.Decode(nil, b)
+	if err != nil {
+		code := errs.Codec
+		if errors.Is(err, blosc.ErrUnsupported) {
+			code = errs.Unsupported
+		}
+		return nil, errs.Wrap(code, "blosc", err, "cannot decode")
+	}
+	return out, nil
+}
