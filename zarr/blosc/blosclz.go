@@ -128,7 +128,7 @@ func matchCopy(dst []byte, op, dist, length int) {
 
 const (
 	blzMaxCopy     = 32
-	blzMaxNear     = 8191             // largest back distance with the 2-byte form
+	blzMaxNear     = 8191               // largest back distance with the 2-byte form
 	blzMaxFar      = 65535 + blzMaxNear // largest back distance with the far form
 	blzMinInput    = 16
 	blzTailLiteral = 12 // no match starts within this many bytes of the end
