@@ -39,7 +39,7 @@ func newArray(ctx context.Context, s Store, path string, m *meta.Array, attrsKey
 func (a *Array) Path() string              { return a.path }
 func (a *Array) Attrs() map[string]any     { return a.attrs }
 func (a *Array) ZarrFormat() int           { return a.meta.ZarrFormat }
-func (a *Array) Shape() []int              { return append([]int(nil), a.meta.Shape...) }
+func (a *Array) Shape() []int              { return append([]int{}, a.meta.Shape...) }
 func (a *Array) DType() *DataType          { return a.meta.DType }
 func (a *Array) Fill() dtype.Fill          { return a.meta.Fill }
 func (a *Array) Codecs() []codec.Config    { return a.meta.Codecs }
