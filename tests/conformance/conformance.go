@@ -32,7 +32,9 @@ type Case struct {
 	Objects    []any           `json:"objects,omitempty"`
 	HasObjects bool            `json:"-"`
 	Note       string          `json:"note,omitempty"`
-	Fill       json.RawMessage `json:"fill_value_raw,omitempty"`
+	// Error is set when the oracle could not read the array.
+	Error string          `json:"error,omitempty"`
+	Fill  json.RawMessage `json:"fill_value_raw,omitempty"`
 }
 
 // Load reads a cases.json file.
