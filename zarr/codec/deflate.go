@@ -1,0 +1,164 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zlib"
+)
+
+// DEFLATE expands at most 1032:1 (a 258-byte match in under 2 bits).
+const deflateMaxRatio = 1032
+
+// zlibCodec is numcodecs "zlib": the zlib wrapper (RFC 1950) around DEFLATE.
+// Decoding also accepts gzip and raw DEFLATE, which some writers put under
+// this name.
+type zlibCodec struct{ level int }
+
+// gzipCodec is numcodecs "gzip" and the v3 "gzip" codec: the gzip container
+// (RFC 1952); decoding reads every member.
+type gzipCodec struct{ level int }
+
+func init() {
+	Register(newZlib, "zlib", "numcodecs.zlib")
+	Register(newGzip, "gzip", "numcodecs.gzip")
+}
+
+func deflateLevel(cfg json.RawMessage) (int, error) {
+	m, err := configMembers(cfg)
+	if err != nil {
+		return 0, err
+	}
+	level, err := intOption(m["level"], "level", 1)
+	if err != nil {
+		return 0, err
+	}
+	if level < -1 || level > 9 {
+		return 0, fmt.Errorf("level must be between 0 and 9 (or -1 for the default), got %d", level)
+	}
+	return level, nil
+}
+
+func newZlib(cfg json.RawMessage, _ Spec) (any, error) {
+	level, err := deflateLevel(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &zlibCodec{level: level}, nil
+}
+
+func newGzip(cfg json.RawMessage, _ Spec) (any, error) {
+	level, err := deflateLevel(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &gzipCodec{level: level}, nil
+}
+
+func (c *zlibCodec) Encode(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	w, err := zlib.NewWriterLevel(&buf, c.level)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(b); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func (c *zlibCodec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
+
+func (c *zlibCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
+	limit := ratioLimit(effectiveLimit(max), len(b), deflateMaxRatio, 1024)
+	var out []byte
+	var err error
+	switch {
+	case isZlibHeader(b):
+		var r io.ReadCloser
+		if r, err = zlib.NewReader(bytes.NewReader(b)); err == nil {
+			out, err = readAllLimit(r, limit)
+		}
+	case len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b:
+		out, err = gunzip(b, limit)
+	default:
+		out, err = readAllLimit(flate.NewReader(bytes.NewReader(b)), limit)
+	}
+	if err != nil {
+		return nil, Corrupt("zlib", "cannot decompress %d bytes: %v", len(b), err)
+	}
+	return out, nil
+}
+
+// isZlibHeader reports whether b starts with a valid RFC 1950 header
+// (method 8, window ≤ 32 KiB, check bits).
+func isZlibHeader(b []byte) bool {
+	return len(b) >= 2 && b[0]&0x0f == 8 && b[0]>>4 <= 7 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0
+}
+
+func (c *gzipCodec) Encode(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	w, err := gzip.NewWriterLevel(&buf, c.level)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(b); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func (c *gzipCodec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
+
+func (c *gzipCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
+	limit := ratioLimit(effectiveLimit(max), len(b), deflateMaxRatio, 1024)
+	out, err := gunzip(b, limit)
+	if err != nil {
+		return nil, Corrupt("gzip", "cannot decompress %d bytes: %v", len(b), err)
+	}
+	return out, nil
+}
+
+// gunzip decodes every gzip member of b. Zero bytes after the last member
+// are padding (Python's gzip module skips them too).
+func gunzip(b []byte, limit int) ([]byte, error) {
+	br := bytes.NewReader(b)
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	for {
+		zr.Multistream(false)
+		part, err := readAllLimit(zr, limit-len(out))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, part...)
+		if allZero(b[len(b)-br.Len():]) {
+			return out, nil
+		}
+		if err := zr.Reset(br); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,117 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// maxDecodedSize bounds what a decompressor produces for one chunk when no
+// smaller limit is given. Decompressors whose format bounds the expansion
+// ratio (deflate, LZ4, zstd) also check that bound, so corrupt input fails
+// before any large allocation.
+const maxDecodedSize = 1 << 30
+
+// LimitedDecoder is implemented by bytes→bytes codecs that can stop as soon
+// as the decoded data would exceed max bytes (for example when the caller
+// knows the chunk's decoded size). max <= 0 means the default limit.
+type LimitedDecoder interface {
+	DecodeLimit(b []byte, max int) ([]byte, error)
+}
+
+// errTooLarge reports decoded data beyond the limit.
+var errTooLarge = errors.New("decoded data exceeds the size limit")
+
+func effectiveLimit(max int) int {
+	if max <= 0 || max > maxDecodedSize {
+		return maxDecodedSize
+	}
+	return max
+}
+
+// readAllLimit reads r to the end, failing with errTooLarge once more than
+// limit bytes arrive. The buffer grows with the data actually produced.
+func readAllLimit(r io.Reader, limit int) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := io.Copy(&buf, io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > int64(limit) {
+		return nil, errTooLarge
+	}
+	return buf.Bytes(), nil
+}
+
+// ratioLimit returns min(limit, n*ratio+slack) without overflow.
+func ratioLimit(limit, n, ratio, slack int) int {
+	if n > (limit-slack)/ratio {
+		return limit
+	}
+	return n*ratio + slack
+}
+
+// intOption reads an optional integer member of a configuration that may be
+// null or absent (numcodecs writes null for defaults), accepting integral
+// floats such as 5.0.
+func intOption(raw json.RawMessage, name string, def int) (int, error) {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return def, nil
+	}
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return 0, fmt.Errorf("%s must be an integer, got %s", name, s)
+	}
+	if f != float64(int64(f)) || f > 1<<31 || f < -(1<<31) {
+		return 0, fmt.Errorf("%s must be an integer, got %s", name, s)
+	}
+	return int(f), nil
+}
+
+// boolOption reads an optional boolean (null or absent gives def).
+func boolOption(raw json.RawMessage, name string, def bool) (bool, error) {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return def, nil
+	}
+	var b bool
+	if err := json.Unmarshal(raw, &b); err != nil {
+		// numcodecs configs written by Python may use 0/1.
+		var n float64
+		if json.Unmarshal(raw, &n) == nil && (n == 0 || n == 1) {
+			return n == 1, nil
+		}
+		return false, fmt.Errorf("%s must be true or false, got %s", name, s)
+	}
+	return b, nil
+}
+
+// stringOption reads an optional string (null or absent gives def).
+func stringOption(raw json.RawMessage, name, def string) (string, error) {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return def, nil
+	}
+	var v string
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "", fmt.Errorf("%s must be a string, got %s", name, s)
+	}
+	return v, nil
+}
+
+// configMembers splits a configuration object into its members (unknown
+// members are kept and ignored by the callers; v2 configs carry "id").
+func configMembers(cfg json.RawMessage) (map[string]json.RawMessage, error) {
+	m := map[string]json.RawMessage{}
+	if len(cfg) == 0 || strings.TrimSpace(string(cfg)) == "null" {
+		return m, nil
+	}
+	if err := json.Unmarshal(cfg, &m); err != nil {
+		return nil, fmt.Errorf("configuration must be a JSON object: %v", err)
+	}
+	return m, nil
+}

@@ -1,0 +1,231 @@
+package codec
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// zstdCodec is numcodecs "zstd" and the v3 "zstd" codec: one zstd frame
+// when encoding; decoding accepts any number of frames (and skippable
+// frames), with or without a content size.
+type zstdCodec struct {
+	level    int
+	checksum bool
+}
+
+func init() { Register(newZstd, "zstd", "numcodecs.zstd") }
+
+func newZstd(cfg json.RawMessage, _ Spec) (any, error) {
+	m, err := configMembers(cfg)
+	if err != nil {
+		return nil, err
+	}
+	level, err := intOption(m["level"], "level", 0)
+	if err != nil {
+		return nil, err
+	}
+	if level < -131072 || level > 22 {
+		return nil, fmt.Errorf("level must be between -131072 and 22, got %d", level)
+	}
+	checksum, err := boolOption(m["checksum"], "checksum", false)
+	if err != nil {
+		return nil, err
+	}
+	return &zstdCodec{level: level, checksum: checksum}, nil
+}
+
+// Encoders and the decoder are expensive to create; EncodeAll and DecodeAll
+// are safe for concurrent use, so one of each is shared.
+var (
+	zstdEncoders sync.Map // zstdKey → *zstd.Encoder
+	zstdDecOnce  sync.Once
+	zstdDec      *zstd.Decoder
+	zstdDecErr   error
+)
+
+type zstdKey struct {
+	level    zstd.EncoderLevel
+	checksum bool
+}
+
+func zstdEncoder(level int, checksum bool) (*zstd.Encoder, error) {
+	if level == 0 {
+		level = 3 // the zstd library default
+	}
+	key := zstdKey{zstd.EncoderLevelFromZstd(level), checksum}
+	if e, ok := zstdEncoders.Load(key); ok {
+		return e.(*zstd.Encoder), nil
+	}
+	e, err := zstd.NewWriter(nil,
+		zstd.WithEncoderLevel(key.level),
+		zstd.WithEncoderCRC(checksum),
+		zstd.WithEncoderConcurrency(1),
+		// An empty chunk still becomes a frame: numcodecs cannot read an
+		// empty buffer.
+		zstd.WithZeroFrames(true))
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := zstdEncoders.LoadOrStore(key, e)
+	return actual.(*zstd.Encoder), nil
+}
+
+func zstdDecoder() (*zstd.Decoder, error) {
+	zstdDecOnce.Do(func() {
+		zstdDec, zstdDecErr = zstd.NewReader(nil,
+			zstd.WithDecoderMaxMemory(maxDecodedSize),
+			zstd.WithDecoderConcurrency(0))
+	})
+	return zstdDec, zstdDecErr
+}
+
+func (c *zstdCodec) Encode(b []byte) ([]byte, error) {
+	e, err := zstdEncoder(c.level, c.checksum)
+	if err != nil {
+		return nil, err
+	}
+	return e.EncodeAll(b, make([]byte, 0, len(b)/2+64)), nil
+}
+
+func (c *zstdCodec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
+
+func (c *zstdCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
+	limit := effectiveLimit(max)
+	bound, err := zstdBound(b)
+	if err != nil {
+		return nil, Corrupt("zstd", "%v", err)
+	}
+	if bound > limit {
+		return nil, Corrupt("zstd", "frames may decode to %d bytes, more than the limit of %d", bound, limit)
+	}
+	d, err := zstdDecoder()
+	if err != nil {
+		return nil, err
+	}
+	out, err := d.DecodeAll(b, nil)
+	if err != nil {
+		return nil, Corrupt("zstd", "cannot decompress %d bytes: %v", len(b), err)
+	}
+	if out == nil {
+		out = []byte{}
+	}
+	return out, nil
+}
+
+const zstdMaxBlock = 128 << 10
+
+// zstdBound walks the frames of b (without decoding) and returns an upper
+// bound of the decoded size: the sum over frames of the content size, or of
+// the most each block can produce. A content size no block sequence can
+// reach marks a corrupt frame, and rejecting it keeps the decoder from
+// allocating it.
+func zstdBound(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, fmt.Errorf("empty input")
+	}
+	total := 0
+	for p := 0; p < len(b); {
+		if len(b)-p < 4 {
+			return 0, fmt.Errorf("truncated frame at byte %d", p)
+		}
+		magic := binary.LittleEndian.Uint32(b[p:])
+		if magic&0xFFFFFFF0 == 0x184D2A50 { // skippable frame
+			if len(b)-p < 8 {
+				return 0, fmt.Errorf("truncated skippable frame at byte %d", p)
+			}
+			n := int(binary.LittleEndian.Uint32(b[p+4:]))
+			if n < 0 || n > len(b)-p-8 {
+				return 0, fmt.Errorf("truncated skippable frame at byte %d", p)
+			}
+			p += 8 + n
+			continue
+		}
+		if magic != 0xFD2FB528 {
+			return 0, fmt.Errorf("no zstd frame at byte %d (magic %08x)", p, magic)
+		}
+		p += 4
+		if p >= len(b) {
+			return 0, fmt.Errorf("truncated frame header")
+		}
+		fhd := b[p]
+		p++
+		single := fhd&0x20 != 0
+		if fhd&0x08 != 0 {
+			return 0, fmt.Errorf("reserved bit set in frame header")
+		}
+		if !single {
+			p++ // window descriptor
+		}
+		p += [4]int{0, 1, 2, 4}[fhd&3] // dictionary id
+		fcsLen := [4]int{0, 2, 4, 8}[fhd>>6]
+		if fcsLen == 0 && single {
+			fcsLen = 1
+		}
+		if p+fcsLen > len(b) {
+			return 0, fmt.Errorf("truncated frame header")
+		}
+		fcs := uint64(0)
+		for i := fcsLen - 1; i >= 0; i-- {
+			fcs = fcs<<8 | uint64(b[p+i])
+		}
+		if fcsLen == 2 {
+			fcs += 256
+		}
+		p += fcsLen
+		frame := 0
+		for {
+			if p+3 > len(b) {
+				return 0, fmt.Errorf("truncated block header")
+			}
+			h := int(b[p]) | int(b[p+1])<<8 | int(b[p+2])<<16
+			p += 3
+			last, typ, size := h&1 != 0, (h>>1)&3, h>>3
+			switch typ {
+			case 0: // raw
+				p += size
+				frame += size
+			case 1: // RLE
+				p++
+				frame += size
+			case 2: // compressed
+				p += size
+				frame += zstdMaxBlock
+			default:
+				return 0, fmt.Errorf("reserved block type")
+			}
+			if size > zstdMaxBlock {
+				return 0, fmt.Errorf("block of %d bytes exceeds the 128 KiB maximum", size)
+			}
+			if p > len(b) {
+				return 0, fmt.Errorf("truncated block")
+			}
+			if frame > maxDecodedSize {
+				return 0, fmt.Errorf("frame too large")
+			}
+			if last {
+				break
+			}
+		}
+		if fhd&0x04 != 0 {
+			p += 4 // content checksum
+			if p > len(b) {
+				return 0, fmt.Errorf("truncated checksum")
+			}
+		}
+		if fcsLen > 0 {
+			if fcs > uint64(frame) {
+				return 0, fmt.Errorf("frame content size %d is more than its blocks can hold", fcs)
+			}
+			frame = int(fcs)
+		}
+		total += frame
+		if total > maxDecodedSize {
+			return total, nil
+		}
+	}
+	return total, nil
+}
