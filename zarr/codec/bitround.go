@@ -1,0 +1,109 @@
+package codec
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+)
+
+// bitroundCodec is numcodecs "bitround" and the v3 "bitround" codec: keep
+// keepbits bits of the float mantissa, rounding half to even on the bit
+// pattern. Decoding is the identity.
+type bitroundCodec struct{ keepbits int }
+
+func init() { Register(newBitround, "bitround", "numcodecs.bitround") }
+
+func newBitround(cfg json.RawMessage, _ Spec) (any, error) {
+	m, err := configMembers(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(m["keepbits"]) == 0 {
+		return nil, fmt.Errorf("keepbits is required")
+	}
+	k, err := intOption(m["keepbits"], "keepbits", 0)
+	if err != nil {
+		return nil, err
+	}
+	if k < 0 {
+		return nil, fmt.Errorf("keepbits must be zero or positive, got %d", k)
+	}
+	return &bitroundCodec{keepbits: k}, nil
+}
+
+// mantissaBits is the stored mantissa width of IEEE floats.
+func mantissaBits(t *dtype.DataType) (int, bool) {
+	if t.Kind != dtype.Float || t.Format != "" {
+		return 0, false
+	}
+	switch t.Size {
+	case 2:
+		return 10, true
+	case 4:
+		return 23, true
+	case 8:
+		return 52, true
+	}
+	return 0, false
+}
+
+func (c *bitroundCodec) check(t *dtype.DataType) (int, error) {
+	bits, ok := mantissaBits(t)
+	if !ok {
+		return 0, fmt.Errorf("bitround works on float16, float32 and float64, not %s", t)
+	}
+	if c.keepbits > bits {
+		return 0, fmt.Errorf("keepbits %d is more than the %d mantissa bits of %s", c.keepbits, bits, t)
+	}
+	return bits, nil
+}
+
+func (c *bitroundCodec) Encoded(in Spec) (Spec, error) {
+	if in.DType == nil {
+		return Spec{}, fmt.Errorf("bitround needs a data type")
+	}
+	if _, err := c.check(in.DType); err != nil {
+		return Spec{}, err
+	}
+	out := in
+	out.Shape = append([]int(nil), in.Shape...)
+	out.Fill = encodeFill(in, in.DType, c.Encode)
+	return out, nil
+}
+
+func (c *bitroundCodec) Encode(a *nd.Array) (*nd.Array, error) {
+	bits, err := c.check(a.DType())
+	if err != nil {
+		return nil, err
+	}
+	data := append([]byte(nil), a.Bytes()...)
+	if c.keepbits < bits {
+		w := a.DType().Size
+		mask := bits - c.keepbits
+		for i := 0; i+w <= len(data); i += w {
+			var v uint64
+			switch w {
+			case 2:
+				v = uint64(binary.LittleEndian.Uint16(data[i:]))
+			case 4:
+				v = uint64(binary.LittleEndian.Uint32(data[i:]))
+			default:
+				v = binary.LittleEndian.Uint64(data[i:])
+			}
+			v += (v>>mask)&1 + (1<<(mask-1) - 1)
+			v &^= 1<<mask - 1
+			putUint(data[i:i+w], v)
+		}
+	}
+	return nd.FromBytes(a.DType(), a.Shape(), data)
+}
+
+func (c *bitroundCodec) Decode(a *nd.Array, out Spec) (*nd.Array, error) {
+	if a.DType().Variable() || len(a.Bytes()) != nd.Size(out.Shape)*out.DType.Size {
+		return nil, Corrupt("bitround", "expected %d elements of %s", nd.Size(out.Shape), out.DType)
+	}
+	return nd.FromBytes(out.DType, out.Shape, a.Bytes())
+}
