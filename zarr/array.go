@@ -99,6 +99,9 @@ func (a *Array) Read(ctx context.Context, sel Selection) (*NDArray, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkResultSize(a.meta.DType, r.fullShape()); err != nil {
+		return nil, err
+	}
 	out := nd.New(a.meta.DType, r.fullShape())
 	if needsFill(a.meta.DType, a.meta.Fill) {
 		out.Fill(a.meta.Fill)
@@ -116,6 +119,20 @@ func (a *Array) Read(ctx context.Context, sel Selection) (*NDArray, error) {
 		return nil, err
 	}
 	return out.Reshape(r.outShape())
+}
+
+// MaxResultBytes bounds one Read (and the broadcast of one Write).
+const MaxResultBytes = 1 << 40
+
+func checkResultSize(dt *dtype.DataType, shape []int) error {
+	item := dt.Size
+	if dt.Variable() {
+		item = 16
+	}
+	if n, ok := nd.CheckedSize(shape, max(item, 1)); !ok || n > MaxResultBytes {
+		return errs.New(errs.Selection, shapeString(shape), "the selection is too large to hold in memory")
+	}
+	return nil
 }
 
 // needsFill reports whether a fresh (zeroed) array differs from the fill.
@@ -148,6 +165,9 @@ func (a *Array) Write(ctx context.Context, sel Selection, v *NDArray) error {
 		return errs.New(errs.Selection, a.path, "value has data type %s, the array has %s", v.DType(), a.meta.DType)
 	}
 	full := r.fullShape()
+	if err := checkResultSize(a.meta.DType, full); err != nil {
+		return err
+	}
 	src, err := conform(v, full, r.outShape())
 	if err != nil {
 		return errs.New(errs.Selection, a.path, "%v", err)

@@ -67,8 +67,14 @@ func parseDescr(descr []json.RawMessage) (*DataType, error) {
 			}
 			f.Shape = shape
 		}
-		size := ft.Size * f.Count()
-		if size < 0 || t.Size+size > 1<<30 {
+		size := ft.Size
+		for _, n := range f.Shape {
+			if n != 0 && size > (1<<30)/n {
+				return nil, fmt.Errorf("field %q: structured type too large", name)
+			}
+			size *= n
+		}
+		if t.Size+size > 1<<30 {
 			return nil, fmt.Errorf("field %q: structured type too large", name)
 		}
 		t.Size += size

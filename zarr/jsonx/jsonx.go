@@ -23,6 +23,12 @@ const (
 	negInfSentinel = "\x00-Infinity"
 )
 
+// quoted returns the JSON string literal of s (NUL escaped as \u0000).
+func quoted(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
 // Normalize rewrites bare NaN / Infinity / -Infinity tokens (outside strings)
 // into sentinel strings so encoding/json accepts the document. It returns the
 // input unchanged when there is nothing to rewrite.
@@ -50,15 +56,15 @@ func normalize(data []byte) ([]byte, bool) {
 			inString = true
 			out = append(out, c)
 		case bytes.HasPrefix(data[i:], []byte("NaN")):
-			out = append(out, strconv.Quote(nanSentinel)...)
+			out = append(out, quoted(nanSentinel)...)
 			i += 2
 			changed = true
 		case bytes.HasPrefix(data[i:], []byte("-Infinity")):
-			out = append(out, strconv.Quote(negInfSentinel)...)
+			out = append(out, quoted(negInfSentinel)...)
 			i += 8
 			changed = true
 		case bytes.HasPrefix(data[i:], []byte("Infinity")):
-			out = append(out, strconv.Quote(posInfSentinel)...)
+			out = append(out, quoted(posInfSentinel)...)
 			i += 7
 			changed = true
 		default:
@@ -119,9 +125,9 @@ func restoreRaw(m json.RawMessage) json.RawMessage {
 		return m
 	}
 	s := string(m)
-	s = strings.ReplaceAll(s, strconv.Quote(nanSentinel), "NaN")
-	s = strings.ReplaceAll(s, strconv.Quote(negInfSentinel), "-Infinity")
-	s = strings.ReplaceAll(s, strconv.Quote(posInfSentinel), "Infinity")
+	s = strings.ReplaceAll(s, quoted(nanSentinel), "NaN")
+	s = strings.ReplaceAll(s, quoted(negInfSentinel), "-Infinity")
+	s = strings.ReplaceAll(s, quoted(posInfSentinel), "Infinity")
 	return json.RawMessage(s)
 }
 

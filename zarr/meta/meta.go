@@ -27,7 +27,8 @@ type Array struct {
 	Grid       grid.Grid
 	// ChunkShape is the chunk shape of a regular grid; nil for variable grids.
 	ChunkShape []int
-	// ChunkSizes lists every dimension's chunk sizes for a variable grid.
+	// ChunkSizes lists, for a variable grid, each dimension's chunk sizes
+	// (nil for a dimension that is regular: see Grid).
 	ChunkSizes [][]int
 	Keys       KeyEncoding
 	Fill       dtype.Fill

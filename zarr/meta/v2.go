@@ -10,6 +10,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
 // ParseV2 parses a ".zarray" document stored at key.
@@ -122,10 +123,39 @@ func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, 
 		}
 		cfgs = append(cfgs, c)
 	}
+	if err := a.checkSizes(key); err != nil {
+		return nil, err
+	}
 	if err := a.setCodecs(key, cfgs); err != nil {
 		return nil, err
 	}
 	return a, nil
+}
+
+// MaxChunkBytes bounds a decoded chunk (numcodecs has the same 2 GiB limit),
+// so hostile metadata cannot make a read allocate without bound.
+const MaxChunkBytes = 1<<31 - 1
+
+func (a *Array) checkSizes(key string) error {
+	item := a.DType.Size
+	if a.DType.Variable() {
+		item = 8
+	}
+	largest := make([]int, len(a.Shape))
+	for d := range a.Shape {
+		switch g := a.Grid[d].(type) {
+		case grid.Regular:
+			largest[d] = int(g)
+		case *grid.Explicit:
+			for _, s := range g.Sizes() {
+				largest[d] = max(largest[d], s)
+			}
+		}
+	}
+	if n, ok := nd.CheckedSize(largest, max(item, 1)); !ok || n > MaxChunkBytes {
+		return invalid(key, "chunks", "a chunk of shape %v would exceed %d bytes", largest, MaxChunkBytes)
+	}
+	return nil
 }
 
 func (a *Array) parseV2Chunks(key string, raw json.RawMessage) error {
@@ -167,10 +197,8 @@ func (a *Array) parseV2Chunks(key string, raw json.RawMessage) error {
 	g := make(grid.Grid, len(entries))
 	for i := range entries {
 		if sizes[i] == nil {
-			sizes[i] = nil
-			for s := 0; s < a.Shape[i]; s += regular[i] {
-				sizes[i] = append(sizes[i], regular[i])
-			}
+			g[i] = grid.Regular(regular[i])
+			continue
 		}
 		e, err := grid.NewExplicit(sizes[i])
 		if err != nil {

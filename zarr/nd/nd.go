@@ -28,6 +28,23 @@ func Size(shape []int) int {
 	return n
 }
 
+// CheckedSize returns the product of shape and itemsize, and false if it
+// overflows (so callers can refuse instead of panicking in make).
+func CheckedSize(shape []int, itemsize int) (int, bool) {
+	const limit = 1 << 52
+	n := itemsize
+	for _, s := range shape {
+		if s < 0 {
+			return 0, false
+		}
+		if s != 0 && n > limit/s {
+			return 0, false
+		}
+		n *= s
+	}
+	return n, true
+}
+
 // New returns a zeroed array (nil objects for variable-size types).
 func New(dt *dtype.DataType, shape []int) *Array {
 	a := &Array{shape: append([]int(nil), shape...), dt: dt}
