@@ -101,9 +101,9 @@ func floatsFrom(typestr string, f func(i int) float64) func(n int) any {
 
 func structValues(n int) any {
 	// [("x", "<f4"), ("y", ">i2"), ("z", "|u1", [2])]
-	out := make([]byte, n*9)
+	out := make([]byte, n*8)
 	for i := 0; i < n; i++ {
-		b := out[i*9:]
+		b := out[i*8:]
 		binary.LittleEndian.PutUint32(b, math.Float32bits(float32(i)/3))
 		binary.LittleEndian.PutUint16(b[4:], uint16(int16(-i*100)))
 		b[6], b[7] = byte(i), byte(255-i)
@@ -174,7 +174,9 @@ func roundTripCases() []rtCase {
 	for _, c := range []map[string]any{
 		{"id": "zlib", "level": 6}, {"id": "gzip", "level": 5}, {"id": "bz2", "level": 9},
 		{"id": "lzma", "format": 1, "check": -1, "preset": 6, "filters": nil},
-		{"id": "zstd", "level": 3}, {"id": "zstd", "level": 1, "checksum": true}, {"id": "lz4", "acceleration": 1},
+		// numcodecs 0.11 rejects zstd's "checksum" key, so zarr-python 2.13
+		// cannot check it; zarrita's fixtures cover reading it.
+		{"id": "zstd", "level": 3}, {"id": "lz4", "acceleration": 1},
 		{"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
 		{"id": "blosc", "cname": "blosclz", "clevel": 9, "shuffle": 2, "blocksize": 0},
 		{"id": "blosc", "cname": "zstd", "clevel": 3, "shuffle": -1, "blocksize": 0},

@@ -64,6 +64,9 @@ func zstdEncoder(level int, checksum bool) (*zstd.Encoder, error) {
 		zstd.WithEncoderLevel(key.level),
 		zstd.WithEncoderCRC(checksum),
 		zstd.WithEncoderConcurrency(1),
+		// numcodecs before 0.13 needs the content size in every frame;
+		// without a single segment the library omits it for small inputs.
+		zstd.WithSingleSegment(true),
 		// An empty chunk still becomes a frame: numcodecs cannot read an
 		// empty buffer.
 		zstd.WithZeroFrames(true))

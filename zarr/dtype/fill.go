@@ -256,7 +256,7 @@ func floatValue(v any, size int) (floatVal, error) {
 	case string:
 		switch x {
 		case "NaN", "nan":
-			return floatVal{f: math.NaN()}, nil
+			return floatVal{f: canonicalNaN}, nil
 		case "Infinity", "inf":
 			return floatVal{f: math.Inf(1)}, nil
 		case "-Infinity", "-inf":
@@ -448,3 +448,7 @@ func floatJSON(f float64) any {
 	}
 	return f
 }
+
+// canonicalNaN is the quiet NaN NumPy and the v3 spec mean by "NaN"
+// (math.NaN has a payload bit set).
+var canonicalNaN = math.Float64frombits(0x7ff8000000000000)

@@ -136,7 +136,7 @@ func restoreValue(v any) any {
 	case string:
 		switch x {
 		case nanSentinel:
-			return math.NaN()
+			return math.Float64frombits(0x7ff8000000000000)
 		case posInfSentinel:
 			return math.Inf(1)
 		case negInfSentinel:
