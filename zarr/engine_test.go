@@ -3,6 +3,7 @@ package zarr_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -339,5 +340,55 @@ func TestSelectionParsing(t *testing.T) {
 			_, err = arr.Read(ctx, sel)
 		}
 		wantCode(t, err, zarr.CodeSelection)
+	}
+}
+
+// TestV2VariableChunks reads a v2 array whose "chunks" lists the sizes along
+// a dimension (ZEP 3's backport): each stored chunk has its own shape.
+func TestV2VariableChunks(t *testing.T) {
+	ctx := context.Background()
+	s := zarr.NewMemoryStore()
+	_ = s.Set(ctx, "v/.zarray", []byte(`{"zarr_format":2,"shape":[10,4],"chunks":[[2,3,5],3],"dtype":"|u1",
+		"compressor":null,"fill_value":255,"order":"C","filters":null}`))
+	starts := []int{0, 2, 5, 10}
+	for c := 0; c < 3; c++ {
+		for cc := 0; cc < 2; cc++ {
+			if c == 1 && cc == 1 {
+				continue // missing: reads as the fill value
+			}
+			rows := starts[c+1] - starts[c]
+			chunk := make([]byte, rows*3)
+			for r := 0; r < rows; r++ {
+				for k := 0; k < 3; k++ {
+					chunk[r*3+k] = byte((starts[c]+r)*10 + cc*3 + k)
+				}
+			}
+			_ = s.Set(ctx, fmt.Sprintf("v/%d.%d", c, cc), chunk)
+		}
+	}
+	arr, err := zarr.OpenArray(ctx, s, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(arr.ChunkSizes()) != "[[2 3 5] []]" {
+		t.Errorf("chunk sizes %v", arr.ChunkSizes())
+	}
+	sel, _ := zarr.ParseSelection("1:9:2, 1:")
+	nd, err := arr.Read(ctx, sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for r := 1; r < 9; r += 2 {
+		for col := 1; col < 4; col++ {
+			v := byte(r*10 + col)
+			if r >= 2 && r < 5 && col >= 3 {
+				v = 255
+			}
+			want = append(want, v)
+		}
+	}
+	if fmt.Sprint(nd.Shape()) != "[4 3]" || string(nd.Bytes()) != string(want) {
+		t.Errorf("got %v %v, want %v", nd.Shape(), nd.Bytes(), want)
 	}
 }
