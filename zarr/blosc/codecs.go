@@ -20,7 +20,7 @@ func decodeStream(code int, d, s []byte) error {
 	case codeBlosclz:
 		return blosclzDecode(d, s)
 	case codeLZ4:
-		return lz4Decode(d, s)
+		return lz4DecodeBlock(d, s)
 	case codeSnappy:
 		return snappyDecode(d, s)
 	case codeZlib:

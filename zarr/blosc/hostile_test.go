@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+
+	"github.com/pierrec/lz4/v4"
 )
 
 // allocBound is the most Decode may allocate for an input of n bytes: the
@@ -206,4 +208,32 @@ func TestWriteFuzzSeeds(t *testing.T) {
 			write(fmt.Sprintf("go-%s-s%d", cname, sh), c)
 		}
 	}
+}
+
+// FuzzLZ4 checks the own LZ4 block decoder against pierrec/lz4's.
+func FuzzLZ4(f *testing.F) {
+	data := smoothFloat32(300, 5)
+	for _, n := range []int{16, 100, 1200} {
+		buf := make([]byte, lz4.CompressBlockBound(n))
+		var c lz4.Compressor
+		m, _ := c.CompressBlock(data[:n], buf)
+		f.Add(buf[:m], uint16(n))
+	}
+	f.Add([]byte{0x10, 'a', 1, 0, 0x50, 'b', 'c', 'd', 'e', 'f'}, uint16(11))
+	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
+		if len(src) == 0 {
+			return // blosc streams are never empty; pierrec accepts it
+		}
+		d1 := make([]byte, n)
+		e1 := lz4Decode(d1, src)
+		d2 := make([]byte, n)
+		m, e2 := lz4.UncompressBlock(src, d2)
+		ok2 := e2 == nil && m == int(n)
+		if (e1 == nil) != ok2 {
+			t.Fatalf("own: %v, pierrec: n=%d err=%v (want %d)", e1, m, e2, n)
+		}
+		if e1 == nil && !bytes.Equal(d1, d2) {
+			t.Fatalf("outputs differ")
+		}
+	})
 }

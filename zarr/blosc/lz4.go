@@ -10,16 +10,17 @@ import "errors"
 //
 // Sequence: token (hi nibble literal length, lo nibble match length-4; 15
 // means "add the following bytes while they are 255"), literals, 2-byte
-// little-endian offset (0 invalid), match. The last sequence has literals only.
+// little-endian offset (0 invalid), match. The last sequence normally has
+// literals only.
 
 var errLZ4 = errors.New("invalid lz4 block")
 
 func lz4Decode(dst, src []byte) error {
 	si, di := 0, 0
-	for {
-		if si >= len(src) {
-			return errLZ4
-		}
+	// Like pierrec/lz4 (used on amd64/arm64), a block may also end right
+	// after a match; LZ4_decompress_safe is stricter there. Every platform
+	// thus accepts the same streams.
+	for si < len(src) {
 		tok := int(src[si])
 		si++
 		lit := tok >> 4
@@ -86,7 +87,11 @@ func lz4Decode(dst, src []byte) error {
 		di += lit
 		si += lit
 		if si == len(src) {
-			break // last sequence: literals only
+			// Last sequence: literals only, with an empty match nibble.
+			if tok&15 != 0 {
+				return errLZ4
+			}
+			break
 		}
 		if len(src)-si < 2 {
 			return errLZ4

@@ -137,14 +137,12 @@ func shuffle2(dst, src []byte, n int) int {
 	s := src[:16*g]
 	d0 := dst[0*n : 0*n+8*g]
 	d1 := dst[1*n : 1*n+8*g]
-	for k := 0; k < g; k++ {
-		x := le.Uint64(s[16*k:])
-		y := le.Uint64(s[16*k+8:])
-		// Gather even bytes of x,y into the low/high halves of e, odd into o.
-		ex, ox := pack8(x)
-		ey, oy := pack8(y)
-		le.PutUint64(d0[8*k:], ex|ey<<32)
-		le.PutUint64(d1[8*k:], ox|oy<<32)
+	for len(s) >= 16 && len(d0) >= 8 && len(d1) >= 8 {
+		ex, ox := pack8(le.Uint64(s[0:8]))
+		ey, oy := pack8(le.Uint64(s[8:16]))
+		le.PutUint64(d0[:8], ex|ey<<32)
+		le.PutUint64(d1[:8], ox|oy<<32)
+		s, d0, d1 = s[16:], d0[8:], d1[8:]
 	}
 	return 8 * g
 }
@@ -174,11 +172,12 @@ func unshuffle2(dst, src []byte, n int) int {
 	d := dst[:16*g]
 	s0 := src[0*n : 0*n+8*g]
 	s1 := src[1*n : 1*n+8*g]
-	for k := 0; k < g; k++ {
-		a := le.Uint64(s0[8*k:])
-		b := le.Uint64(s1[8*k:])
-		le.PutUint64(d[16*k:], spread8(a&m32, b&m32))
-		le.PutUint64(d[16*k+8:], spread8(a>>32, b>>32))
+	for len(d) >= 16 && len(s0) >= 8 && len(s1) >= 8 {
+		a := le.Uint64(s0[:8])
+		b := le.Uint64(s1[:8])
+		le.PutUint64(d[0:8], spread8(a&m32, b&m32))
+		le.PutUint64(d[8:16], spread8(a>>32, b>>32))
+		d, s0, s1 = d[16:], s0[8:], s1[8:]
 	}
 	return 8 * g
 }
@@ -195,12 +194,11 @@ func shuffle4(dst, src []byte, n int) int {
 	d1 := dst[1*n : 1*n+8*g]
 	d2 := dst[2*n : 2*n+8*g]
 	d3 := dst[3*n : 3*n+8*g]
-	for k := 0; k < g; k++ {
-		w := s[32*k : 32*k+32]
-		x0 := le.Uint64(w[0:])  // e0 e1
-		x1 := le.Uint64(w[8:])  // e2 e3
-		x2 := le.Uint64(w[16:]) // e4 e5
-		x3 := le.Uint64(w[24:]) // e6 e7
+	for len(s) >= 32 && len(d0) >= 8 && len(d1) >= 8 && len(d2) >= 8 && len(d3) >= 8 {
+		x0 := le.Uint64(s[0:8])   // e0 e1
+		x1 := le.Uint64(s[8:16])  // e2 e3
+		x2 := le.Uint64(s[16:24]) // e4 e5
+		x3 := le.Uint64(s[24:32]) // e6 e7
 		r0 := x0&m32 | x2<<32
 		r1 := x0>>32 | x2&^m32
 		r2 := x1&m32 | x3<<32
@@ -209,10 +207,11 @@ func shuffle4(dst, src []byte, n int) int {
 		r1, r3 = swap16(r1, r3)
 		r0, r1 = swap8(r0, r1)
 		r2, r3 = swap8(r2, r3)
-		le.PutUint64(d0[8*k:], r0)
-		le.PutUint64(d1[8*k:], r1)
-		le.PutUint64(d2[8*k:], r2)
-		le.PutUint64(d3[8*k:], r3)
+		le.PutUint64(d0[:8], r0)
+		le.PutUint64(d1[:8], r1)
+		le.PutUint64(d2[:8], r2)
+		le.PutUint64(d3[:8], r3)
+		s, d0, d1, d2, d3 = s[32:], d0[8:], d1[8:], d2[8:], d3[8:]
 	}
 	return 8 * g
 }
@@ -224,20 +223,20 @@ func unshuffle4(dst, src []byte, n int) int {
 	s1 := src[1*n : 1*n+8*g]
 	s2 := src[2*n : 2*n+8*g]
 	s3 := src[3*n : 3*n+8*g]
-	for k := 0; k < g; k++ {
-		r0 := le.Uint64(s0[8*k:])
-		r1 := le.Uint64(s1[8*k:])
-		r2 := le.Uint64(s2[8*k:])
-		r3 := le.Uint64(s3[8*k:])
+	for len(d) >= 32 && len(s0) >= 8 && len(s1) >= 8 && len(s2) >= 8 && len(s3) >= 8 {
+		r0 := le.Uint64(s0[:8])
+		r1 := le.Uint64(s1[:8])
+		r2 := le.Uint64(s2[:8])
+		r3 := le.Uint64(s3[:8])
 		r0, r1 = swap8(r0, r1)
 		r2, r3 = swap8(r2, r3)
 		r0, r2 = swap16(r0, r2)
 		r1, r3 = swap16(r1, r3)
-		w := d[32*k : 32*k+32]
-		le.PutUint64(w[0:], r0&m32|r1<<32)
-		le.PutUint64(w[8:], r2&m32|r3<<32)
-		le.PutUint64(w[16:], r0>>32|r1&^m32)
-		le.PutUint64(w[24:], r2>>32|r3&^m32)
+		le.PutUint64(d[0:8], r0&m32|r1<<32)
+		le.PutUint64(d[8:16], r2&m32|r3<<32)
+		le.PutUint64(d[16:24], r0>>32|r1&^m32)
+		le.PutUint64(d[24:32], r2>>32|r3&^m32)
+		d, s0, s1, s2, s3 = d[32:], s0[8:], s1[8:], s2[8:], s3[8:]
 	}
 	return 8 * g
 }
@@ -253,19 +252,21 @@ func shuffle8(dst, src []byte, n int) int {
 	d5 := dst[5*n : 5*n+8*g]
 	d6 := dst[6*n : 6*n+8*g]
 	d7 := dst[7*n : 7*n+8*g]
-	for k := 0; k < g; k++ {
-		w := s[64*k : 64*k+64]
+	for len(s) >= 64 && len(d0) >= 8 && len(d1) >= 8 && len(d2) >= 8 && len(d3) >= 8 &&
+		len(d4) >= 8 && len(d5) >= 8 && len(d6) >= 8 && len(d7) >= 8 {
 		a0, a1, a2, a3, a4, a5, a6, a7 := transpose8(
-			le.Uint64(w[0:]), le.Uint64(w[8:]), le.Uint64(w[16:]), le.Uint64(w[24:]),
-			le.Uint64(w[32:]), le.Uint64(w[40:]), le.Uint64(w[48:]), le.Uint64(w[56:]))
-		le.PutUint64(d0[8*k:], a0)
-		le.PutUint64(d1[8*k:], a1)
-		le.PutUint64(d2[8*k:], a2)
-		le.PutUint64(d3[8*k:], a3)
-		le.PutUint64(d4[8*k:], a4)
-		le.PutUint64(d5[8*k:], a5)
-		le.PutUint64(d6[8*k:], a6)
-		le.PutUint64(d7[8*k:], a7)
+			le.Uint64(s[0:8]), le.Uint64(s[8:16]), le.Uint64(s[16:24]), le.Uint64(s[24:32]),
+			le.Uint64(s[32:40]), le.Uint64(s[40:48]), le.Uint64(s[48:56]), le.Uint64(s[56:64]))
+		le.PutUint64(d0[:8], a0)
+		le.PutUint64(d1[:8], a1)
+		le.PutUint64(d2[:8], a2)
+		le.PutUint64(d3[:8], a3)
+		le.PutUint64(d4[:8], a4)
+		le.PutUint64(d5[:8], a5)
+		le.PutUint64(d6[:8], a6)
+		le.PutUint64(d7[:8], a7)
+		s = s[64:]
+		d0, d1, d2, d3, d4, d5, d6, d7 = d0[8:], d1[8:], d2[8:], d3[8:], d4[8:], d5[8:], d6[8:], d7[8:]
 	}
 	return 8 * g
 }
@@ -281,19 +282,21 @@ func unshuffle8(dst, src []byte, n int) int {
 	s5 := src[5*n : 5*n+8*g]
 	s6 := src[6*n : 6*n+8*g]
 	s7 := src[7*n : 7*n+8*g]
-	for k := 0; k < g; k++ {
+	for len(d) >= 64 && len(s0) >= 8 && len(s1) >= 8 && len(s2) >= 8 && len(s3) >= 8 &&
+		len(s4) >= 8 && len(s5) >= 8 && len(s6) >= 8 && len(s7) >= 8 {
 		a0, a1, a2, a3, a4, a5, a6, a7 := transpose8(
-			le.Uint64(s0[8*k:]), le.Uint64(s1[8*k:]), le.Uint64(s2[8*k:]), le.Uint64(s3[8*k:]),
-			le.Uint64(s4[8*k:]), le.Uint64(s5[8*k:]), le.Uint64(s6[8*k:]), le.Uint64(s7[8*k:]))
-		w := d[64*k : 64*k+64]
-		le.PutUint64(w[0:], a0)
-		le.PutUint64(w[8:], a1)
-		le.PutUint64(w[16:], a2)
-		le.PutUint64(w[24:], a3)
-		le.PutUint64(w[32:], a4)
-		le.PutUint64(w[40:], a5)
-		le.PutUint64(w[48:], a6)
-		le.PutUint64(w[56:], a7)
+			le.Uint64(s0[:8]), le.Uint64(s1[:8]), le.Uint64(s2[:8]), le.Uint64(s3[:8]),
+			le.Uint64(s4[:8]), le.Uint64(s5[:8]), le.Uint64(s6[:8]), le.Uint64(s7[:8]))
+		le.PutUint64(d[0:8], a0)
+		le.PutUint64(d[8:16], a1)
+		le.PutUint64(d[16:24], a2)
+		le.PutUint64(d[24:32], a3)
+		le.PutUint64(d[32:40], a4)
+		le.PutUint64(d[40:48], a5)
+		le.PutUint64(d[48:56], a6)
+		le.PutUint64(d[56:64], a7)
+		d = d[64:]
+		s0, s1, s2, s3, s4, s5, s6, s7 = s0[8:], s1[8:], s2[8:], s3[8:], s4[8:], s5[8:], s6[8:], s7[8:]
 	}
 	return 8 * g
 }
