@@ -333,7 +333,7 @@ func (w *pyJSONWriter) str(s string) {
 		case '\f':
 			w.sb.WriteString(`\f`)
 		default:
-			if r < 0x20 || (w.c.ensureASCII && r > 0x7e && r != 0x7f) {
+			if r < 0x20 || (w.c.ensureASCII && r > 0x7e) {
 				u := func(c rune) {
 					w.sb.WriteString(`\u`)
 					w.sb.WriteByte(hex[c>>12&15])

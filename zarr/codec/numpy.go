@@ -385,8 +385,10 @@ func floatToInt(f float64, to ntype) num {
 	case 1, 2:
 		bits = uint64(int64(cvt32(f)))
 	case 4:
-		if to.kind == 'u' && f >= 2147483648 {
-			bits = uint64(uint32(cvt32(f-2147483648)) ^ 0x80000000)
+		// uint32 goes through int64 as in NumPy's scalar loop (its SIMD loop
+		// differs for out-of-range values, which NumPy leaves undefined).
+		if to.kind == 'u' {
+			bits = uint64(cvt64(f))
 		} else {
 			bits = uint64(int64(cvt32(f)))
 		}
