@@ -1,0 +1,409 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/zstd"
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+)
+
+func build(t *testing.T, name, cfg string, spec Spec) any {
+	t.Helper()
+	var raw json.RawMessage
+	if cfg != "" {
+		raw = json.RawMessage(cfg)
+	}
+	c, err := Build(Config{Name: name, Configuration: raw}, spec)
+	if err != nil {
+		t.Fatalf("%s %s: %v", name, cfg, err)
+	}
+	return c
+}
+
+func TestCRC32C(t *testing.T) {
+	c := build(t, "crc32c", "", Spec{}).(BytesToBytes)
+	enc, err := c.Encode([]byte("123456789"))
+	must(t, err)
+	if got := enc[9:]; !bytes.Equal(got, []byte{0x83, 0x92, 0x06, 0xE3}) {
+		t.Fatalf("crc32c check value bytes %x, want 839206e3 (0xE3069283 little-endian)", got)
+	}
+	if n, ok := c.(FixedSizer).EncodedSize(68); !ok || n != 72 {
+		t.Fatalf("EncodedSize(68) = %d, %v", n, ok)
+	}
+	dec, err := c.Decode(enc)
+	must(t, err)
+	if string(dec) != "123456789" {
+		t.Fatalf("decoded %q", dec)
+	}
+	enc[3] ^= 1
+	if _, err := c.Decode(enc); errs.CodeOf(err) != errs.Codec {
+		t.Fatalf("corrupt data: got %v, want a CODEC error", err)
+	}
+	// numcodecs-style configuration with a location
+	s := build(t, "crc32c", `{"id":"crc32c","location":"start"}`, Spec{}).(BytesToBytes)
+	enc, _ = s.Encode([]byte("123456789"))
+	if !bytes.Equal(enc[:4], []byte{0x83, 0x92, 0x06, 0xE3}) {
+		t.Fatalf("location start: %x", enc)
+	}
+}
+
+// TestCorruptData: undecodable chunks give CODEC errors naming the codec.
+func TestCorruptData(t *testing.T) {
+	obj := Spec{Shape: []int{2}, DType: &dtype.DataType{Kind: dtype.Object, Endian: dtype.NoOrder, Name: "|O"}}
+	lz4Hdr := func(n int32, rest ...byte) []byte {
+		return append(binary.LittleEndian.AppendUint32(nil, uint32(n)), rest...)
+	}
+	cases := []struct {
+		name, cfg string
+		spec      Spec
+		data      []byte
+	}{
+		{"zlib", `{"level":1}`, Spec{}, []byte{0x78, 0x9c, 1, 2, 3}},
+		{"zlib", `{"level":1}`, Spec{}, []byte("not deflate at all")},
+		{"gzip", `{"level":1}`, Spec{}, []byte{0x1f, 0x8b, 8, 0, 0, 0}},
+		{"gzip", `{"level":1}`, Spec{}, nil},
+		{"bz2", `{"level":1}`, Spec{}, []byte("BZh91AY&SYgarbage")},
+		{"bz2", `{"level":1}`, Spec{}, nil},
+		{"lzma", `{"format":1}`, Spec{}, []byte{0xFD, '7', 'z', 'X', 'Z', 0, 0, 4, 1, 2, 3, 4}},
+		{"lzma", `{"format":2}`, Spec{}, []byte{0x5d, 0, 0, 1, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 9, 9, 9}},
+		{"lzma", `{"format":3,"filters":[{"id":33}]}`, Spec{}, []byte{0xff, 0xff}},
+		{"zstd", `{"level":1}`, Spec{}, []byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0}},
+		{"zstd", `{"level":1}`, Spec{}, nil},
+		{"lz4", "", Spec{}, lz4Hdr(0)},
+		{"lz4", "", Spec{}, lz4Hdr(-5, 0)},
+		{"lz4", "", Spec{}, lz4Hdr(1 << 30, 0x10, 'a')},
+		{"lz4", "", Spec{}, lz4Hdr(5, 0x10, 'a')},
+		{"lz4", "", Spec{}, []byte{1, 0}},
+		{"crc32c", "", Spec{}, []byte{1, 2, 3}},
+		{"crc32c", "", Spec{}, []byte{1, 2, 3, 4, 5}},
+		{"crc32", "", Spec{}, []byte{0, 0, 0, 0, 5}},
+		{"adler32", "", Spec{}, []byte{0, 0, 0, 0, 5}},
+		{"shuffle", `{"elementsize":4}`, Spec{}, []byte{1, 2, 3}},
+		{"base64", "", Spec{}, []byte("QQ=")},
+		{"vlen-utf8", "", obj, []byte{2, 0, 0, 0, 1, 0, 0, 0, 'a', 5, 0, 0, 0}},
+		{"vlen-utf8", "", obj, []byte{3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+		{"vlen-utf8", "", obj, []byte{2, 0, 0, 0, 1, 0, 0, 0, 0xff, 0, 0, 0, 0}},
+		{"vlen-utf8", "", obj, []byte{2, 0, 0}},
+		{"vlen-bytes", "", obj, []byte{0xff, 0xff, 0xff, 0xff}},
+		{"vlen-array", `{"dtype":"<i4"}`, obj, []byte{2, 0, 0, 0, 3, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0}},
+		{"json2", "", obj, []byte(`["a","b","|O",[3]]`)},
+		{"json2", "", obj, []byte(`["a","b"`)},
+		{"json2", "", obj, []byte(`{"a":1}`)},
+		{"json2", "", obj, []byte(strings.Repeat("[", 5000))},
+	}
+	for _, c := range cases {
+		k := build(t, c.name, c.cfg, c.spec)
+		var err error
+		switch k := k.(type) {
+		case BytesToBytes:
+			_, err = k.Decode(c.data)
+		case ArrayToBytes:
+			_, err = k.Decode(c.data, c.spec)
+		}
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Code != errs.Codec || e.Where != c.name {
+			t.Errorf("%s %x: got %v, want a CODEC error naming %q", c.name, c.data, err, c.name)
+		}
+	}
+	// array→array decoders
+	boolSpec := Spec{Shape: []int{3}, DType: dtype.NewBool()}
+	pb := build(t, "packbits", "", boolSpec).(ArrayToArray)
+	for _, b := range [][]byte{{8, 0}, {5}, {0, 0xff}, {5, 0xa0, 0}} {
+		a, _ := nd.FromBytes(packbitsOut, []int{len(b)}, b)
+		if _, err := pb.Decode(a, boolSpec); errs.CodeOf(err) != errs.Codec {
+			t.Errorf("packbits %x: got %v, want a CODEC error", b, err)
+		}
+	}
+}
+
+// TestConfigErrors: bad configurations are INVALID_METADATA (wrapped by
+// Build), valid but unimplemented ones UNSUPPORTED.
+func TestConfigErrors(t *testing.T) {
+	f8 := Spec{Shape: []int{4}, DType: dtype.MustParseV2("<f8")}
+	invalid := []struct{ name, cfg string }{
+		{"zlib", `{"level":12}`},
+		{"gzip", `{"level":"fast"}`},
+		{"bz2", `{"level":0}`},
+		{"lzma", `{"format":7}`},
+		{"lzma", `{"format":3}`},
+		{"lzma", `{"check":3}`},
+		{"zstd", `{"level":99}`},
+		{"delta", `{}`},
+		{"delta", `{"dtype":"<x9"}`},
+		{"delta", `{"dtype":"|b1"}`},
+		{"fixedscaleoffset", `{"dtype":"<f8","offset":1}`},
+		{"fixedscaleoffset", `{"dtype":"<f8","scale":"x","offset":1}`},
+		{"quantize", `{"digits":2,"dtype":"<i4"}`},
+		{"quantize", `{"dtype":"<f8"}`},
+		{"bitround", `{"keepbits":-1}`},
+		{"bitround", `{}`},
+		{"categorize", `{"labels":["a"],"dtype":"<i4"}`},
+		{"categorize", `{"labels":"a","dtype":"|O"}`},
+		{"astype", `{"decode_dtype":"<f8"}`},
+		{"astype", `{"encode_dtype":"<M8[s]","decode_dtype":"<M8[ms]"}`},
+		{"shuffle", `{"elementsize":-2}`},
+		{"crc32", `{"location":"middle"}`},
+		{"json2", `{"separators":[","]}`},
+		{"vlen-array", `{}`},
+	}
+	for _, c := range invalid {
+		_, err := Build(Config{Name: c.name, Configuration: json.RawMessage(c.cfg)}, f8)
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Code != errs.InvalidMetadata || e.Where != c.name {
+			t.Errorf("%s %s: got %v, want INVALID_METADATA naming the codec", c.name, c.cfg, err)
+		}
+	}
+	unsupported := []struct{ name, cfg string }{
+		{"msgpack2", `{"id":"msgpack2"}`},
+		{"numcodecs.msgpack2", `{}`},
+		{"packbits", `{"padding_encoding":"first_byte"}`},
+		{"lzma", `{"format":3,"filters":[{"id":3,"dist":4},{"id":33}]}`},
+		{"lzma", `{"format":1,"filters":[{"id":4},{"id":33}]}`},
+		{"vlen-array", `{"dtype":"<c16"}`},
+		{"json2", `{"encoding":"latin-1"}`},
+		{"fletcher32", `{}`},
+		{"jenkins_lookup3", `{}`},
+	}
+	for _, c := range unsupported {
+		_, err := Build(Config{Name: c.name, Configuration: json.RawMessage(c.cfg)}, f8)
+		if errs.CodeOf(err) != errs.Unsupported {
+			t.Errorf("%s %s: got %v, want UNSUPPORTED", c.name, c.cfg, err)
+		} else if c.name == "lzma" && !strings.Contains(err.Error(), "BCJ") && !strings.Contains(err.Error(), "delta") {
+			t.Errorf("lzma error does not name the filter: %v", err)
+		}
+	}
+	// Filters that cannot take the chunk's type fail when the chain is built.
+	i4 := Spec{Shape: []int{4}, DType: dtype.MustParseV2("<i4")}
+	for _, c := range []struct{ name, cfg string }{
+		{"bitround", `{"keepbits":3}`},
+		{"packbits", `{}`},
+		{"categorize", `{"labels":["a"],"dtype":"|O"}`},
+	} {
+		_, err := NewChain([]Config{{Name: c.name, Configuration: json.RawMessage(c.cfg)}, {Name: "bytes"}}, i4)
+		if errs.CodeOf(err) != errs.InvalidMetadata {
+			t.Errorf("%s on <i4: got %v, want INVALID_METADATA", c.name, err)
+		}
+	}
+	_, err := NewChain([]Config{{Name: "bitround", Configuration: json.RawMessage(`{"keepbits":24}`)}, {Name: "bytes"}},
+		Spec{Shape: []int{4}, DType: dtype.MustParseV2("<f4")})
+	if errs.CodeOf(err) != errs.InvalidMetadata {
+		t.Errorf("bitround keepbits 24 on <f4: got %v", err)
+	}
+}
+
+func TestZstdFrames(t *testing.T) {
+	c := build(t, "zstd", `{"level":3}`, Spec{}).(*zstdCodec)
+	a, _ := c.Encode([]byte("first frame "))
+	b, _ := c.Encode([]byte("second frame"))
+	// a frame written by the streaming encoder has no content size
+	var buf bytes.Buffer
+	w, _ := zstd.NewWriter(&buf)
+	w.Write([]byte(" streamed"))
+	w.Close()
+	skippable := []byte{0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 'x', 'y', 'z'}
+	all := append(append(append(append([]byte(nil), a...), skippable...), b...), buf.Bytes()...)
+	dec, err := c.Decode(all)
+	must(t, err)
+	if string(dec) != "first frame second frame streamed" {
+		t.Fatalf("decoded %q", dec)
+	}
+	// a frame claiming 1 GiB with one tiny block: rejected before decoding
+	huge := []byte{0x28, 0xb5, 0x2f, 0xfd, 0xa0, 0, 0, 0, 0x40, 1, 0, 0}
+	if _, err := c.Decode(huge); errs.CodeOf(err) != errs.Codec {
+		t.Fatalf("huge content size: %v", err)
+	}
+	// the size hint
+	zeros, _ := c.Encode(make([]byte, 1<<20))
+	if _, err := c.DecodeLimit(zeros, 1000); errs.CodeOf(err) != errs.Codec {
+		t.Fatalf("limit: %v", err)
+	}
+	if d, err := c.DecodeLimit(zeros, 1<<20); err != nil || len(d) != 1<<20 {
+		t.Fatalf("limit exactly: %d %v", len(d), err)
+	}
+}
+
+func TestDeflateLeniency(t *testing.T) {
+	payload := []byte(strings.Repeat("zarr ", 100))
+	var g1, g2, raw bytes.Buffer
+	for _, g := range []*bytes.Buffer{&g1, &g2} {
+		w := gzip.NewWriter(g)
+		w.Write(payload)
+		w.Close()
+	}
+	fw, _ := flate.NewWriter(&raw, 5)
+	fw.Write(payload)
+	fw.Close()
+	gz := build(t, "gzip", "", Spec{}).(BytesToBytes)
+	two := append(append(append([]byte(nil), g1.Bytes()...), g2.Bytes()...), 0, 0, 0, 0)
+	dec, err := gz.Decode(two)
+	must(t, err)
+	if !bytes.Equal(dec, append(append([]byte(nil), payload...), payload...)) {
+		t.Fatalf("two gzip members with zero padding: %d bytes", len(dec))
+	}
+	zl := build(t, "zlib", "", Spec{}).(BytesToBytes)
+	for name, data := range map[string][]byte{"gzip": g1.Bytes(), "raw deflate": raw.Bytes()} {
+		dec, err := zl.Decode(data)
+		if err != nil || !bytes.Equal(dec, payload) {
+			t.Errorf("zlib decoding %s: %v", name, err)
+		}
+	}
+	// the deflate ratio bound and the size hint
+	big, _ := zl.Encode(make([]byte, 1<<20))
+	if _, err := zl.(LimitedDecoder).DecodeLimit(big, 1<<19); errs.CodeOf(err) != errs.Codec {
+		t.Fatalf("limit: %v", err)
+	}
+}
+
+func TestLZMAFormats(t *testing.T) {
+	payload := bytes.Repeat([]byte("lzma formats "), 300)
+	for _, cfg := range []string{`{"format":1}`, `{"format":1,"check":0}`, `{"format":1,"check":10,"preset":9}`,
+		`{"format":2}`, `{"format":3,"filters":[{"id":33,"dict_size":65536}]}`,
+		`{"format":3,"filters":[{"id":4611686018427387905,"lc":0,"lp":1,"pb":3}]}`} {
+		c := build(t, "lzma", cfg, Spec{}).(BytesToBytes)
+		enc, err := c.Encode(payload)
+		must(t, err)
+		dec, err := c.Decode(enc)
+		if err != nil || !bytes.Equal(dec, payload) {
+			t.Errorf("%s: round trip: %v", cfg, err)
+		}
+		if strings.Contains(cfg, `"format":1`) || strings.Contains(cfg, `"format":2`) {
+			auto := build(t, "lzma", `{"format":0}`, Spec{}).(BytesToBytes)
+			if dec, err := auto.Decode(enc); err != nil || !bytes.Equal(dec, payload) {
+				t.Errorf("%s: format 0 decoding: %v", cfg, err)
+			}
+		}
+	}
+}
+
+func TestPackbitsV3NameIsNotNumcodecs(t *testing.T) {
+	// v3 zarr-extensions packbits configurations are refused, not misread.
+	_, err := Build(Config{Name: "packbits", Configuration: json.RawMessage(`{"padding_encoding":"none"}`)}, Spec{})
+	if errs.CodeOf(err) != errs.Unsupported {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestChainsV2 runs filter + compressor chains the way a v2 array uses
+// them (bytes codec with per-type byte order).
+func TestChainsV2(t *testing.T) {
+	i4 := dtype.MustParseV2(">i4")
+	fill, _ := i4.FillFromValue(json.Number("7"))
+	in := Spec{Shape: []int{3, 4}, DType: i4, Fill: fill}
+	ch, err := NewChain([]Config{
+		{Name: "delta", Configuration: json.RawMessage(`{"id":"delta","dtype":">i4","astype":">i2"}`)},
+		{Name: "bytes"},
+		{Name: "zlib", Configuration: json.RawMessage(`{"id":"zlib","level":1}`)},
+	}, in)
+	must(t, err)
+	data := make([]byte, 48)
+	for i := 0; i < 12; i++ {
+		binary.LittleEndian.PutUint32(data[i*4:], uint32(int32(1000+i*i-30)))
+	}
+	a, _ := nd.FromBytes(i4, in.Shape, data)
+	enc, err := ch.Encode(a)
+	must(t, err)
+	back, err := ch.Decode(enc)
+	must(t, err)
+	if !back.Equal(a) || back.DType() != i4 {
+		t.Fatalf("delta chain round trip differs")
+	}
+	// The encoded representation is big-endian int16: check the stored bytes.
+	raw, _ := build(t, "zlib", "", Spec{}).(BytesToBytes).Decode(enc)
+	if len(raw) != 24 || binary.BigEndian.Uint16(raw) != uint16(970) || binary.BigEndian.Uint16(raw[2:]) != 1 {
+		t.Fatalf("stored delta bytes %x", raw)
+	}
+	// fixedscaleoffset transforms the fill value for the encoded side
+	f8 := dtype.MustParseV2("<f8")
+	ffill, _ := f8.FillFromValue(json.Number("1000.5"))
+	fso := build(t, "fixedscaleoffset", `{"id":"fixedscaleoffset","scale":10,"offset":1000,"dtype":"<f8","astype":"|u1"}`,
+		Spec{Shape: []int{2}, DType: f8, Fill: ffill}).(ArrayToArray)
+	es, err := fso.Encoded(Spec{Shape: []int{2}, DType: f8, Fill: ffill})
+	must(t, err)
+	if !bytes.Equal(es.Fill.Bytes, []byte{5}) {
+		t.Fatalf("encoded fill %v, want [5]", es.Fill.Bytes)
+	}
+
+	// object arrays: categorize then zstd; vlen-utf8 then gzip
+	o := &dtype.DataType{Kind: dtype.Object, Endian: dtype.NoOrder, Name: "|O"}
+	vals := []any{"male", "female", nil, "other", "male", "female"}
+	oa, _ := nd.FromObjects(o, []int{2, 3}, vals)
+	ch, err = NewChain([]Config{
+		{Name: "categorize", Configuration: json.RawMessage(`{"id":"categorize","labels":["female","male"],"dtype":"|O","astype":"|u1"}`)},
+		{Name: "bytes"},
+		{Name: "zstd", Configuration: json.RawMessage(`{"id":"zstd","level":1}`)},
+	}, Spec{Shape: []int{2, 3}, DType: o})
+	must(t, err)
+	enc, err = ch.Encode(oa)
+	must(t, err)
+	back, err = ch.Decode(enc)
+	must(t, err)
+	got, _ := back.Objects()
+	want := []any{"male", "female", "", "", "male", "female"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("categorize: got %v", got)
+		}
+	}
+	ch, err = NewChain([]Config{{Name: "vlen-utf8"}, {Name: "gzip", Configuration: json.RawMessage(`{"level":5}`)}},
+		Spec{Shape: []int{2, 3}, DType: o})
+	must(t, err)
+	enc, err = ch.Encode(oa)
+	must(t, err)
+	back, err = ch.Decode(enc)
+	must(t, err)
+	got, _ = back.Objects()
+	if got[0] != "male" || got[2] != "" || got[3] != "other" {
+		t.Fatalf("vlen-utf8: got %v", got)
+	}
+}
+
+// TestChainV3Numcodecs: in a v3 chain the bytes codec decides the stored
+// byte order of a numcodecs filter's output.
+func TestChainV3Numcodecs(t *testing.T) {
+	i4, err := dtype.ParseV3(json.RawMessage(`"int32"`))
+	must(t, err)
+	in := Spec{Shape: []int{4}, DType: i4, Fill: i4.ZeroFill()}
+	ch, err := NewChain([]Config{
+		{Name: "numcodecs.delta", Configuration: json.RawMessage(`{"dtype":"<i4","astype":"<i2"}`)},
+		{Name: "bytes", Configuration: json.RawMessage(`{"endian":"big"}`)},
+		{Name: "crc32c"},
+	}, in)
+	must(t, err)
+	data := make([]byte, 16)
+	for i, v := range []int32{100, 102, 99, -5} {
+		binary.LittleEndian.PutUint32(data[i*4:], uint32(v))
+	}
+	a, _ := nd.FromBytes(i4, in.Shape, data)
+	enc, err := ch.Encode(a)
+	must(t, err)
+	if want := []byte{0, 100, 0, 2, 0xff, 0xfd, 0xff, 0x98}; !bytes.Equal(enc[:8], want) {
+		t.Fatalf("stored %x, want %x", enc[:8], want)
+	}
+	back, err := ch.Decode(enc)
+	must(t, err)
+	if !back.Equal(a) {
+		t.Fatalf("round trip differs")
+	}
+	// bitround under its v3 name
+	f4, _ := dtype.ParseV3(json.RawMessage(`"float32"`))
+	ch, err = NewChain([]Config{
+		{Name: "bitround", Configuration: json.RawMessage(`{"keepbits":2}`)},
+		{Name: "bytes", Configuration: json.RawMessage(`{"endian":"little"}`)},
+	}, Spec{Shape: []int{1}, DType: f4})
+	must(t, err)
+	fa, _ := nd.FromBytes(f4, []int{1}, binary.LittleEndian.AppendUint32(nil, 0x3fb33333)) // 1.4
+	enc, err = ch.Encode(fa)
+	must(t, err)
+	if got := binary.LittleEndian.Uint32(enc); got != 0x3fc00000 { // 1.5
+		t.Fatalf("bitround 1.4 keepbits 2: %08x", got)
+	}
+}
