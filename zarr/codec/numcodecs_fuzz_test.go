@@ -1,0 +1,184 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+)
+
+// fuzzCodecs are the codecs FuzzDecode drives; the fuzzer picks one with
+// its second argument. dt is the chunk type for array codecs.
+var fuzzCodecs = []struct{ name, cfg, dt string }{
+	{"zlib", `{"level":1}`, ""},
+	{"gzip", `{"level":1}`, ""},
+	{"bz2", `{"level":1}`, ""},
+	{"lzma", `{"format":1}`, ""},
+	{"lzma", `{"format":2}`, ""},
+	{"lzma", `{"format":3,"filters":[{"id":33,"dict_size":65536}]}`, ""},
+	{"lzma", `{"format":3,"filters":[{"id":4611686018427387905}]}`, ""},
+	{"lzma", `{"format":0}`, ""},
+	{"zstd", `{"level":1}`, ""},
+	{"lz4", `{"acceleration":1}`, ""},
+	{"crc32c", ``, ""},
+	{"crc32", ``, ""},
+	{"adler32", ``, ""},
+	{"shuffle", `{"elementsize":4}`, ""},
+	{"base64", ``, ""},
+	{"vlen-utf8", ``, "|O"},
+	{"vlen-bytes", ``, "|O"},
+	{"vlen-array", `{"dtype":">i2"}`, "|O"},
+	{"json2", ``, "|O"},
+	{"json2", ``, "<f8"},
+	{"delta", `{"dtype":"<i4","astype":"<i2"}`, "<i4"},
+	{"delta", `{"dtype":"<f8","astype":"<f4"}`, "<f8"},
+	{"fixedscaleoffset", `{"scale":10,"offset":1000,"dtype":"<f8","astype":"|u1"}`, "<f8"},
+	{"quantize", `{"digits":3,"dtype":"<f4","astype":"<f2"}`, "<f4"},
+	{"astype", `{"encode_dtype":"<i2","decode_dtype":"<f8"}`, "<f8"},
+	{"bitround", `{"keepbits":5}`, "<f4"},
+	{"packbits", ``, "|b1"},
+	{"categorize", `{"labels":["a","bb","ccc"],"dtype":"|O","astype":"<u2"}`, "|O"},
+	{"categorize", `{"labels":["a","bb","ccc"],"dtype":"<U2","astype":"<f4"}`, "<U2"},
+}
+
+// fuzzLimit keeps decompressors well below the default limit while fuzzing.
+const fuzzLimit = 16 << 20
+
+func fuzzDecode(t *testing.T, data []byte, sel uint8, n uint16) {
+	fc := fuzzCodecs[int(sel)%len(fuzzCodecs)]
+	spec := Spec{}
+	if fc.dt != "" {
+		dt, err := dtype.ParseTypestr(fc.dt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec = Spec{Shape: []int{int(n % 4096)}, DType: dt, Fill: dt.ZeroFill()}
+	}
+	var raw json.RawMessage
+	if fc.cfg != "" {
+		raw = json.RawMessage(fc.cfg)
+	}
+	c, err := Build(Config{Name: fc.name, Configuration: raw}, spec)
+	if err != nil {
+		t.Fatalf("%s: %v", fc.name, err)
+	}
+	checkErr := func(err error) {
+		if err != nil && errs.CodeOf(err) != errs.Codec {
+			t.Fatalf("%s: error without the CODEC code: %v", fc.name, err)
+		}
+	}
+	switch k := c.(type) {
+	case BytesToBytes:
+		var out []byte
+		if l, ok := k.(LimitedDecoder); ok {
+			out, err = l.DecodeLimit(data, fuzzLimit)
+		} else {
+			out, err = k.Decode(data)
+		}
+		checkErr(err)
+		if len(out) > fuzzLimit {
+			t.Fatalf("%s: %d bytes decoded, limit %d", fc.name, len(out), fuzzLimit)
+		}
+		// and the data itself round-trips
+		enc, err := k.Encode(data)
+		if err != nil {
+			if fc.name == "shuffle" {
+				return // not a whole number of elements
+			}
+			t.Fatalf("%s: encode: %v", fc.name, err)
+		}
+		if fc.name == "lz4" && len(data) == 0 {
+			return // numcodecs' LZ4 format cannot hold an empty chunk
+		}
+		back, err := k.Decode(enc)
+		if err != nil || !bytes.Equal(back, data) {
+			t.Fatalf("%s: round trip failed: %v", fc.name, err)
+		}
+	case ArrayToBytes:
+		a, err := k.Decode(data, spec)
+		checkErr(err)
+		if err == nil {
+			if a.Len() != nd.Size(spec.Shape) {
+				t.Fatalf("%s: decoded %d elements for shape %v", fc.name, a.Len(), spec.Shape)
+			}
+			if _, err := k.Encode(a); err != nil && fc.name != "json2" {
+				t.Fatalf("%s: re-encoding decoded values: %v", fc.name, err)
+			}
+		}
+	case ArrayToArray:
+		es, err := k.Encoded(spec)
+		if err != nil {
+			t.Fatalf("%s: %v", fc.name, err)
+		}
+		size := es.DType.Size
+		want := nd.Size(es.Shape) * size
+		if len(data) >= want {
+			data = data[:want]
+		}
+		data = data[:len(data)/size*size]
+		ea, err := nd.FromBytes(es.DType, []int{len(data) / size}, append([]byte(nil), data...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := k.Decode(ea, spec)
+		checkErr(err)
+		if err == nil && a.Len() != nd.Size(spec.Shape) {
+			t.Fatalf("%s: decoded %d elements for shape %v", fc.name, a.Len(), spec.Shape)
+		}
+	}
+}
+
+// FuzzDecode feeds arbitrary bytes to every codec's decoder (selected by
+// sel; n sets the chunk length for array codecs): no panic, no error
+// without the CODEC code, bounded output; bytes→bytes codecs also
+// round-trip the input.
+func FuzzDecode(f *testing.F) {
+	for i := range fuzzCodecs {
+		f.Add([]byte{}, uint8(i), uint16(0))
+		f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0}, uint8(i), uint16(1))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, sel uint8, n uint16) {
+		fuzzDecode(t, data, sel, n)
+	})
+}
+
+// TestWriteFuzzSeeds regenerates testdata/fuzz/FuzzDecode from the numcodecs
+// vectors (ZARR_WRITE_FUZZ_SEEDS=1 go test -run TestWriteFuzzSeeds).
+func TestWriteFuzzSeeds(t *testing.T) {
+	if os.Getenv("ZARR_WRITE_FUZZ_SEEDS") == "" {
+		t.Skip("set ZARR_WRITE_FUZZ_SEEDS=1 to rewrite the seed corpus")
+	}
+	idx := loadIndex(t)
+	dir := filepath.Join("testdata", "fuzz", "FuzzDecode")
+	must(t, os.MkdirAll(dir, 0o755))
+	written := 0
+	for sel, fc := range fuzzCodecs {
+		// one or two vectors of the same codec (any configuration)
+		count := 0
+		for _, v := range idx.Vectors {
+			if codecName(t, v.Config) != fc.name || v.GoError != "" || count == 2 {
+				continue
+			}
+			enc := readVectorFile(t, v.Encoded)
+			if len(enc) > 2048 {
+				continue
+			}
+			n := 0
+			if len(v.Shape) > 0 {
+				n = nd.Size(v.Shape)
+			}
+			body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\nuint8(%d)\nuint16(%d)\n", enc, sel, n)
+			name := fmt.Sprintf("seed-%02d-%d", sel, count)
+			must(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+			count++
+			written++
+		}
+	}
+	t.Logf("%d seeds written", written)
+}
