@@ -27,6 +27,10 @@ type Array struct {
 	Concurrency int
 }
 
+func newArrayV3(s Store, path string, m *meta.Array) *Array {
+	return &Array{store: s, path: path, meta: m, attrs: m.Attrs, Concurrency: DefaultConcurrency}
+}
+
 func newArray(ctx context.Context, s Store, path string, m *meta.Array, attrsKey string) (*Array, error) {
 	attrs, err := readAttrs(ctx, s, attrsKey)
 	if err != nil {
@@ -36,16 +40,16 @@ func newArray(ctx context.Context, s Store, path string, m *meta.Array, attrsKey
 	return &Array{store: s, path: path, meta: m, attrs: attrs, attrsKey: attrsKey, Concurrency: DefaultConcurrency}, nil
 }
 
-func (a *Array) Path() string              { return a.path }
-func (a *Array) Attrs() map[string]any     { return a.attrs }
-func (a *Array) ZarrFormat() int           { return a.meta.ZarrFormat }
-func (a *Array) Shape() []int              { return append([]int{}, a.meta.Shape...) }
-func (a *Array) DType() *DataType          { return a.meta.DType }
-func (a *Array) Fill() dtype.Fill          { return a.meta.Fill }
-func (a *Array) Codecs() []codec.Config    { return a.meta.Codecs }
-func (a *Array) Order() string             { return a.meta.Order }
-func (a *Array) Metadata() *meta.Array     { return a.meta }
-func (a *Array) Store() Store              { return a.store }
+func (a *Array) Path() string           { return a.path }
+func (a *Array) Attrs() map[string]any  { return a.attrs }
+func (a *Array) ZarrFormat() int        { return a.meta.ZarrFormat }
+func (a *Array) Shape() []int           { return append([]int{}, a.meta.Shape...) }
+func (a *Array) DType() *DataType       { return a.meta.DType }
+func (a *Array) Fill() dtype.Fill       { return a.meta.Fill }
+func (a *Array) Codecs() []codec.Config { return a.meta.Codecs }
+func (a *Array) Order() string          { return a.meta.Order }
+func (a *Array) Metadata() *meta.Array  { return a.meta }
+func (a *Array) Store() Store           { return a.store }
 
 // Chunks returns the chunk shape of a regular grid, or nil for a variable
 // grid (see ChunkSizes).
@@ -84,13 +88,67 @@ func (a *Array) DecodeChunk(idx []int, data []byte) (*nd.Array, error) {
 	}
 	chunk, err := chain.Decode(data)
 	if err != nil {
-		code := errs.CodeOf(err)
-		if code == "" || code == errs.InvalidMetadata {
-			code = errs.Codec
-		}
-		return nil, &errs.Error{Code: code, Where: key, Msg: "cannot decode chunk", Err: err}
+		return nil, decodeError(key, err)
 	}
 	return chunk, nil
+}
+
+func decodeError(key string, err error) error {
+	code := errs.CodeOf(err)
+	switch code {
+	case errs.Aborted, errs.Store, errs.Unsupported:
+		return err
+	case "", errs.InvalidMetadata:
+		code = errs.Codec
+	}
+	return &errs.Error{Code: code, Where: key, Msg: "cannot decode chunk", Err: err}
+}
+
+// readRegion reads the part t.in of chunk t.idx into out[t.out]. Codecs
+// that decode by byte ranges (sharding) fetch only what the region needs.
+func (a *Array) readRegion(ctx context.Context, out *nd.Array, t chunkTask) error {
+	shape := a.meta.Grid.ChunkShape(t.idx)
+	chain, err := a.meta.Chain(shape)
+	if err != nil {
+		return err
+	}
+	if p := chain.Partial(); p != nil && !wholeChunk(t.in, shape) {
+		key := a.ChunkKey(t.idx)
+		getRange := func(ctx context.Context, r store.ByteRange) ([]byte, bool, error) {
+			if err := ctx.Err(); err != nil {
+				return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
+			}
+			data, ok, err := store.GetRange(ctx, a.store, key, r)
+			if err != nil && errs.CodeOf(err) == "" {
+				err = errs.Wrap(errs.Store, key, err, "read of %s failed", r)
+			}
+			return data, ok, err
+		}
+		region, ok, err := p.DecodeRegion(ctx, getRange, codec.Spec{Shape: shape, DType: a.meta.DType, Fill: a.meta.Fill}, t.in)
+		if err != nil {
+			return decodeError(key, err)
+		}
+		if ok {
+			nd.Copy(out, t.out, region, nd.Whole(region.Shape()))
+		}
+		return nil
+	}
+	chunk, ok, err := a.readChunk(ctx, t.idx)
+	if err != nil || !ok {
+		return err
+	}
+	nd.Copy(out, t.out, chunk, t.in)
+	return nil
+}
+
+// wholeChunk reports whether a region covers every element of a chunk.
+func wholeChunk(in []nd.Range, shape []int) bool {
+	for d, r := range in {
+		if r.Start != 0 || r.Count != shape[d] || (r.Step != 1 && r.Count > 1) {
+			return false
+		}
+	}
+	return true
 }
 
 // Read returns the selected elements. A missing chunk reads as the fill value.
@@ -108,12 +166,7 @@ func (a *Array) Read(ctx context.Context, sel Selection) (*NDArray, error) {
 	}
 	tasks := plan(a.meta.Grid, r)
 	err = runTasks(ctx, tasks, a.Concurrency, func(ctx context.Context, t chunkTask) error {
-		chunk, ok, err := a.readChunk(ctx, t.idx)
-		if err != nil || !ok {
-			return err
-		}
-		nd.Copy(out, t.out, chunk, t.in)
-		return nil
+		return a.readRegion(ctx, out, t)
 	})
 	if err != nil {
 		return nil, err
@@ -375,6 +428,26 @@ func (a *Array) Resize(ctx context.Context, shape []int) error {
 
 // SetAttrs replaces the attributes.
 func (a *Array) SetAttrs(ctx context.Context, attrs map[string]any) error {
+	if a.meta.ZarrFormat == 3 {
+		w, ok := a.store.(store.Writer)
+		if !ok {
+			return errs.New(errs.ReadOnly, a.path, "the store cannot be written")
+		}
+		old := a.meta.Attrs
+		if err := a.meta.SetAttributes(attrs); err != nil {
+			return errs.Wrap(errs.InvalidMetadata, a.meta.Key, err, "attributes cannot be written as JSON")
+		}
+		doc, err := a.meta.Document()
+		if err == nil {
+			err = setKey(ctx, w, a.meta.Key, doc)
+		}
+		if err != nil {
+			_ = a.meta.SetAttributes(old)
+			return err
+		}
+		a.attrs = a.meta.Attrs
+		return nil
+	}
 	if err := writeAttrs(ctx, a.store, a.attrsKey, attrs); err != nil {
 		return err
 	}

@@ -19,6 +19,19 @@ type Group struct {
 	format   int
 	attrs    map[string]any
 	attrsKey string
+	doc      []byte // v3: the group's zarr.json, rewritten by SetAttrs
+}
+
+func newGroupV3(s Store, path string, n *meta.V3Node, doc []byte) (*Group, error) {
+	prefix := meta.Prefix(path)
+	if _, already := s.(*consolidatedStore); !already && n.Consolidated != nil {
+		docs := map[string][]byte{prefix + keyZarrJSON: doc}
+		for k, v := range n.Consolidated {
+			docs[prefix+k+"/"+keyZarrJSON] = v
+		}
+		s = &consolidatedStore{base: s, prefix: prefix, docs: docs}
+	}
+	return &Group{store: s, path: path, format: 3, attrs: n.Attrs, attrsKey: prefix + keyZarrJSON, doc: doc}, nil
 }
 
 func newGroup(ctx context.Context, s Store, path string, format int) (*Group, error) {
@@ -60,6 +73,21 @@ func (g *Group) Consolidated() bool {
 
 // SetAttrs replaces the group's attributes.
 func (g *Group) SetAttrs(ctx context.Context, attrs map[string]any) error {
+	if g.format == 3 {
+		w, ok := g.store.(store.Writer)
+		if !ok {
+			return errs.New(errs.ReadOnly, g.path, "the store cannot be written")
+		}
+		doc, err := meta.GroupDocWithAttrs(g.doc, attrs)
+		if err != nil {
+			return errs.Wrap(errs.InvalidMetadata, g.attrsKey, err, "attributes cannot be written as JSON")
+		}
+		if err := setKey(ctx, w, g.attrsKey, doc); err != nil {
+			return err
+		}
+		g.doc, g.attrs = doc, attrs
+		return nil
+	}
 	if err := writeAttrs(ctx, g.store, g.attrsKey, attrs); err != nil {
 		return err
 	}
@@ -160,7 +188,7 @@ type consolidatedStore struct {
 func isMetadataKey(key string) bool {
 	base := key[strings.LastIndexByte(key, '/')+1:]
 	switch base {
-	case keyZarray, keyZgroup, keyZattrs:
+	case keyZarray, keyZgroup, keyZattrs, keyZarrJSON:
 		return true
 	}
 	return false

@@ -3,6 +3,7 @@ package zarr
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
@@ -11,12 +12,13 @@ import (
 
 // Metadata keys of each format.
 const (
-	keyZarray     = ".zarray"
-	keyZgroup     = ".zgroup"
-	keyZattrs     = ".zattrs"
-	keyZmetadata  = ".zmetadata"
-	keyV1Meta     = "meta"
-	keyV1Attrs    = "attrs"
+	keyZarray    = ".zarray"
+	keyZgroup    = ".zgroup"
+	keyZattrs    = ".zattrs"
+	keyZmetadata = ".zmetadata"
+	keyV1Meta    = "meta"
+	keyV1Attrs   = "attrs"
+	keyZarrJSON  = "zarr.json"
 )
 
 // Open opens the array or group at path, detecting the format.
@@ -65,24 +67,59 @@ func open(ctx context.Context, s Store, path, kind string) (Node, error) {
 		return nil, err
 	}
 	prefix := meta.Prefix(p)
-	if kind != "group" {
-		if data, ok, err := get(ctx, s, prefix+keyZarray); err != nil {
-			return nil, err
-		} else if ok {
-			m, err := meta.ParseV2(prefix+keyZarray, data)
-			if err != nil {
-				return nil, err
-			}
-			return newArray(ctx, s, p, m, prefix+keyZattrs)
+	// Ask for every format's metadata at once: over HTTP that is one round
+	// trip instead of up to three in a row.
+	keys := []string{prefix + keyZarrJSON, prefix + keyZarray, prefix + keyZgroup}
+	type result struct {
+		data []byte
+		ok   bool
+		err  error
+	}
+	res := make([]result, len(keys))
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[i].data, res[i].ok, res[i].err = get(ctx, s, k)
+		}()
+	}
+	wg.Wait()
+	for _, r := range res {
+		if r.err != nil {
+			return nil, r.err
 		}
 	}
-	if data, ok, err := get(ctx, s, prefix+keyZgroup); err != nil {
-		return nil, err
-	} else if ok {
+	switch {
+	case res[0].ok:
+		n, err := meta.ParseV3(keys[0], res[0].data)
+		if err != nil {
+			return nil, err
+		}
+		if n.Array != nil {
+			if kind == "group" {
+				return nil, errs.New(errs.NotFound, p, "is an array, not a group")
+			}
+			return newArrayV3(s, p, n.Array), nil
+		}
 		if kind == "array" {
 			return nil, errs.New(errs.NotFound, p, "is a group, not an array")
 		}
-		if err := meta.ParseGroupV2(prefix+keyZgroup, data); err != nil {
+		return newGroupV3(s, p, n, res[0].data)
+	case res[1].ok:
+		if kind == "group" {
+			return nil, errs.New(errs.NotFound, p, "is an array, not a group")
+		}
+		m, err := meta.ParseV2(keys[1], res[1].data)
+		if err != nil {
+			return nil, err
+		}
+		return newArray(ctx, s, p, m, prefix+keyZattrs)
+	case res[2].ok:
+		if kind == "array" {
+			return nil, errs.New(errs.NotFound, p, "is a group, not an array")
+		}
+		if err := meta.ParseGroupV2(keys[2], res[2].data); err != nil {
 			return nil, err
 		}
 		return newGroup(ctx, s, p, 2)
@@ -97,8 +134,6 @@ func open(ctx context.Context, s Store, path, kind string) (Node, error) {
 			}
 			return newArray(ctx, s, p, m, prefix+keyV1Attrs)
 		}
-	} else if _, ok, err := get(ctx, s, prefix+keyZarray); err == nil && ok {
-		return nil, errs.New(errs.NotFound, p, "is an array, not a group")
 	}
 	return nil, notFound(ctx, s, p, kind)
 }

@@ -9,55 +9,6 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
-// piece is the part of a selection that falls into one chunk along one
-// dimension: positions In inside the chunk go to positions Out of the result.
-type piece struct {
-	chunk   int
-	in, out nd.Range
-}
-
-// dimPieces splits a selected range of one dimension by chunk.
-func dimPieces(d grid.Dim, r nd.Range) []piece {
-	if r.Count == 0 {
-		return nil
-	}
-	first := r.Start
-	last := r.Start + (r.Count-1)*r.Step
-	c0, _ := d.Locate(first)
-	c1, _ := d.Locate(last)
-	var out []piece
-	if c1-c0+1 <= r.Count {
-		for c := c0; c <= c1; c++ {
-			s := d.Start(c)
-			e := s + d.Size(c) - 1
-			lo := max(s, first)
-			hi := min(e, last)
-			if lo > hi {
-				continue
-			}
-			kFirst := (lo - first + r.Step - 1) / r.Step
-			kLast := (hi - first) / r.Step
-			if kFirst > kLast {
-				continue
-			}
-			n := kLast - kFirst + 1
-			out = append(out, piece{c, nd.Range{Start: first + kFirst*r.Step - s, Step: r.Step, Count: n}, nd.Range{Start: kFirst, Step: 1, Count: n}})
-		}
-		return out
-	}
-	// Sparse selection (step larger than chunks): walk the elements.
-	for k := 0; k < r.Count; k++ {
-		c, off := d.Locate(first + k*r.Step)
-		if n := len(out); n > 0 && out[n-1].chunk == c {
-			out[n-1].in.Count++
-			out[n-1].out.Count++
-			continue
-		}
-		out = append(out, piece{c, nd.Range{Start: off, Step: r.Step, Count: 1}, nd.Range{Start: k, Step: 1, Count: 1}})
-	}
-	return out
-}
-
 // chunkTask is one chunk a selection touches, with the region inside the
 // chunk and the matching region of the result.
 type chunkTask struct {
@@ -68,10 +19,10 @@ type chunkTask struct {
 // plan lists the chunks a resolved selection touches.
 func plan(g grid.Grid, r resolved) []chunkTask {
 	ndim := len(r.ranges)
-	per := make([][]piece, ndim)
+	per := make([][]grid.Piece, ndim)
 	total := 1
 	for i := range r.ranges {
-		per[i] = dimPieces(g[i], r.ranges[i])
+		per[i] = grid.Pieces(g[i], r.ranges[i])
 		total *= len(per[i])
 	}
 	if total == 0 {
@@ -83,7 +34,7 @@ func plan(g grid.Grid, r resolved) []chunkTask {
 		t := chunkTask{idx: make([]int, ndim), in: make([]nd.Range, ndim), out: make([]nd.Range, ndim)}
 		for i, p := range pos {
 			pc := per[i][p]
-			t.idx[i], t.in[i], t.out[i] = pc.chunk, pc.in, pc.out
+			t.idx[i], t.in[i], t.out[i] = pc.Chunk, pc.In, pc.Out
 		}
 		tasks = append(tasks, t)
 		k := ndim - 1

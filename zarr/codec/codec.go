@@ -6,6 +6,7 @@
 package codec
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+	zstore "github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
 
 // Spec is the decoded representation a codec receives: chunk shape and data
@@ -265,4 +267,53 @@ func WithImpliedBytes(cfgs []Config, in Spec) ([]Config, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// RangeGetter reads byte ranges of one stored chunk; ok is false when the
+// chunk is absent.
+type RangeGetter func(ctx context.Context, r zstore.ByteRange) (data []byte, ok bool, err error)
+
+// PartialDecoder is implemented by array→bytes codecs that can decode part
+// of a chunk from byte ranges (sharding), so a read fetches only what it needs.
+type PartialDecoder interface {
+	// DecodeRegion returns the elements of region (one Range per dimension
+	// of out.Shape) as an array of the region's shape; ok is false when the
+	// chunk is absent.
+	DecodeRegion(ctx context.Context, get RangeGetter, out Spec, region []nd.Range) (*nd.Array, bool, error)
+}
+
+// Partial returns the chain's partial decoder when the whole chain can
+// decode by ranges: no array→array or bytes→bytes codecs around a partial
+// array→bytes codec.
+func (c *Chain) Partial() PartialDecoder {
+	if len(c.AA) > 0 || len(c.BB) > 0 {
+		return nil
+	}
+	p, _ := c.AB.(PartialDecoder)
+	return p
+}
+
+// EncodedSize returns the size of the chain's output for fixed-size input,
+// when every codec's output size is known from its input size.
+func (c *Chain) EncodedSize() (int, bool) {
+	in := c.specs[len(c.AA)]
+	n := nd.Size(in.Shape) * in.DType.Size
+	for _, k := range append([]any{c.AB}, bbAny(c.BB)...) {
+		fs, ok := k.(FixedSizer)
+		if !ok {
+			return 0, false
+		}
+		if n, ok = fs.EncodedSize(n); !ok {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+func bbAny(bb []BytesToBytes) []any {
+	out := make([]any, len(bb))
+	for i, b := range bb {
+		out[i] = b
+	}
+	return out
 }

@@ -6,6 +6,8 @@ package grid
 import (
 	"fmt"
 	"sort"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
 // Dim is the chunking of one dimension.
@@ -121,4 +123,53 @@ func (e *Explicit) Size(c int) int {
 // Covers reports whether the sizes reach extent.
 func (e *Explicit) Covers(extent int) bool {
 	return extent == 0 || (len(e.ends) > 0 && e.ends[len(e.ends)-1] >= extent)
+}
+
+// Piece is the part of a selection that falls into one chunk along one
+// dimension: positions In inside the chunk go to positions Out of the result.
+type Piece struct {
+	Chunk   int
+	In, Out nd.Range
+}
+
+// Pieces splits a selected range of one dimension by chunk.
+func Pieces(d Dim, r nd.Range) []Piece {
+	if r.Count == 0 {
+		return nil
+	}
+	first := r.Start
+	last := r.Start + (r.Count-1)*r.Step
+	c0, _ := d.Locate(first)
+	c1, _ := d.Locate(last)
+	var out []Piece
+	if c1-c0+1 <= r.Count {
+		for c := c0; c <= c1; c++ {
+			s := d.Start(c)
+			e := s + d.Size(c) - 1
+			lo := max(s, first)
+			hi := min(e, last)
+			if lo > hi {
+				continue
+			}
+			kFirst := (lo - first + r.Step - 1) / r.Step
+			kLast := (hi - first) / r.Step
+			if kFirst > kLast {
+				continue
+			}
+			n := kLast - kFirst + 1
+			out = append(out, Piece{c, nd.Range{Start: first + kFirst*r.Step - s, Step: r.Step, Count: n}, nd.Range{Start: kFirst, Step: 1, Count: n}})
+		}
+		return out
+	}
+	// Sparse selection (step larger than chunks): walk the elements.
+	for k := 0; k < r.Count; k++ {
+		c, off := d.Locate(first + k*r.Step)
+		if n := len(out); n > 0 && out[n-1].Chunk == c {
+			out[n-1].In.Count++
+			out[n-1].Out.Count++
+			continue
+		}
+		out = append(out, Piece{c, nd.Range{Start: off, Step: r.Step, Count: 1}, nd.Range{Start: k, Step: 1, Count: 1}})
+	}
+	return out
 }

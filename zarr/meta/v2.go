@@ -271,6 +271,9 @@ func (a *Array) Document() ([]byte, error) {
 		shape[i] = n
 	}
 	doc["shape"] = shape
+	if a.ZarrFormat == 3 {
+		return jsonx.Marshal(doc, "  ")
+	}
 	return jsonx.Marshal(doc, "    ")
 }
 

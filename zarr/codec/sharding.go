@@ -1,0 +1,366 @@
+package codec
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+	zstore "github.com/zarr-wasm/zarr-wasm/zarr/store"
+)
+
+// shardingCodec is "sharding_indexed": a shard holds inner chunks, each
+// encoded with its own chain, and an index of (offset, nbytes) per inner
+// chunk at the start or end, encoded with the index chain.
+type shardingCodec struct {
+	inner      []int // inner chunk shape
+	perShard   []int // inner chunks per shard along each dimension
+	chain      *Chain
+	indexChain *Chain
+	indexSize  int
+	indexAtEnd bool
+	dt         *dtype.DataType
+	fill       dtype.Fill
+	shardShape []int
+	innerGrid  grid.Grid
+}
+
+func init() { Register(newSharding, "sharding_indexed") }
+
+// emptyChunk marks an absent inner chunk in the index (both fields).
+const emptyChunk = math.MaxUint64
+
+// CoalesceGap is the largest gap between two inner chunks' byte ranges that
+// is read through rather than split into two requests.
+const CoalesceGap = 64 << 10
+
+func newSharding(cfg json.RawMessage, in Spec) (any, error) {
+	var c struct {
+		ChunkShape    []int             `json:"chunk_shape"`
+		Codecs        []json.RawMessage `json:"codecs"`
+		IndexCodecs   []json.RawMessage `json:"index_codecs"`
+		IndexLocation *string           `json:"index_location"`
+	}
+	if err := ParseConfig(cfg, &c); err != nil {
+		return nil, err
+	}
+	if len(c.ChunkShape) != len(in.Shape) {
+		return nil, fmt.Errorf("chunk_shape %v has %d dimensions, the shard has %d", c.ChunkShape, len(c.ChunkShape), len(in.Shape))
+	}
+	s := &shardingCodec{inner: c.ChunkShape, dt: in.DType, fill: in.Fill, shardShape: in.Shape, indexAtEnd: true}
+	s.perShard = make([]int, len(in.Shape))
+	for i, n := range c.ChunkShape {
+		if n <= 0 || in.Shape[i]%n != 0 {
+			return nil, fmt.Errorf("inner chunk_shape %v must divide the shard shape %v", c.ChunkShape, in.Shape)
+		}
+		s.perShard[i] = in.Shape[i] / n
+	}
+	if n, ok := nd.CheckedSize(s.perShard, 16); !ok || n > 1<<31 {
+		return nil, fmt.Errorf("too many inner chunks per shard (%v)", s.perShard)
+	}
+	if c.IndexLocation != nil {
+		switch *c.IndexLocation {
+		case "start":
+			s.indexAtEnd = false
+		case "end":
+		default:
+			return nil, fmt.Errorf("index_location must be \"start\" or \"end\", got %q", *c.IndexLocation)
+		}
+	}
+	if c.Codecs == nil || c.IndexCodecs == nil {
+		return nil, fmt.Errorf("codecs and index_codecs are both required")
+	}
+	innerCfgs, err := extensionList(c.Codecs)
+	if err != nil {
+		return nil, fmt.Errorf("codecs: %w", err)
+	}
+	if s.chain, err = NewChain(innerCfgs, Spec{Shape: c.ChunkShape, DType: in.DType, Fill: in.Fill}); err != nil {
+		return nil, err
+	}
+	indexCfgs, err := extensionList(c.IndexCodecs)
+	if err != nil {
+		return nil, fmt.Errorf("index_codecs: %w", err)
+	}
+	indexDT := &dtype.DataType{Kind: dtype.Uint, Size: 8, Endian: dtype.Unset, Name: "uint64"}
+	indexShape := append(append([]int(nil), s.perShard...), 2)
+	if s.indexChain, err = NewChain(indexCfgs, Spec{Shape: indexShape, DType: indexDT}); err != nil {
+		return nil, err
+	}
+	var ok bool
+	if s.indexSize, ok = s.indexChain.EncodedSize(); !ok {
+		return nil, fmt.Errorf("index_codecs must produce a fixed size (no compression)")
+	}
+	s.innerGrid, _ = grid.NewRegular(c.ChunkShape)
+	return s, nil
+}
+
+// extensionList reads a v3 codec list (names or {"name", "configuration"}).
+func extensionList(raws []json.RawMessage) ([]Config, error) {
+	out := make([]Config, len(raws))
+	for i, r := range raws {
+		var name string
+		if json.Unmarshal(r, &name) == nil {
+			out[i] = Config{Name: name}
+			continue
+		}
+		var obj struct {
+			Name          string          `json:"name"`
+			Configuration json.RawMessage `json:"configuration"`
+		}
+		if err := json.Unmarshal(r, &obj); err != nil || obj.Name == "" {
+			return nil, fmt.Errorf("entry %d is not a codec", i)
+		}
+		out[i] = Config{Name: obj.Name, Configuration: obj.Configuration}
+	}
+	return out, nil
+}
+
+type slot struct{ offset, nbytes uint64 }
+
+// need is an inner chunk a region read touches.
+type need struct {
+	k       int
+	in, out []nd.Range
+}
+
+// parseIndex decodes the index bytes into one slot per inner chunk (C order).
+func (s *shardingCodec) parseIndex(b []byte) ([]slot, error) {
+	a, err := s.indexChain.Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	raw := a.Bytes()
+	slots := make([]slot, len(raw)/16)
+	for i := range slots {
+		slots[i] = slot{binary.LittleEndian.Uint64(raw[i*16:]), binary.LittleEndian.Uint64(raw[i*16+8:])}
+	}
+	return slots, nil
+}
+
+func (sl slot) empty() bool { return sl.offset == emptyChunk && sl.nbytes == emptyChunk }
+
+// innerOrigin returns the element ranges of inner chunk k (C order) in the shard.
+func (s *shardingCodec) innerRegion(k int) []nd.Range {
+	r := make([]nd.Range, len(s.perShard))
+	for d := len(s.perShard) - 1; d >= 0; d-- {
+		i := k % s.perShard[d]
+		k /= s.perShard[d]
+		r[d] = nd.Range{Start: i * s.inner[d], Step: 1, Count: s.inner[d]}
+	}
+	return r
+}
+
+func (s *shardingCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
+	if len(b) < s.indexSize {
+		return nil, Corrupt("sharding_indexed", "shard has %d bytes, less than its %d-byte index", len(b), s.indexSize)
+	}
+	ib := b[:s.indexSize]
+	if s.indexAtEnd {
+		ib = b[len(b)-s.indexSize:]
+	}
+	slots, err := s.parseIndex(ib)
+	if err != nil {
+		return nil, err
+	}
+	res := nd.Filled(s.dt, out.Shape, s.fill)
+	for k, sl := range slots {
+		if sl.empty() {
+			continue
+		}
+		if sl.offset > uint64(len(b)) || sl.nbytes > uint64(len(b))-sl.offset {
+			return nil, Corrupt("sharding_indexed", "inner chunk %d at bytes %d+%d lies outside the %d-byte shard", k, sl.offset, sl.nbytes, len(b))
+		}
+		chunk, err := s.chain.Decode(b[sl.offset : sl.offset+sl.nbytes])
+		if err != nil {
+			return nil, err
+		}
+		nd.Copy(res, s.innerRegion(k), chunk, nd.Whole(s.inner))
+	}
+	return res, nil
+}
+
+func (s *shardingCodec) Encode(a *nd.Array) ([]byte, error) {
+	n := nd.Size(s.perShard)
+	slots := make([]slot, n)
+	var body []byte
+	base := 0
+	if !s.indexAtEnd {
+		base = s.indexSize
+	}
+	for k := 0; k < n; k++ {
+		part := nd.New(s.dt, s.inner)
+		nd.Copy(part, nd.Whole(s.inner), a, s.innerRegion(k))
+		if !s.fill.Null && part.AllEqual(s.fill) {
+			slots[k] = slot{emptyChunk, emptyChunk}
+			continue
+		}
+		enc, err := s.chain.Encode(part)
+		if err != nil {
+			return nil, err
+		}
+		slots[k] = slot{uint64(base + len(body)), uint64(len(enc))}
+		body = append(body, enc...)
+	}
+	indexDT := &dtype.DataType{Kind: dtype.Uint, Size: 8, Endian: dtype.Unset}
+	raw := make([]byte, n*16)
+	for k, sl := range slots {
+		binary.LittleEndian.PutUint64(raw[k*16:], sl.offset)
+		binary.LittleEndian.PutUint64(raw[k*16+8:], sl.nbytes)
+	}
+	idx, _ := nd.FromBytes(indexDT, append(append([]int(nil), s.perShard...), 2), raw)
+	ib, err := s.indexChain.Encode(idx)
+	if err != nil {
+		return nil, err
+	}
+	if len(ib) != s.indexSize {
+		return nil, fmt.Errorf("sharding: index encoded to %d bytes, expected %d", len(ib), s.indexSize)
+	}
+	if s.indexAtEnd {
+		return append(body, ib...), nil
+	}
+	return append(ib, body...), nil
+}
+
+// DecodeRegion reads the index with one request (a suffix request when it
+// is at the end), then only the inner chunks the region touches, merging
+// byte ranges that are close together.
+func (s *shardingCodec) DecodeRegion(ctx context.Context, get RangeGetter, out Spec, region []nd.Range) (*nd.Array, bool, error) {
+	r := zstore.ByteRange{Offset: 0, Length: int64(s.indexSize)}
+	if s.indexAtEnd {
+		r = zstore.ByteRange{Suffix: int64(s.indexSize)}
+	}
+	ib, ok, err := get(ctx, r)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	if len(ib) != s.indexSize {
+		return nil, false, Corrupt("sharding_indexed", "index read returned %d bytes, expected %d", len(ib), s.indexSize)
+	}
+	slots, err := s.parseIndex(ib)
+	if err != nil {
+		return nil, false, err
+	}
+	counts := make([]int, len(region))
+	per := make([][]grid.Piece, len(region))
+	for d, rg := range region {
+		counts[d] = rg.Count
+		per[d] = grid.Pieces(s.innerGrid[d], rg)
+	}
+	res := nd.Filled(s.dt, counts, s.fill)
+	var needs []need
+	pos := make([]int, len(region))
+	for len(per) > 0 {
+		empty := false
+		for d := range per {
+			if len(per[d]) == 0 {
+				empty = true
+			}
+		}
+		if empty {
+			break
+		}
+		k := 0
+		nn := need{in: make([]nd.Range, len(region)), out: make([]nd.Range, len(region))}
+		for d, p := range pos {
+			pc := per[d][p]
+			k = k*s.perShard[d] + pc.Chunk
+			nn.in[d], nn.out[d] = pc.In, pc.Out
+		}
+		nn.k = k
+		if !slots[k].empty() {
+			needs = append(needs, nn)
+		}
+		d := len(pos) - 1
+		for ; d >= 0; d-- {
+			pos[d]++
+			if pos[d] < len(per[d]) {
+				break
+			}
+			pos[d] = 0
+		}
+		if d < 0 {
+			break
+		}
+	}
+	if len(region) == 0 && !slots[0].empty() { // 0-d shard
+		needs = append(needs, need{k: 0})
+	}
+	data, err := s.fetch(ctx, get, slots, needs)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, nn := range needs {
+		chunk, err := s.chain.Decode(data[nn.k])
+		if err != nil {
+			return nil, false, err
+		}
+		if len(region) == 0 {
+			nd.Copy(res, nil, chunk, nil)
+			continue
+		}
+		nd.Copy(res, nn.out, chunk, nn.in)
+	}
+	return res, true, nil
+}
+
+// fetch reads the byte ranges of the needed inner chunks, coalescing
+// neighbours, with the requests in flight together.
+func (s *shardingCodec) fetch(ctx context.Context, get RangeGetter, slots []slot, needs []need) (map[int][]byte, error) {
+	type span struct {
+		start, end uint64
+		ks         []int
+	}
+	ks := make([]int, len(needs))
+	for i, n := range needs {
+		ks[i] = n.k
+	}
+	sort.Slice(ks, func(i, j int) bool { return slots[ks[i]].offset < slots[ks[j]].offset })
+	var spans []span
+	for _, k := range ks {
+		sl := slots[k]
+		if sl.nbytes > 1<<40 || sl.offset > 1<<50 {
+			return nil, Corrupt("sharding_indexed", "inner chunk %d has an implausible range %d+%d", k, sl.offset, sl.nbytes)
+		}
+		end := sl.offset + sl.nbytes
+		if n := len(spans); n > 0 && sl.offset <= spans[n-1].end+CoalesceGap {
+			spans[n-1].end = max(spans[n-1].end, end)
+			spans[n-1].ks = append(spans[n-1].ks, k)
+			continue
+		}
+		spans = append(spans, span{sl.offset, end, []int{k}})
+	}
+	out := make(map[int][]byte, len(ks))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var firstErr error
+	for _, sp := range spans {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b, ok, err := get(ctx, zstore.ByteRange{Offset: int64(sp.start), Length: int64(sp.end - sp.start)})
+			if err == nil && (!ok || uint64(len(b)) != sp.end-sp.start) {
+				err = Corrupt("sharding_indexed", "bytes %d-%d of the shard could not be read", sp.start, sp.end)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			for _, k := range sp.ks {
+				sl := slots[k]
+				out[k] = b[sl.offset-sp.start : sl.offset-sp.start+sl.nbytes]
+			}
+		}()
+	}
+	wg.Wait()
+	return out, firstErr
+}

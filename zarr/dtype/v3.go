@@ -1,0 +1,414 @@
+package dtype
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// v3Core maps the v3 core and low-precision names to types (without the
+// stored byte order, which the bytes codec gives).
+func v3Core(name string) *DataType {
+	mk := func(k Kind, size int) *DataType {
+		t := &DataType{Kind: k, Size: size, Endian: Unset, Name: name}
+		if size == 1 {
+			t.Endian = NoOrder
+		}
+		return t
+	}
+	switch name {
+	case "bool":
+		return mk(Bool, 1)
+	case "int8", "int16", "int32", "int64":
+		return mk(Int, bitsOf(name[3:])/8)
+	case "uint8", "uint16", "uint32", "uint64":
+		return mk(Uint, bitsOf(name[4:])/8)
+	case "float16", "float32", "float64":
+		return mk(Float, bitsOf(name[5:])/8)
+	case "complex64", "complex128":
+		t := mk(Complex, bitsOf(name[7:])/8)
+		return t
+	case "bfloat16":
+		t := mk(Float, 2)
+		t.Format = name
+		return t
+	case "int2", "int4":
+		t := mk(Int, 1)
+		t.Format = name
+		return t
+	case "uint2", "uint4":
+		t := mk(Uint, 1)
+		t.Format = name
+		return t
+	}
+	if strings.HasPrefix(name, "float8_") || strings.HasPrefix(name, "float6_") || strings.HasPrefix(name, "float4_") {
+		if !knownLowPrecName(name) {
+			return nil
+		}
+		t := mk(Float, 1)
+		t.Format = name
+		return t
+	}
+	return nil
+}
+
+func knownLowPrecName(name string) bool {
+	switch name {
+	case "float8_e3m4", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz",
+		"float8_e4m3", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn":
+		return true
+	}
+	return false
+}
+
+func bitsOf(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// V3Names lists the data type names ParseV3 accepts, for suggestions.
+var V3Names = []string{"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+	"float16", "float32", "float64", "complex64", "complex128", "bfloat16", "int2", "int4", "uint2", "uint4",
+	"float8_e3m4", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz",
+	"string", "bytes", "variable_length_bytes", "fixed_length_utf32", "null_terminated_bytes", "raw_bytes",
+	"numpy.datetime64", "numpy.timedelta64", "struct", "structured", "r8", "r16"}
+
+// ParseV3 parses a v3 "data_type": a name or {"name", "configuration"}.
+func ParseV3(raw json.RawMessage) (*DataType, error) {
+	var name string
+	var cfg map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &name); err != nil {
+		var obj struct {
+			Name          string                     `json:"name"`
+			Configuration map[string]json.RawMessage `json:"configuration"`
+		}
+		if err := json.Unmarshal(raw, &obj); err != nil || obj.Name == "" {
+			return nil, fmt.Errorf("data_type must be a name or {\"name\", \"configuration\"}, got %s", abbreviate(raw))
+		}
+		name, cfg = obj.Name, obj.Configuration
+	}
+	if t := v3Core(name); t != nil {
+		return t, nil
+	}
+	intCfg := func(key string) (int, error) {
+		raw, ok := cfg[key]
+		if !ok {
+			return 0, fmt.Errorf("data type %q needs configuration %q", name, key)
+		}
+		var n int
+		if err := json.Unmarshal(raw, &n); err != nil || n < 0 || n > 1<<30 {
+			return 0, fmt.Errorf("data type %q: %q must be a non-negative integer", name, key)
+		}
+		return n, nil
+	}
+	switch name {
+	case "string":
+		return &DataType{Kind: String, Endian: NoOrder, Name: name}, nil
+	case "bytes", "variable_length_bytes":
+		return &DataType{Kind: VarBytes, Endian: NoOrder, Name: name}, nil
+	case "fixed_length_utf32":
+		n, err := intCfg("length_bytes")
+		if err != nil {
+			return nil, err
+		}
+		if n%4 != 0 {
+			return nil, fmt.Errorf("fixed_length_utf32: length_bytes %d is not a multiple of 4", n)
+		}
+		return &DataType{Kind: Unicode, Size: n, Endian: Unset, Name: name}, nil
+	case "null_terminated_bytes", "raw_bytes":
+		n, err := intCfg("length_bytes")
+		if err != nil {
+			return nil, err
+		}
+		k := Bytes
+		if name == "raw_bytes" {
+			k = Void
+		}
+		return &DataType{Kind: k, Size: n, Endian: NoOrder, Name: name}, nil
+	case "numpy.datetime64", "numpy.timedelta64":
+		var unit string
+		if err := json.Unmarshal(cfg["unit"], &unit); err != nil || !validUnit(unit) || unit == "generic" {
+			return nil, fmt.Errorf("%s: bad or missing unit %s", name, abbreviate(cfg["unit"]))
+		}
+		scale := 1
+		if _, ok := cfg["scale_factor"]; ok {
+			var err error
+			if scale, err = intCfg("scale_factor"); err != nil || scale < 1 {
+				return nil, fmt.Errorf("%s: scale_factor must be a positive integer", name)
+			}
+		}
+		k := Datetime
+		if name == "numpy.timedelta64" {
+			k = Timedelta
+		}
+		return &DataType{Kind: k, Size: 8, Endian: Unset, Unit: unit, Scale: scale, Name: name}, nil
+	case "struct", "structured":
+		return parseV3Struct(name, cfg["fields"])
+	}
+	if strings.HasPrefix(name, "r") {
+		if bits, err := strconv.Atoi(name[1:]); err == nil && bits > 0 && bits%8 == 0 && bits <= 1<<24 {
+			return &DataType{Kind: Void, Size: bits / 8, Endian: NoOrder, Name: name}, nil
+		}
+	}
+	return nil, &UnsupportedError{fmt.Sprintf("unknown data type %q", name)}
+}
+
+func parseV3Struct(name string, raw json.RawMessage) (*DataType, error) {
+	var fields []json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || len(fields) == 0 {
+		return nil, fmt.Errorf("%s: configuration \"fields\" must be a non-empty list", name)
+	}
+	t := &DataType{Kind: Struct, Endian: NoOrder, Name: name}
+	seen := map[string]bool{}
+	for i, fr := range fields {
+		var fname string
+		var ftype json.RawMessage
+		var obj struct {
+			Name     string          `json:"name"`
+			DataType json.RawMessage `json:"data_type"`
+		}
+		var pair []json.RawMessage
+		switch {
+		case json.Unmarshal(fr, &obj) == nil && obj.Name != "":
+			fname, ftype = obj.Name, obj.DataType
+		case json.Unmarshal(fr, &pair) == nil && len(pair) == 2 && json.Unmarshal(pair[0], &fname) == nil:
+			ftype = pair[1]
+		default:
+			return nil, fmt.Errorf("%s: field %d must be {\"name\", \"data_type\"} or [name, type]", name, i)
+		}
+		if seen[fname] {
+			return nil, fmt.Errorf("%s: field %q appears twice", name, fname)
+		}
+		seen[fname] = true
+		ft, err := ParseV3(ftype)
+		if err != nil {
+			// Legacy "structured" may name fields with NumPy typestrs.
+			if ft2, err2 := ParseV2(ftype); err2 == nil {
+				ft, err = ft2, nil
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: field %q: %w", name, fname, err)
+		}
+		if ft.Variable() {
+			return nil, fmt.Errorf("%s: field %q has a variable-size type", name, fname)
+		}
+		if t.Size+ft.Size > 1<<30 {
+			return nil, fmt.Errorf("%s: too large", name)
+		}
+		t.Fields = append(t.Fields, Field{Name: fname, Type: ft, Offset: t.Size})
+		t.Size += ft.Size
+	}
+	return t, nil
+}
+
+// V3JSON returns the v3 "data_type" value for t.
+func (t *DataType) V3JSON() (any, error) {
+	if t.Format != "" {
+		return t.Format, nil
+	}
+	switch t.Kind {
+	case Bool:
+		return "bool", nil
+	case Int:
+		return fmt.Sprintf("int%d", t.Size*8), nil
+	case Uint:
+		return fmt.Sprintf("uint%d", t.Size*8), nil
+	case Float:
+		return fmt.Sprintf("float%d", t.Size*8), nil
+	case Complex:
+		return fmt.Sprintf("complex%d", t.Size*8), nil
+	case String:
+		return "string", nil
+	case VarBytes, Object:
+		if t.Name == "variable_length_bytes" {
+			return t.Name, nil
+		}
+		if t.Kind == Object {
+			return nil, fmt.Errorf("object arrays have no v3 data type; use string or bytes")
+		}
+		return "bytes", nil
+	case Unicode:
+		return map[string]any{"name": "fixed_length_utf32", "configuration": map[string]any{"length_bytes": t.Size}}, nil
+	case Bytes:
+		return map[string]any{"name": "null_terminated_bytes", "configuration": map[string]any{"length_bytes": t.Size}}, nil
+	case Void:
+		if strings.HasPrefix(t.Name, "raw_bytes") {
+			return map[string]any{"name": "raw_bytes", "configuration": map[string]any{"length_bytes": t.Size}}, nil
+		}
+		return fmt.Sprintf("r%d", t.Size*8), nil
+	case Datetime, Timedelta:
+		name := "numpy.datetime64"
+		if t.Kind == Timedelta {
+			name = "numpy.timedelta64"
+		}
+		return map[string]any{"name": name, "configuration": map[string]any{"unit": t.Unit, "scale_factor": max(t.Scale, 1)}}, nil
+	case Struct:
+		fields := make([]any, len(t.Fields))
+		for i, f := range t.Fields {
+			if len(f.Shape) > 0 {
+				return nil, fmt.Errorf("field %q has a subarray shape, which v3 struct cannot express", f.Name)
+			}
+			ft, err := f.Type.V3JSON()
+			if err != nil {
+				return nil, err
+			}
+			fields[i] = map[string]any{"name": f.Name, "data_type": ft}
+		}
+		return map[string]any{"name": "struct", "configuration": map[string]any{"fields": fields}}, nil
+	}
+	return nil, fmt.Errorf("%s has no v3 data type", t)
+}
+
+// ParseFillV3 converts a v3 "fill_value" for t.
+func (t *DataType) ParseFillV3(raw json.RawMessage) (Fill, error) {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return Fill{}, fmt.Errorf("fill_value is not valid JSON: %v", err)
+	}
+	return t.fillV3(v)
+}
+
+func (t *DataType) fillV3(v any) (Fill, error) {
+	if v == nil {
+		// Not allowed by the core spec, but written for extension types
+		// (and by older writers); read as the zero value.
+		return t.ZeroFill(), nil
+	}
+	switch t.Kind {
+	case String:
+		s, ok := v.(string)
+		if !ok {
+			return Fill{}, fmt.Errorf("fill_value for string must be a string, got %v", v)
+		}
+		return Fill{Value: s}, nil
+	case VarBytes:
+		b, err := bytesFill(v, -1)
+		if err != nil {
+			return Fill{}, err
+		}
+		return Fill{Value: b}, nil
+	case Void, Bytes:
+		b, err := bytesFill(v, t.Size)
+		if err != nil {
+			return Fill{}, err
+		}
+		out := make([]byte, t.Size)
+		copy(out, b)
+		return Fill{Bytes: out}, nil
+	case Struct:
+		if s, ok := v.(string); ok {
+			b, err := base64.StdEncoding.DecodeString(s)
+			if err != nil || len(b) != t.Size {
+				return Fill{}, fmt.Errorf("struct fill_value must be an object by field or base64 of %d bytes", t.Size)
+			}
+			return Fill{Bytes: b}, nil
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return Fill{}, fmt.Errorf("struct fill_value must be an object keyed by field name")
+		}
+		out := make([]byte, t.Size)
+		for _, f := range t.Fields {
+			fv, ok := m[f.Name]
+			if !ok {
+				return Fill{}, fmt.Errorf("struct fill_value lacks field %q", f.Name)
+			}
+			ff, err := f.Type.fillV3(fv)
+			if err != nil {
+				return Fill{}, fmt.Errorf("field %q: %w", f.Name, err)
+			}
+			copy(out[f.Offset:], ff.Bytes)
+		}
+		return Fill{Bytes: out}, nil
+	}
+	if s, ok := v.(string); ok && t.Format != "" && strings.HasPrefix(s, "0x") {
+		u, err := strconv.ParseUint(s[2:], 16, 64)
+		if err != nil || len(s)-2 != 2*t.Size {
+			return Fill{}, fmt.Errorf("hex fill %q must have %d hex digits", s, 2*t.Size)
+		}
+		b := make([]byte, t.Size)
+		t.StoreUint64(b, u)
+		return Fill{Bytes: b}, nil
+	}
+	return t.FillFromValue(v)
+}
+
+// bytesFill reads a fill given as a list of byte values or a base64 string.
+func bytesFill(v any, size int) ([]byte, error) {
+	switch x := v.(type) {
+	case string:
+		b, err := base64.StdEncoding.DecodeString(x)
+		if err != nil {
+			return nil, fmt.Errorf("bytes fill_value %q is not base64", x)
+		}
+		return b, nil
+	case []any:
+		b := make([]byte, len(x))
+		for i, e := range x {
+			n, ok := e.(json.Number)
+			k, err := n.Int64()
+			if !ok || err != nil || k < 0 || k > 255 {
+				return nil, fmt.Errorf("bytes fill_value entry %d must be 0..255", i)
+			}
+			b[i] = byte(k)
+		}
+		if size >= 0 && len(b) != size {
+			return nil, fmt.Errorf("fill_value has %d bytes, the type has %d", len(b), size)
+		}
+		return b, nil
+	}
+	return nil, fmt.Errorf("bytes fill_value must be a list of byte values or base64")
+}
+
+// FillV3JSON returns the v3 JSON form of a fill value.
+func (t *DataType) FillV3JSON(f Fill) (any, error) {
+	switch t.Kind {
+	case String:
+		if f.Value == nil {
+			return "", nil
+		}
+		return f.Value, nil
+	case VarBytes:
+		b, _ := f.Value.([]byte)
+		out := make([]any, len(b))
+		for i, c := range b {
+			out[i] = int(c)
+		}
+		return out, nil
+	case Void, Bytes:
+		out := make([]any, len(f.Bytes))
+		for i, c := range f.Bytes {
+			out[i] = int(c)
+		}
+		if t.Kind == Bytes {
+			return base64.StdEncoding.EncodeToString(f.Bytes), nil
+		}
+		return out, nil
+	case Struct:
+		m := map[string]any{}
+		for _, fl := range t.Fields {
+			fv, err := fl.Type.FillV3JSON(Fill{Bytes: f.Bytes[fl.Offset : fl.Offset+fl.Type.Size]})
+			if err != nil {
+				return nil, err
+			}
+			m[fl.Name] = fv
+		}
+		return m, nil
+	case Datetime, Timedelta:
+		if f.Bytes != nil && t.LoadInt64(f.Bytes) == NaT {
+			return "NaT", nil
+		}
+	}
+	if t.Format != "" && t.Kind == Float {
+		return fmt.Sprintf("0x%0*x", 2*t.Size, t.LoadUint64(f.Bytes)), nil
+	}
+	if f.Bytes == nil {
+		f = t.ZeroFill()
+	}
+	return t.FillV2JSON(Fill{Bytes: f.Bytes})
+}

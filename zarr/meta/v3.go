@@ -1,0 +1,447 @@
+package meta
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+)
+
+// v3Fields are the top-level fields of a v3 array or group document.
+var v3ArrayFields = []string{"zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding",
+	"fill_value", "codecs", "attributes", "storage_transformers", "dimension_names"}
+var v3GroupFields = []string{"zarr_format", "node_type", "attributes", "consolidated_metadata"}
+
+// V3Node is a parsed zarr.json: an array or a group.
+type V3Node struct {
+	Array *Array
+	// Group fields (Array == nil).
+	Attrs        map[string]any
+	Consolidated map[string]json.RawMessage // inline consolidated metadata, or nil
+}
+
+// ParseV3 parses a "zarr.json" document stored at key.
+func ParseV3(key string, data []byte) (*V3Node, error) {
+	doc, err := jsonx.Object(data)
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
+	}
+	var format int
+	if json.Unmarshal(doc["zarr_format"], &format) != nil || format != 3 {
+		return nil, invalid(key, "zarr_format", "must be 3, got %s", short(doc["zarr_format"]))
+	}
+	var nodeType string
+	if json.Unmarshal(doc["node_type"], &nodeType) != nil {
+		return nil, invalid(key, "node_type", "must be \"array\" or \"group\", got %s", short(doc["node_type"]))
+	}
+	switch nodeType {
+	case "group":
+		if err := checkExtraFields(key, doc, v3GroupFields); err != nil {
+			return nil, err
+		}
+		n := &V3Node{Attrs: map[string]any{}}
+		if raw, ok := doc["attributes"]; ok && string(raw) != "null" {
+			if n.Attrs, err = ParseAttrs(key+": attributes", raw); err != nil {
+				return nil, err
+			}
+		}
+		if raw, ok := doc["consolidated_metadata"]; ok && string(raw) != "null" {
+			var cm struct {
+				Kind     string                     `json:"kind"`
+				Metadata map[string]json.RawMessage `json:"metadata"`
+			}
+			if err := jsonx.Unmarshal(raw, &cm); err != nil {
+				return nil, errs.Wrap(errs.InvalidMetadata, key+": consolidated_metadata", err, "bad consolidated metadata")
+			}
+			if cm.Kind != "inline" {
+				return nil, errs.New(errs.Unsupported, key+": consolidated_metadata", "kind %q (only \"inline\" is known)", cm.Kind)
+			}
+			n.Consolidated = cm.Metadata
+			if n.Consolidated == nil {
+				n.Consolidated = map[string]json.RawMessage{}
+			}
+		}
+		return n, nil
+	case "array":
+		a, err := parseV3Array(key, doc)
+		if err != nil {
+			return nil, err
+		}
+		return &V3Node{Array: a}, nil
+	}
+	return nil, invalid(key, "node_type", "must be \"array\" or \"group\", got %q", nodeType)
+}
+
+// checkExtraFields enforces must_understand: an unknown field is an error
+// unless it is an object with "must_understand": false.
+func checkExtraFields(key string, doc map[string]json.RawMessage, known []string) error {
+	isKnown := map[string]bool{}
+	for _, k := range known {
+		isKnown[k] = true
+	}
+	var names []string
+	for k := range doc {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if isKnown[k] {
+			continue
+		}
+		var ext struct {
+			MustUnderstand *bool `json:"must_understand"`
+		}
+		if json.Unmarshal(doc[k], &ext) == nil && ext.MustUnderstand != nil && !*ext.MustUnderstand {
+			continue
+		}
+		return errs.New(errs.Unsupported, key+": "+k, "unknown field that must be understood").WithSuggestion(k, known)
+	}
+	return nil
+}
+
+// extension is a v3 extension point: a name or {"name", "configuration"}.
+type extension struct {
+	Name          string
+	Configuration json.RawMessage
+}
+
+func parseExtension(raw json.RawMessage) (extension, error) {
+	var name string
+	if json.Unmarshal(raw, &name) == nil {
+		return extension{Name: name}, nil
+	}
+	var obj struct {
+		Name          string          `json:"name"`
+		Configuration json.RawMessage `json:"configuration"`
+	}
+	if err := json.Unmarshal(raw, &obj); err != nil || obj.Name == "" {
+		return extension{}, fmt.Errorf("must be a name or {\"name\", \"configuration\"}, got %s", short(raw))
+	}
+	return extension{Name: obj.Name, Configuration: obj.Configuration}, nil
+}
+
+func parseV3Array(key string, doc map[string]json.RawMessage) (*Array, error) {
+	if err := checkExtraFields(key, doc, v3ArrayFields); err != nil {
+		return nil, err
+	}
+	for _, f := range []string{"shape", "data_type", "chunk_grid", "chunk_key_encoding", "fill_value", "codecs"} {
+		if _, ok := doc[f]; !ok {
+			return nil, errs.New(errs.InvalidMetadata, key, "missing field %q", f)
+		}
+	}
+	a := &Array{ZarrFormat: 3, doc: doc, Key: key, Attrs: map[string]any{}}
+	var err error
+	if a.Shape, err = parseInts(key, "shape", doc["shape"]); err != nil {
+		return nil, err
+	}
+	if a.DType, err = dtype.ParseV3(doc["data_type"]); err != nil {
+		var u *dtype.UnsupportedError
+		if errors.As(err, &u) {
+			return nil, errs.Wrap(errs.Unsupported, key+": data_type", err, "").WithSuggestion(dataTypeName(doc["data_type"]), dtype.V3Names)
+		}
+		return nil, errs.Wrap(errs.InvalidMetadata, key+": data_type", err, "bad data type")
+	}
+	if a.Fill, err = a.DType.ParseFillV3(doc["fill_value"]); err != nil {
+		return nil, errs.Wrap(errs.InvalidMetadata, key+": fill_value", err, "bad fill value")
+	}
+	if err := a.parseV3Grid(key, doc["chunk_grid"]); err != nil {
+		return nil, err
+	}
+	if err := a.parseV3KeyEncoding(key, doc["chunk_key_encoding"]); err != nil {
+		return nil, err
+	}
+	if raw, ok := doc["attributes"]; ok && string(raw) != "null" {
+		if a.Attrs, err = ParseAttrs(key+": attributes", raw); err != nil {
+			return nil, err
+		}
+	}
+	if raw, ok := doc["storage_transformers"]; ok && string(raw) != "null" {
+		var st []json.RawMessage
+		if err := json.Unmarshal(raw, &st); err != nil {
+			return nil, invalid(key, "storage_transformers", "must be a list")
+		}
+		if len(st) > 0 {
+			ext, _ := parseExtension(st[0])
+			return nil, errs.New(errs.Unsupported, key+": storage_transformers", "storage transformer %q is not supported", ext.Name)
+		}
+	}
+	if raw, ok := doc["dimension_names"]; ok && string(raw) != "null" {
+		var names []*string
+		if err := json.Unmarshal(raw, &names); err != nil || len(names) != len(a.Shape) {
+			return nil, invalid(key, "dimension_names", "must be a list of %d strings or nulls", len(a.Shape))
+		}
+		a.DimensionNames = make([]string, len(names))
+		for i, n := range names {
+			if n != nil {
+				a.DimensionNames[i] = *n
+			}
+		}
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(doc["codecs"], &raws); err != nil {
+		return nil, invalid(key, "codecs", "must be a list of codecs")
+	}
+	cfgs := make([]codec.Config, len(raws))
+	for i, r := range raws {
+		ext, err := parseExtension(r)
+		if err != nil {
+			return nil, invalid(key, fmt.Sprintf("codecs[%d]", i), "%v", err)
+		}
+		cfgs[i] = codec.Config{Name: ext.Name, Configuration: ext.Configuration}
+	}
+	if err := a.checkSizes(key); err != nil {
+		return nil, err
+	}
+	shape := a.firstChunkShape()
+	if _, err := codec.NewChain(cfgs, codec.Spec{Shape: shape, DType: a.DType, Fill: a.Fill}); err != nil {
+		if e, ok := err.(*errs.Error); ok {
+			e.Where = key + ": " + e.Where
+			return nil, e
+		}
+		return nil, errs.Wrap(errs.InvalidMetadata, key+": codecs", err, "bad codecs")
+	}
+	a.Codecs = cfgs
+	return a, nil
+}
+
+func dataTypeName(raw json.RawMessage) string {
+	ext, err := parseExtension(raw)
+	if err != nil {
+		return ""
+	}
+	return ext.Name
+}
+
+// firstChunkShape is the shape of chunk (0, ..., 0), used to validate codecs.
+func (a *Array) firstChunkShape() []int {
+	idx := make([]int, len(a.Grid))
+	return a.Grid.ChunkShape(idx)
+}
+
+// maxExpandedChunks bounds run-length expansion of variable grids.
+const maxExpandedChunks = 1 << 22
+
+func (a *Array) parseV3Grid(key string, raw json.RawMessage) error {
+	ext, err := parseExtension(raw)
+	if err != nil {
+		return invalid(key, "chunk_grid", "%v", err)
+	}
+	field := "chunk_grid"
+	n := len(a.Shape)
+	switch ext.Name {
+	case "regular":
+		var c struct {
+			ChunkShape []int `json:"chunk_shape"`
+		}
+		if err := json.Unmarshal(ext.Configuration, &c); err != nil || len(c.ChunkShape) != n {
+			return invalid(key, field, "regular grid needs chunk_shape with %d entries", n)
+		}
+		g, err := grid.NewRegular(c.ChunkShape)
+		if err != nil {
+			return invalid(key, field, "%v", err)
+		}
+		a.Grid, a.ChunkShape = g, c.ChunkShape
+		return nil
+	case "rectilinear", "rectangular":
+		var c struct {
+			Kind        string            `json:"kind"`
+			ChunkShapes []json.RawMessage `json:"chunk_shapes"`
+			ChunkShape  []json.RawMessage `json:"chunk_shape"`
+		}
+		if err := json.Unmarshal(ext.Configuration, &c); err != nil {
+			return invalid(key, field, "bad %s configuration", ext.Name)
+		}
+		entries := c.ChunkShapes
+		if ext.Name == "rectangular" {
+			entries = c.ChunkShape
+		} else if c.Kind != "inline" {
+			return errs.New(errs.Unsupported, key+": "+field, "rectilinear kind %q (only \"inline\" is known)", c.Kind)
+		}
+		if len(entries) != n {
+			return invalid(key, field, "%s grid has %d entries for %d dimensions", ext.Name, len(entries), n)
+		}
+		g := make(grid.Grid, n)
+		sizes := make([][]int, n)
+		variable := false
+		for d, e := range entries {
+			var bare int
+			if json.Unmarshal(e, &bare) == nil {
+				if bare <= 0 {
+					return invalid(key, field, "chunk size %d in dimension %d must be positive", bare, d)
+				}
+				g[d] = grid.Regular(bare)
+				continue
+			}
+			list, err := expandEdges(e, ext.Name == "rectilinear")
+			if err != nil {
+				return invalid(key, fmt.Sprintf("%s[%d]", field, d), "%v", err)
+			}
+			ex, err := grid.NewExplicit(list)
+			if err != nil {
+				return invalid(key, fmt.Sprintf("%s[%d]", field, d), "%v", err)
+			}
+			if !ex.Covers(a.Shape[d]) {
+				return invalid(key, fmt.Sprintf("%s[%d]", field, d), "chunk sizes sum to less than the dimension length %d", a.Shape[d])
+			}
+			g[d], sizes[d], variable = ex, list, true
+		}
+		a.Grid = g
+		if variable {
+			a.ChunkSizes = sizes
+		} else {
+			a.ChunkShape = make([]int, n)
+			for d := range g {
+				a.ChunkShape[d] = int(g[d].(grid.Regular))
+			}
+		}
+		return nil
+	}
+	return errs.New(errs.Unsupported, key+": "+field, "chunk grid %q is not supported", ext.Name).
+		WithSuggestion(ext.Name, []string{"regular", "rectilinear", "rectangular"})
+}
+
+// expandEdges reads a list of edge lengths, where (for rectilinear) an entry
+// may be a run-length pair [value, count].
+func expandEdges(raw json.RawMessage, rle bool) ([]int, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf("must be an integer or a list")
+	}
+	var out []int
+	for i, it := range items {
+		var v int
+		if json.Unmarshal(it, &v) == nil {
+			out = append(out, v)
+		} else {
+			var pair []int
+			if !rle || json.Unmarshal(it, &pair) != nil || len(pair) != 2 {
+				return nil, fmt.Errorf("entry %d must be an integer or a [value, count] pair", i)
+			}
+			if pair[0] <= 0 || pair[1] <= 0 {
+				return nil, fmt.Errorf("run-length entry %d has a non-positive value or count", i)
+			}
+			if len(out)+pair[1] > maxExpandedChunks {
+				return nil, fmt.Errorf("more than %d chunks", maxExpandedChunks)
+			}
+			for k := 0; k < pair[1]; k++ {
+				out = append(out, pair[0])
+			}
+		}
+		if len(out) > maxExpandedChunks {
+			return nil, fmt.Errorf("more than %d chunks", maxExpandedChunks)
+		}
+	}
+	return out, nil
+}
+
+func (a *Array) parseV3KeyEncoding(key string, raw json.RawMessage) error {
+	ext, err := parseExtension(raw)
+	if err != nil {
+		return invalid(key, "chunk_key_encoding", "%v", err)
+	}
+	var c struct {
+		Separator *string `json:"separator"`
+	}
+	if len(ext.Configuration) > 0 {
+		if err := json.Unmarshal(ext.Configuration, &c); err != nil {
+			return invalid(key, "chunk_key_encoding", "bad configuration")
+		}
+	}
+	switch ext.Name {
+	case "default":
+		a.Keys = KeyEncoding{Prefix: "c", Sep: "/"}
+	case "v2":
+		a.Keys = KeyEncoding{Sep: "."}
+	default:
+		return errs.New(errs.Unsupported, key+": chunk_key_encoding", "chunk key encoding %q is not supported", ext.Name).
+			WithSuggestion(ext.Name, []string{"default", "v2"})
+	}
+	if c.Separator != nil {
+		if *c.Separator != "." && *c.Separator != "/" {
+			return invalid(key, "chunk_key_encoding", "separator must be \".\" or \"/\", got %q", *c.Separator)
+		}
+		a.Keys.Sep = *c.Separator
+	}
+	return nil
+}
+
+// V3ArrayDoc builds a zarr.json document for a new array.
+func V3ArrayDoc(shape []int, dt *dtype.DataType, chunkGrid any, keySep string, fill dtype.Fill, codecs []any,
+	attrs map[string]any, dimNames []string) (map[string]any, error) {
+	dtJSON, err := dt.V3JSON()
+	if err != nil {
+		return nil, err
+	}
+	fillJSON, err := dt.FillV3JSON(fill)
+	if err != nil {
+		return nil, err
+	}
+	shapeJSON := make([]any, len(shape))
+	for i, n := range shape {
+		shapeJSON[i] = n
+	}
+	if attrs == nil {
+		attrs = map[string]any{}
+	}
+	doc := map[string]any{
+		"zarr_format": 3, "node_type": "array", "shape": shapeJSON, "data_type": dtJSON,
+		"chunk_grid":         chunkGrid,
+		"chunk_key_encoding": map[string]any{"name": "default", "configuration": map[string]any{"separator": keySep}},
+		"fill_value":         fillJSON, "codecs": codecs, "attributes": attrs, "storage_transformers": []any{},
+	}
+	if dimNames != nil {
+		names := make([]any, len(dimNames))
+		for i, n := range dimNames {
+			if n != "" {
+				names[i] = n
+			}
+		}
+		doc["dimension_names"] = names
+	}
+	return doc, nil
+}
+
+// SetAttributes replaces the attributes; for v3 they live in the array's
+// document, which Document then writes.
+func (a *Array) SetAttributes(attrs map[string]any) error {
+	if attrs == nil {
+		attrs = map[string]any{}
+	}
+	if a.ZarrFormat == 3 {
+		raw, err := jsonx.Marshal(attrs, "")
+		if err != nil {
+			return err
+		}
+		a.doc["attributes"] = raw
+	}
+	a.Attrs = attrs
+	return nil
+}
+
+// GroupDocWithAttrs rewrites a v3 group document with new attributes,
+// keeping its other fields.
+func GroupDocWithAttrs(doc []byte, attrs map[string]any) ([]byte, error) {
+	m := map[string]any{}
+	if err := jsonx.Unmarshal(doc, &m); err != nil {
+		return nil, err
+	}
+	if attrs == nil {
+		attrs = map[string]any{}
+	}
+	m["attributes"] = attrs
+	return jsonx.Marshal(m, "  ")
+}
+
+// GroupDocV3 returns a group zarr.json.
+func GroupDocV3(attrs map[string]any) ([]byte, error) {
+	if attrs == nil {
+		attrs = map[string]any{}
+	}
+	return jsonx.Marshal(map[string]any{"zarr_format": 3, "node_type": "group", "attributes": attrs}, "  ")
+}
