@@ -8,6 +8,7 @@ package codec
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -565,6 +566,12 @@ func parseFilterDType(raw []byte, name string) (*dtype.DataType, error) {
 	}
 	t, err := dtype.ParseTypestr(s)
 	if err != nil {
+		// zarr-python 3 writes numcodecs.* configurations with v3 names
+		// ("int32"); they mean little-endian in memory, order from bytes.
+		raw, _ := json.Marshal(s)
+		if t3, err3 := dtype.ParseV3(raw); err3 == nil && !t3.Variable() {
+			return t3, nil
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return t, nil
