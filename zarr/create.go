@@ -37,11 +37,24 @@ type ArrayOptions struct {
 	// Filters are numcodecs filter configs; object arrays need an object
 	// codec first ({"id": "vlen-utf8"}).
 	Filters []map[string]any
-	// DimensionSeparator is "." (default) or "/".
+	// DimensionSeparator is the chunk key separator: v2 "." (default) or
+	// "/"; v3 "/" (default) or ".".
 	DimensionSeparator string
 	Attributes         map[string]any
-	// ZarrFormat is 2 (the default; v3 is not written yet).
+	// ZarrFormat is 3 (the default) or 2.
 	ZarrFormat int
+	// Codecs is the v3 codec list ([{"name": "bytes", ...}, ...]); nil
+	// means bytes (or vlen-utf8/vlen-bytes) then zstd, with a transpose
+	// first for Order "F". v3 only; v2 uses Compressor and Filters.
+	Codecs []map[string]any
+	// ShardShape, for v3, stores chunks of shape Chunks inside shards of
+	// this shape (sharding_indexed, index at the end with crc32c).
+	ShardShape []int
+	// ChunkSizes, for v3, gives every dimension's chunk sizes (a rectilinear
+	// grid); a nil entry keeps that dimension regular with Chunks[d].
+	ChunkSizes [][]int
+	// DimensionNames, for v3, names the dimensions.
+	DimensionNames []string
 	// Overwrite replaces an existing node at the path (deleting what is
 	// below it when the store can list).
 	Overwrite bool
@@ -59,6 +72,7 @@ type GroupOptions struct {
 // parseDTypeOption accepts the forms ArrayOptions.DType documents and
 // returns the v2 JSON form.
 func parseDTypeOption(v any) (*dtype.DataType, error) {
+	bad := func(err error) error { return errs.Wrap(errs.InvalidMetadata, "dtype", err, "bad data type") }
 	switch x := v.(type) {
 	case nil:
 		return nil, errs.New(errs.InvalidMetadata, "dtype", "a data type is required")
@@ -70,18 +84,31 @@ func parseDTypeOption(v any) (*dtype.DataType, error) {
 		}
 		raw, _ := json.Marshal(x)
 		t, err := dtype.ParseV2(raw)
+		if err == nil {
+			return t, nil
+		}
+		if t3, err3 := dtype.ParseV3(raw); err3 == nil {
+			return t3, nil
+		}
+		return nil, bad(err)
+	case map[string]any:
+		raw, err := json.Marshal(x)
 		if err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, "dtype", err, "bad data type")
+			return nil, bad(err)
+		}
+		t, err := dtype.ParseV3(raw)
+		if err != nil {
+			return nil, bad(err)
 		}
 		return t, nil
 	default:
 		raw, err := json.Marshal(x)
 		if err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, "dtype", err, "bad data type")
+			return nil, bad(err)
 		}
 		t, err := dtype.ParseV2(raw)
 		if err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, "dtype", err, "bad data type")
+			return nil, bad(err)
 		}
 		return t, nil
 	}
@@ -173,8 +200,12 @@ func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*
 	if !ok {
 		return nil, errs.New(errs.ReadOnly, p, "the store cannot be written")
 	}
-	if opt.ZarrFormat != 0 && opt.ZarrFormat != 2 {
-		return nil, errs.New(errs.Unsupported, p, "writing zarr_format %d is not supported yet", opt.ZarrFormat)
+	format := opt.ZarrFormat
+	if format == 0 {
+		format = 3
+	}
+	if format != 2 && format != 3 {
+		return nil, errs.New(errs.Unsupported, p, "writing zarr_format %d is not supported", format)
 	}
 	dt, err := parseDTypeOption(opt.DType)
 	if err != nil {
@@ -196,6 +227,76 @@ func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*
 	if len(chunks) != len(opt.Shape) {
 		return nil, errs.New(errs.InvalidMetadata, p+": chunks", "%d chunk sizes for %d dimensions", len(chunks), len(opt.Shape))
 	}
+	prefix := meta.Prefix(p)
+	var key string
+	var data []byte
+	if format == 3 {
+		key = prefix + keyZarrJSON
+		data, err = v3ArrayDocument(p, dt, chunks, opt)
+	} else {
+		key = prefix + keyZarray
+		data, err = v2ArrayDocument(p, dt, chunks, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := prepareNode(ctx, s, w, p, opt.Overwrite, format); err != nil {
+		return nil, err
+	}
+	var arr *Array
+	if format == 3 {
+		n, err := meta.ParseV3(key, data) // validates every field and codec
+		if err != nil {
+			return nil, err
+		}
+		if err := setKey(ctx, w, key, data); err != nil {
+			return nil, err
+		}
+		arr = newArrayV3(s, p, n.Array)
+	} else {
+		m, err := meta.ParseV2(key, data) // validates every field and codec
+		if err != nil {
+			return nil, err
+		}
+		if err := setKey(ctx, w, key, data); err != nil {
+			return nil, err
+		}
+		if opt.Attributes != nil {
+			if err := writeAttrs(ctx, s, prefix+keyZattrs, opt.Attributes); err != nil {
+				return nil, err
+			}
+		}
+		if arr, err = newArray(ctx, s, p, m, prefix+keyZattrs); err != nil {
+			return nil, err
+		}
+	}
+	arr.WriteEmptyChunks = opt.WriteEmptyChunks
+	return arr, nil
+}
+
+// fillOption converts ArrayOptions.FillValue (nil: the type's zero).
+func fillOption(p string, dt *dtype.DataType, opt ArrayOptions) (dtype.Fill, error) {
+	if opt.NoFill {
+		return dt.ZeroFill(), nil
+	}
+	if opt.FillValue == nil {
+		f := dt.ZeroFill()
+		f.Null = false
+		return f, nil
+	}
+	f, err := dt.FillFromValue(normalizeFillOption(opt.FillValue))
+	if err != nil && (dt.Kind == dtype.Bytes || dt.Kind == dtype.Void || dt.Kind == dtype.Struct) {
+		// Already in the v2 base64 form.
+		raw, _ := json.Marshal(opt.FillValue)
+		f, err = dt.ParseFillV2(raw)
+	}
+	if err != nil {
+		return dtype.Fill{}, errs.Wrap(errs.InvalidMetadata, p+": fill_value", err, "bad fill value")
+	}
+	return f, nil
+}
+
+func v2ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOptions) ([]byte, error) {
 	dtJSON, err := dt.V2JSON()
 	if err != nil {
 		return nil, errs.Wrap(errs.Unsupported, p+": dtype", err, "no v2 form")
@@ -204,23 +305,14 @@ func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*
 	switch {
 	case opt.NoFill:
 		fill = nil
-	case opt.FillValue != nil:
-		f, err := dt.FillFromValue(normalizeFillOption(opt.FillValue))
-		if err != nil && (dt.Kind == dtype.Bytes || dt.Kind == dtype.Void || dt.Kind == dtype.Struct) {
-			// Already in the v2 base64 form.
-			raw, _ := json.Marshal(opt.FillValue)
-			f, err = dt.ParseFillV2(raw)
-		}
+	case opt.FillValue == nil && dt.Variable():
+		fill = 0 // zarr-python's default for object arrays
+	default:
+		f, err := fillOption(p, dt, opt)
 		if err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, p+": fill_value", err, "bad fill value")
+			return nil, err
 		}
 		if fill, err = dt.FillV2JSON(f); err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, p+": fill_value", err, "bad fill value")
-		}
-	default:
-		if dt.Variable() {
-			fill = 0 // zarr-python's default for object arrays
-		} else if fill, err = dt.FillV2JSON(dtype.Fill{Bytes: make([]byte, dt.Size)}); err != nil {
 			return nil, errs.Wrap(errs.InvalidMetadata, p+": fill_value", err, "bad fill value")
 		}
 	}
@@ -245,48 +337,26 @@ func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*
 		}
 		filters = fl
 	}
-	shape := make([]any, len(opt.Shape))
-	for i, n := range opt.Shape {
-		shape[i] = n
-	}
-	chunkList := make([]any, len(chunks))
-	for i, n := range chunks {
-		chunkList[i] = n
-	}
 	doc := map[string]any{
-		"zarr_format": 2, "shape": shape, "chunks": chunkList, "dtype": dtJSON,
+		"zarr_format": 2, "shape": intsJSON(opt.Shape), "chunks": intsJSON(chunks), "dtype": dtJSON,
 		"fill_value": fill, "order": order, "compressor": compressor, "filters": filters,
 	}
 	if opt.DimensionSeparator != "" && opt.DimensionSeparator != "." {
 		doc["dimension_separator"] = opt.DimensionSeparator
 	}
-	prefix := meta.Prefix(p)
-	key := prefix + keyZarray
 	data, err := jsonx.Marshal(doc, "    ")
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "cannot write")
+		return nil, errs.Wrap(errs.InvalidMetadata, p, err, "cannot write metadata")
 	}
-	m, err := meta.ParseV2(key, data) // validates every field and codec
-	if err != nil {
-		return nil, err
+	return data, nil
+}
+
+func intsJSON(v []int) []any {
+	out := make([]any, len(v))
+	for i, n := range v {
+		out[i] = n
 	}
-	if err := prepareNode(ctx, s, w, p, opt.Overwrite); err != nil {
-		return nil, err
-	}
-	if err := setKey(ctx, w, key, data); err != nil {
-		return nil, err
-	}
-	if opt.Attributes != nil {
-		if err := writeAttrs(ctx, s, prefix+keyZattrs, opt.Attributes); err != nil {
-			return nil, err
-		}
-	}
-	a, err := newArray(ctx, s, p, m, prefix+keyZattrs)
-	if err != nil {
-		return nil, err
-	}
-	a.WriteEmptyChunks = opt.WriteEmptyChunks
-	return a, nil
+	return out
 }
 
 // normalizeFillOption turns Go numbers into json.Number so integer fills
@@ -325,29 +395,49 @@ func CreateGroup(ctx context.Context, s Store, path string, opt GroupOptions) (*
 	if !ok {
 		return nil, errs.New(errs.ReadOnly, p, "the store cannot be written")
 	}
-	if opt.ZarrFormat != 0 && opt.ZarrFormat != 2 {
-		return nil, errs.New(errs.Unsupported, p, "writing zarr_format %d is not supported yet", opt.ZarrFormat)
+	format := opt.ZarrFormat
+	if format == 0 {
+		format = 3
 	}
-	if err := prepareNode(ctx, s, w, p, opt.Overwrite); err != nil {
+	if format != 2 && format != 3 {
+		return nil, errs.New(errs.Unsupported, p, "writing zarr_format %d is not supported", format)
+	}
+	if err := prepareNode(ctx, s, w, p, opt.Overwrite, format); err != nil {
 		return nil, err
 	}
-	prefix := meta.Prefix(p)
-	if err := setKey(ctx, w, prefix+keyZgroup, []byte("{\n    \"zarr_format\": 2\n}")); err != nil {
+	if err := writeGroupDoc(ctx, w, meta.Prefix(p), format, opt.Attributes); err != nil {
 		return nil, err
 	}
-	if opt.Attributes != nil {
-		if err := writeAttrs(ctx, s, prefix+keyZattrs, opt.Attributes); err != nil {
-			return nil, err
+	return OpenGroup(ctx, s, p)
+}
+
+// writeGroupDoc writes a group's metadata (and v2 attributes).
+func writeGroupDoc(ctx context.Context, w store.Writer, prefix string, format int, attrs map[string]any) error {
+	if format == 3 {
+		doc, err := meta.GroupDocV3(attrs)
+		if err != nil {
+			return errs.Wrap(errs.InvalidMetadata, prefix+keyZarrJSON, err, "attributes cannot be written as JSON")
 		}
+		return setKey(ctx, w, prefix+keyZarrJSON, doc)
 	}
-	return newGroup(ctx, s, p, 2)
+	if err := setKey(ctx, w, prefix+keyZgroup, []byte("{\n    \"zarr_format\": 2\n}")); err != nil {
+		return err
+	}
+	if attrs != nil {
+		data, err := meta.MarshalAttrs(attrs)
+		if err != nil {
+			return errs.Wrap(errs.InvalidMetadata, prefix+keyZattrs, err, "attributes cannot be written as JSON")
+		}
+		return setKey(ctx, w, prefix+keyZattrs, data)
+	}
+	return nil
 }
 
 // prepareNode checks that path is free (or clears it when overwriting) and
 // creates missing ancestor groups; an ancestor that is an array is an error.
-func prepareNode(ctx context.Context, s Store, w store.Writer, p string, overwrite bool) error {
+func prepareNode(ctx context.Context, s Store, w store.Writer, p string, overwrite bool, format int) error {
 	prefix := meta.Prefix(p)
-	for _, k := range []string{keyZarray, keyZgroup} {
+	for _, k := range []string{keyZarray, keyZgroup, keyZarrJSON} {
 		_, ok, err := get(ctx, s, prefix+k)
 		if err != nil {
 			return err
@@ -369,17 +459,18 @@ func prepareNode(ctx context.Context, s Store, w store.Writer, p string, overwri
 	for i := 0; i < len(segs); i++ {
 		anc := strings.Join(segs[:i], "/")
 		ap := meta.Prefix(anc)
-		if _, ok, err := get(ctx, s, ap+keyZarray); err != nil {
-			return err
-		} else if ok {
-			return errs.New(errs.Exists, anc, "an ancestor of %q is an array", p)
-		}
-		if _, ok, err := get(ctx, s, ap+keyZgroup); err != nil {
-			return err
-		} else if !ok {
-			if err := setKey(ctx, w, ap+keyZgroup, []byte("{\n    \"zarr_format\": 2\n}")); err != nil {
-				return err
+		node, err := open(ctx, s, anc, "")
+		if err == nil {
+			if _, isArray := node.(*Array); isArray {
+				return errs.New(errs.Exists, anc, "an ancestor of %q is an array", p)
 			}
+			continue
+		}
+		if errs.CodeOf(err) != errs.NotFound {
+			return err
+		}
+		if err := writeGroupDoc(ctx, w, ap, format, nil); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -406,7 +497,7 @@ func deleteTree(ctx context.Context, s Store, w store.Writer, prefix string) err
 		}
 		return nil
 	}
-	for _, k := range []string{keyZarray, keyZgroup, keyZattrs} {
+	for _, k := range []string{keyZarray, keyZgroup, keyZattrs, keyZarrJSON} {
 		if err := deleteKey(ctx, w, prefix+k); err != nil {
 			return err
 		}

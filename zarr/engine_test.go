@@ -41,7 +41,7 @@ func wantCode(t *testing.T, err error, code zarr.ErrorCode) *zarr.Error {
 func TestNotFoundSuggestsNearName(t *testing.T) {
 	ctx := context.Background()
 	s := zarr.NewMemoryStore()
-	if _, err := zarr.CreateArray(ctx, s, "weather/temperature", zarr.ArrayOptions{Shape: []int{3}, DType: "<i4"}); err != nil {
+	if _, err := zarr.CreateArray(ctx, s, "weather/temperature", zarr.ArrayOptions{ZarrFormat: 2, Shape: []int{3}, DType: "<i4"}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := zarr.OpenArray(ctx, s, "weather/temprature")
@@ -56,7 +56,7 @@ func TestNotFoundSuggestsNearName(t *testing.T) {
 func TestPathNormalisation(t *testing.T) {
 	ctx := context.Background()
 	s := zarr.NewMemoryStore()
-	if _, err := zarr.CreateArray(ctx, s, `\a//b/c/`, zarr.ArrayOptions{Shape: []int{2}, DType: "<i2"}); err != nil {
+	if _, err := zarr.CreateArray(ctx, s, `\a//b/c/`, zarr.ArrayOptions{ZarrFormat: 2, Shape: []int{2}, DType: "<i2"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"a/.zgroup", "a/b/.zgroup", "a/b/c/.zarray", ".zgroup"} {
@@ -68,14 +68,14 @@ func TestPathNormalisation(t *testing.T) {
 		t.Error(err)
 	}
 	for _, bad := range []string{"a/../b", "./a", "a/./b"} {
-		_, err := zarr.CreateArray(ctx, s, bad, zarr.ArrayOptions{Shape: []int{2}, DType: "<i2"})
+		_, err := zarr.CreateArray(ctx, s, bad, zarr.ArrayOptions{ZarrFormat: 2, Shape: []int{2}, DType: "<i2"})
 		wantCode(t, err, zarr.CodeInvalidMetadata)
 	}
-	_, err := zarr.CreateArray(ctx, s, "a/b/c/d", zarr.ArrayOptions{Shape: []int{2}, DType: "<i2"})
+	_, err := zarr.CreateArray(ctx, s, "a/b/c/d", zarr.ArrayOptions{ZarrFormat: 2, Shape: []int{2}, DType: "<i2"})
 	wantCode(t, err, zarr.CodeExists)
-	_, err = zarr.CreateArray(ctx, s, "a/b/c", zarr.ArrayOptions{Shape: []int{2}, DType: "<i2"})
+	_, err = zarr.CreateArray(ctx, s, "a/b/c", zarr.ArrayOptions{ZarrFormat: 2, Shape: []int{2}, DType: "<i2"})
 	wantCode(t, err, zarr.CodeExists)
-	if _, err := zarr.CreateArray(ctx, s, "a/b/c", zarr.ArrayOptions{Shape: []int{5}, DType: "<i2", Overwrite: true}); err != nil {
+	if _, err := zarr.CreateArray(ctx, s, "a/b/c", zarr.ArrayOptions{ZarrFormat: 2, Shape: []int{5}, DType: "<i2", Overwrite: true}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -171,7 +171,7 @@ func TestConsolidateIsReadByOpen(t *testing.T) {
 	ctx := context.Background()
 	s := zarr.NewMemoryStore()
 	for _, p := range []string{"a/x", "a/b/y", "z"} {
-		if _, err := zarr.CreateArray(ctx, s, p, zarr.ArrayOptions{Shape: []int{4}, DType: "<u1"}); err != nil {
+		if _, err := zarr.CreateArray(ctx, s, p, zarr.ArrayOptions{ZarrFormat: 2, Shape: []int{4}, DType: "<u1"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -196,7 +196,7 @@ func TestConsolidateIsReadByOpen(t *testing.T) {
 func TestWriteEmptyChunksAndResize(t *testing.T) {
 	ctx := context.Background()
 	s := zarr.NewMemoryStore()
-	arr, err := zarr.CreateArray(ctx, s, "x", zarr.ArrayOptions{Shape: []int{10, 10}, Chunks: []int{5, 5}, DType: "<i2", FillValue: 3})
+	arr, err := zarr.CreateArray(ctx, s, "x", zarr.ArrayOptions{ZarrFormat: 2, Shape: []int{10, 10}, Chunks: []int{5, 5}, DType: "<i2", FillValue: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestBadMetadataIsTyped(t *testing.T) {
 func TestCorruptChunkIsACodecErrorNamingTheKey(t *testing.T) {
 	ctx := context.Background()
 	s := zarr.NewMemoryStore()
-	arr, err := zarr.CreateArray(ctx, s, "a", zarr.ArrayOptions{Shape: []int{4}, Chunks: []int{2}, DType: "<i4", NoCompressor: true})
+	arr, err := zarr.CreateArray(ctx, s, "a", zarr.ArrayOptions{ZarrFormat: 2, Shape: []int{4}, Chunks: []int{2}, DType: "<i4", NoCompressor: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +330,7 @@ func TestSelectionParsing(t *testing.T) {
 	}
 	ctx := context.Background()
 	s := zarr.NewMemoryStore()
-	arr, err := zarr.CreateArray(ctx, s, "a", zarr.ArrayOptions{Shape: []int{4, 4}, DType: "<i4", NoCompressor: true})
+	arr, err := zarr.CreateArray(ctx, s, "a", zarr.ArrayOptions{ZarrFormat: 2, Shape: []int{4, 4}, DType: "<i4", NoCompressor: true})
 	if err != nil {
 		t.Fatal(err)
 	}

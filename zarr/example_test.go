@@ -9,7 +9,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 )
 
-// Example writes a small float32 array into an in-memory store, reads a
+// Example writes a small Zarr v3 float32 array into an in-memory store, reads a
 // strided window back, and lists the hierarchy.
 func Example() {
 	ctx := context.Background()
@@ -20,7 +20,10 @@ func Example() {
 		Chunks:     []int{2, 4},
 		DType:      "<f4",
 		FillValue:  math.NaN(),
-		Compressor: map[string]any{"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1},
+		Codecs: []map[string]any{
+			{"name": "bytes", "configuration": map[string]any{"endian": "little"}},
+			{"name": "blosc", "configuration": map[string]any{"cname": "lz4", "clevel": 5, "shuffle": "shuffle", "typesize": 4}},
+		},
 		Attributes: map[string]any{"units": "K"},
 	})
 	if err != nil {
