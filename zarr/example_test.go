@@ -16,10 +16,10 @@ func Example() {
 	store := zarr.NewMemoryStore()
 
 	arr, err := zarr.CreateArray(ctx, store, "weather/temperature", zarr.ArrayOptions{
-		Shape:      []int{4, 6},
-		Chunks:     []int{2, 4},
-		DType:      "<f4",
-		FillValue:  math.NaN(),
+		Shape:     []int{4, 6},
+		Chunks:    []int{2, 4},
+		DType:     "<f4",
+		FillValue: math.NaN(),
 		Codecs: []map[string]any{
 			{"name": "bytes", "configuration": map[string]any{"endian": "little"}},
 			{"name": "blosc", "configuration": map[string]any{"cname": "lz4", "clevel": 5, "shuffle": "shuffle", "typesize": 4}},
