@@ -281,9 +281,11 @@ func (c *consolidatedStore) List(_ context.Context, prefix string) ([]string, er
 	return out, nil
 }
 
-// Consolidate writes ".zmetadata" for the hierarchy below path: every
-// ".zarray", ".zgroup" and ".zattrs" document, as zarr-python's
-// consolidate_metadata does. The store must be able to list.
+// Consolidate gathers the metadata of the hierarchy below path into one
+// document, as zarr-python's consolidate_metadata does: for v2 a
+// ".zmetadata" with every ".zarray", ".zgroup" and ".zattrs"; for v3 an
+// inline "consolidated_metadata" in the group's zarr.json. The store must be
+// able to list.
 func Consolidate(ctx context.Context, s Store, path string) error {
 	p, err := meta.NormalizePath(path)
 	if err != nil {
@@ -301,6 +303,10 @@ func Consolidate(ctx context.Context, s Store, path string) error {
 		return errs.New(errs.ReadOnly, p, "the store cannot be written")
 	}
 	prefix := meta.Prefix(p)
+	rootDoc, isV3, err := get(ctx, s, prefix+keyZarrJSON)
+	if err != nil {
+		return err
+	}
 	entries := map[string]any{}
 	var walk func(dir string) error
 	walk = func(dir string) error {
@@ -316,7 +322,7 @@ func Consolidate(ctx context.Context, s Store, path string) error {
 				continue
 			}
 			key := dir + n
-			if !isMetadataKey(key) {
+			if !isMetadataKey(key) || (isV3 != (n == keyZarrJSON)) || key == prefix+keyZarrJSON {
 				continue
 			}
 			data, ok, err := get(ctx, s, key)
@@ -330,12 +336,34 @@ func Consolidate(ctx context.Context, s Store, path string) error {
 			if err := jsonx.Unmarshal(data, &v); err != nil {
 				return errs.Wrap(errs.InvalidMetadata, key, err, "not JSON")
 			}
-			entries[strings.TrimPrefix(key, prefix)] = v
+			rel := strings.TrimPrefix(key, prefix)
+			if isV3 {
+				rel = strings.TrimSuffix(strings.TrimSuffix(rel, keyZarrJSON), "/")
+				if m, ok := v.(map[string]any); ok {
+					delete(m, "consolidated_metadata")
+				}
+			}
+			entries[rel] = v
 		}
 		return nil
 	}
 	if err := walk(prefix); err != nil {
 		return err
+	}
+	if isV3 {
+		var doc map[string]any
+		if err := jsonx.Unmarshal(rootDoc, &doc); err != nil {
+			return errs.Wrap(errs.InvalidMetadata, prefix+keyZarrJSON, err, "not JSON")
+		}
+		if doc["node_type"] != "group" {
+			return errs.New(errs.InvalidMetadata, p, "only groups can be consolidated")
+		}
+		doc["consolidated_metadata"] = map[string]any{"kind": "inline", "must_understand": false, "metadata": entries}
+		data, err := jsonx.Marshal(doc, "  ")
+		if err != nil {
+			return errs.Wrap(errs.InvalidMetadata, prefix+keyZarrJSON, err, "cannot write")
+		}
+		return setKey(ctx, w, prefix+keyZarrJSON, data)
 	}
 	doc := map[string]any{"zarr_consolidated_format": 1, "metadata": entries}
 	data, err := jsonx.Marshal(doc, "    ")

@@ -161,3 +161,29 @@ func TestV3UnknownMustUnderstandField(t *testing.T) {
 		t.Errorf("error %q does not name the field", err)
 	}
 }
+
+func TestV3Consolidate(t *testing.T) {
+	ctx := context.Background()
+	s := zarr.NewMemoryStore()
+	for _, p := range []string{"a/x", "a/b/y", "z"} {
+		if _, err := zarr.CreateArray(ctx, s, p, zarr.ArrayOptions{Shape: []int{4}, DType: "uint8", Attributes: map[string]any{"p": p}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zarr.Consolidate(ctx, s, ""); err != nil {
+		t.Fatal(err)
+	}
+	s2 := getOnly{s}
+	root, err := zarr.OpenGroup(ctx, s2, "")
+	if err != nil || !root.Consolidated() {
+		t.Fatalf("root not consolidated: %v", err)
+	}
+	kids, err := root.Children(ctx)
+	if err != nil || len(kids) != 2 {
+		t.Fatalf("children %v, %v", kids, err)
+	}
+	a, err := root.Open(ctx, "a/b/y")
+	if err != nil || a.Attrs()["p"] != "a/b/y" {
+		t.Fatalf("a/b/y through consolidated metadata: %v %v", a, err)
+	}
+}
