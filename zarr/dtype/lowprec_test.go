@@ -1,0 +1,359 @@
+package dtype
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// Tables in testdata/lowprec are written by tests/lowprec/gen_tables.py,
+// which decodes every pattern from the format definitions and finds the
+// expected encoding of each rounding point by nearest-value search.
+
+type lowPrecTable struct {
+	Format       string            `json:"format"`
+	Bits         int               `json:"bits"`
+	ExponentBits int               `json:"exponent_bits"`
+	MantissaBits int               `json:"mantissa_bits"`
+	Bias         int               `json:"bias"`
+	Family       string            `json:"family"`
+	MaxFinite    float64           `json:"max_finite"`
+	Values       []json.RawMessage `json:"values"`
+	Rounding     [][2]json.RawMessage
+}
+
+func loadLowPrecTable(t *testing.T, name string) *lowPrecTable {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "lowprec", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tab lowPrecTable
+	if err := json.Unmarshal(b, &tab); err != nil {
+		t.Fatal(err)
+	}
+	if tab.Format != name {
+		t.Fatalf("table %s names %q", name, tab.Format)
+	}
+	return &tab
+}
+
+// parseTableFloat reads a table entry: a JSON number, or a string "nan",
+// "-nan", "inf", "-inf", "-0.0" or a hex float.
+func parseTableFloat(raw json.RawMessage) (float64, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		var f float64
+		err := json.Unmarshal(raw, &f)
+		return f, err
+	}
+	switch s {
+	case "nan":
+		return math.NaN(), nil
+	case "-nan":
+		return math.Copysign(math.NaN(), -1), nil
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
+func sameFloat(a, b float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b) && math.Signbit(a) == math.Signbit(b)
+	}
+	return a == b && math.Signbit(a) == math.Signbit(b)
+}
+
+func TestLowPrecTables(t *testing.T) {
+	patterns, points := 0, 0
+	for _, name := range LowPrecFloatFormats() {
+		t.Run(name, func(t *testing.T) {
+			p, ok := LowPrecFloat(name)
+			if !ok {
+				t.Fatal("not found")
+			}
+			tab := loadLowPrecTable(t, name)
+			if p.Bits() != tab.Bits || p.ExponentBits() != tab.ExponentBits ||
+				p.MantissaBits() != tab.MantissaBits || p.Bias() != tab.Bias {
+				t.Fatalf("layout %d/%d/%d/%d, table %d/%d/%d/%d", p.Bits(), p.ExponentBits(),
+					p.MantissaBits(), p.Bias(), tab.Bits, tab.ExponentBits, tab.MantissaBits, tab.Bias)
+			}
+			if len(tab.Values) != 1<<p.Bits() {
+				t.Fatalf("%d values", len(tab.Values))
+			}
+			if p.MaxFinite() != tab.MaxFinite {
+				t.Errorf("MaxFinite %v, table %v", p.MaxFinite(), tab.MaxFinite)
+			}
+			// every bit pattern decodes to the table's value
+			for code, raw := range tab.Values {
+				want, err := parseTableFloat(raw)
+				if err != nil {
+					t.Fatalf("value %d: %v", code, err)
+				}
+				got := p.ToFloat64(uint16(code))
+				if !sameFloat(got, want) {
+					t.Errorf("ToFloat64(%#x) = %v, want %v", code, got, want)
+				}
+				// formats narrower than a byte ignore the upper bits
+				if p.Bits() < 8 {
+					for hi := 1; hi < 1<<(8-p.Bits()); hi++ {
+						g := p.ToFloat64(uint16(hi<<p.Bits() | code))
+						if !sameFloat(g, want) {
+							t.Errorf("ToFloat64(%#x) = %v, want %v (upper bits ignored)", hi<<p.Bits()|code, g, want)
+						}
+					}
+				}
+				// finite patterns and infinities round-trip
+				if !math.IsNaN(want) {
+					if back := p.FromFloat64(want); back != uint16(code) {
+						// fnuz has no -0: that pattern is the NaN, excluded above
+						t.Errorf("FromFloat64(ToFloat64(%#x)) = %#x", code, back)
+					}
+				}
+			}
+			patterns += len(tab.Values)
+			// rounding points
+			for _, r := range tab.Rounding {
+				x, err := parseTableFloat(r[0])
+				if err != nil {
+					t.Fatalf("point %s: %v", r[0], err)
+				}
+				var want uint16
+				if err := json.Unmarshal(r[1], &want); err != nil {
+					t.Fatal(err)
+				}
+				if got := p.FromFloat64(x); got != want {
+					t.Errorf("FromFloat64(%s = %v) = %#x (%v), want %#x (%v)", r[0], x,
+						got, p.ToFloat64(got), want, p.ToFloat64(want))
+				}
+			}
+			points += len(tab.Rounding)
+		})
+	}
+	t.Logf("%d bit patterns, %d rounding points", patterns, points)
+}
+
+// Values stated by the sources, asserted directly.
+func TestLowPrecDocumented(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		max      float64 // largest finite value
+		minSub   float64 // smallest subnormal
+		nan, inf int     // canonical NaN / +Inf encodings, -1 if none
+	}{
+		// ml_dtypes _finfo.py: bfloat16 max 0x1.FEp127, smallest_subnormal
+		// 0x1p-133; zarr-extensions bfloat16 README: "NaN" is 0x7fc0.
+		{"bfloat16", 0x1.FEp127, 0x1p-133, 0x7fc0, 0x7f80},
+		// ml_dtypes tests/float8_test.cc NumericLimits: max 15.5, denorm_min
+		// 2^-6; zarr-extensions float8_e3m4 README: "NaN" is 0x78.
+		{"float8_e3m4", 15.5, 0x1p-6, 0x78, 0x70},
+		// float8_test.cc: max 240, denorm_min 2^-9; README: "NaN" 0x7c.
+		{"float8_e4m3", 240, 0x1p-9, 0x7c, 0x78},
+		// float8_test.cc: max 448, denorm_min 2^-9; ml_dtypes README: NaN is
+		// 0bS111'1111, no inf.
+		{"float8_e4m3fn", 448, 0x1p-9, 0x7f, -1},
+		// float8_test.cc: max 240, denorm_min 2^-10; README: NaN 0x80.
+		{"float8_e4m3fnuz", 240, 0x1p-10, 0x80, -1},
+		// float8_test.cc: max 30, denorm_min 2^-13; README: NaN 0x80.
+		{"float8_e4m3b11fnuz", 30, 0x1p-13, 0x80, -1},
+		// float8_test.cc: max 57344, denorm_min 2^-16; README: "NaN" 0x7e.
+		{"float8_e5m2", 57344, 0x1p-16, 0x7e, 0x7c},
+		// ml_dtypes _finfo.py: smallest_subnormal 0x1p-17; README NaN 0x80;
+		// max 57344 (1.75 × 2^15, bias 16).
+		{"float8_e5m2fnuz", 57344, 0x1p-17, 0x80, -1},
+		// ml_dtypes tests/mxfloat_test.cc NumericLimits: max 6, denorm_min
+		// 0.5; max 7.5, denorm_min 0.125; max 28, denorm_min 0.0625.
+		{"float4_e2m1fn", 6, 0.5, -1, -1},
+		{"float6_e2m3fn", 7.5, 0.125, -1, -1},
+		{"float6_e3m2fn", 28, 0.0625, -1, -1},
+	} {
+		p, ok := LowPrecFloat(c.name)
+		if !ok {
+			t.Errorf("%s not supported", c.name)
+			continue
+		}
+		if got := p.MaxFinite(); got != c.max {
+			t.Errorf("%s: max %v, want %v", c.name, got, c.max)
+		}
+		if got := p.ToFloat64(1); got != c.minSub {
+			t.Errorf("%s: smallest subnormal %v, want %v", c.name, got, c.minSub)
+		}
+		if got := p.FromFloat64(c.max); got != p.maxCode() {
+			t.Errorf("%s: FromFloat64(max) = %#x", c.name, got)
+		}
+		n, hasNaN := p.NaNBits()
+		if hasNaN != (c.nan >= 0) || (hasNaN && int(n) != c.nan) {
+			t.Errorf("%s: NaNBits %#x %v, want %#x", c.name, n, hasNaN, c.nan)
+		}
+		if hasNaN {
+			if got := p.FromFloat64(math.NaN()); got != n {
+				t.Errorf("%s: FromFloat64(NaN) = %#x, want %#x", c.name, got, n)
+			}
+			if !math.IsNaN(p.ToFloat64(n)) {
+				t.Errorf("%s: NaN bits decode to %v", c.name, p.ToFloat64(n))
+			}
+		}
+		inf, hasInf := p.InfBits()
+		if hasInf != (c.inf >= 0) || (hasInf && int(inf) != c.inf) || hasInf != p.HasInf() {
+			t.Errorf("%s: InfBits %#x %v, want %#x", c.name, inf, hasInf, c.inf)
+		}
+	}
+	// bfloat16 max is about 3.39e38 (ml_dtypes finfo prints 3.38953e+38).
+	bf, _ := LowPrecFloat("bfloat16")
+	if m := bf.MaxFinite(); math.Abs(m-3.38953e38) > 1e33 {
+		t.Errorf("bfloat16 max %v", m)
+	}
+}
+
+// Overflow, infinity and NaN inputs, per ml_dtypes' ConvertImpl (float8.h,
+// non-saturating): the result is the type's infinity().
+func TestLowPrecSpecials(t *testing.T) {
+	negNaN := math.Copysign(math.NaN(), -1)
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		name string
+		x    float64
+		want uint16
+	}{
+		{"float8_e4m3fn", 464, 0x7e},                    // tie between 448 (even) and 480 → 448
+		{"float8_e4m3fn", 465, 0x7f},                    // overflow → NaN, not saturation
+		{"float8_e4m3fn", -1e6, 0xff},                   // negative NaN
+		{"float8_e4m3fn", inf, 0x7f},                    // no inf: NaN
+		{"float8_e4m3fn", negNaN, 0xff},                 // NaN keeps its sign
+		{"float8_e4m3fnuz", 247.99, 0x7f},               // below the 248 tie → 240
+		{"float8_e4m3fnuz", 248, 0x80},                  // tie rounds to the (even) code past max: NaN
+		{"float8_e4m3fnuz", -inf, 0x80},                 // single NaN
+		{"float8_e4m3fnuz", math.Copysign(0, -1), 0x00}, // no -0
+		{"float8_e4m3fnuz", -0x1p-12, 0x00},             // rounds to zero: +0
+		{"float8_e4m3fn", -0x1p-12, 0x80},               // -0 exists
+		{"float8_e5m2", 61440, 0x7c},                    // max + ulp/2 → inf (IEEE)
+		{"float8_e5m2", 61439, 0x7b},
+		{"float8_e5m2", math.NaN(), 0x7e},
+		{"float8_e5m2", negNaN, 0xfe},
+		{"float8_e4m3b11fnuz", 31.99, 0x80},
+		{"float8_e4m3b11fnuz", 1e-300, 0x00},
+		{"float4_e2m1fn", 100, 0x7},        // saturates to 6
+		{"float4_e2m1fn", -inf, 0xf},       // saturates to -6
+		{"float4_e2m1fn", math.NaN(), 0x8}, // ml_dtypes: quiet_NaN() is -0
+		{"float4_e2m1fn", negNaN, 0x0},
+		{"float4_e2m1fn", -0.2, 0x8},
+		{"float6_e3m2fn", 1e9, 0x1f},
+		{"float6_e2m3fn", -8, 0x3f},
+		{"bfloat16", 1e39, 0x7f80},
+		{"bfloat16", negNaN, 0xffc0},
+		{"bfloat16", 1 + 0x1p-8, 0x3f80}, // tie → even
+		{"bfloat16", 1 + 0x1p-8 + 0x1p-30, 0x3f81},
+	} {
+		p, _ := LowPrecFloat(c.name)
+		if got := p.FromFloat64(c.x); got != c.want {
+			t.Errorf("%s.FromFloat64(%v) = %#x, want %#x", c.name, c.x, got, c.want)
+		}
+	}
+}
+
+// FromFloat64 rounds once. ml_dtypes' NumPy casts and Eigen's
+// bfloat16(double) go through float32 first; converting the float32 value
+// reproduces them. 1 + 2^-8 + 2^-40 is just above the bfloat16 midpoint
+// between 1 and 1+2^-7, but its float32 rounding is the midpoint itself,
+// which then ties to even (down).
+func TestLowPrecDoubleRounding(t *testing.T) {
+	bf, _ := LowPrecFloat("bfloat16")
+	x := 1 + 0x1p-8 + 0x1p-40
+	if got := bf.FromFloat64(x); got != 0x3f81 {
+		t.Errorf("single rounding: %#x, want 0x3f81", got)
+	}
+	if got := bf.FromFloat64(float64(float32(x))); got != 0x3f80 {
+		t.Errorf("via float32: %#x, want 0x3f80", got)
+	}
+	// ml_dtypes float8_test.cc DoubleRound: 1 + eps/2 + 2^-24 must round up
+	// to 1 + eps from double.
+	for _, name := range LowPrecFloatFormats() {
+		p, _ := LowPrecFloat(name)
+		eps := math.Ldexp(1, -p.MantissaBits())
+		x := 1 + eps/2 + 0x1p-24
+		if got := p.ToFloat64(p.FromFloat64(x)); got != 1+eps {
+			t.Errorf("%s: %v rounds to %v, want %v", name, x, got, 1+eps)
+		}
+	}
+}
+
+func TestLowPrecLookup(t *testing.T) {
+	want := []string{"bfloat16", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
+		"float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn",
+		"float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz"}
+	if got := fmt.Sprint(LowPrecFloatFormats()); got != fmt.Sprint(want) {
+		t.Errorf("formats %v", got)
+	}
+	for _, n := range []string{"float16", "float8_e8m0fnu", "int4", ""} {
+		if _, ok := LowPrecFloat(n); ok {
+			t.Errorf("%q accepted", n)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		signed bool
+		bits   int
+	}{{"int2", true, 2}, {"int4", true, 4}, {"uint2", false, 2}, {"uint4", false, 4}} {
+		s, b, ok := LowPrecInt(c.name)
+		if !ok || s != c.signed || b != c.bits {
+			t.Errorf("LowPrecInt(%s) = %v %d %v", c.name, s, b, ok)
+		}
+	}
+	if _, _, ok := LowPrecInt("int8"); ok {
+		t.Error("int8 accepted")
+	}
+}
+
+// zarr-extensions int2/int4/uint2/uint4 READMEs: ranges [-2, 1], [-8, 7],
+// [0, 3], [0, 15]; one value per byte in the low bits, upper bits ignored.
+func TestLowPrecInts(t *testing.T) {
+	n := 0
+	for _, name := range LowPrecIntFormats() {
+		signed, bits, _ := LowPrecInt(name)
+		lo, hi := int64(0), int64(1)<<bits-1
+		if signed {
+			lo, hi = -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1
+		}
+		// every byte: the low bits decide, two's complement if signed
+		for b := 0; b < 256; b++ {
+			low := int64(b & (1<<bits - 1))
+			want := low
+			if signed && low > hi {
+				want = low - 1<<bits
+			}
+			if got := Int4Value(byte(b), signed, bits); got != want {
+				t.Errorf("%s: Int4Value(%#x) = %d, want %d", name, b, got, want)
+			}
+			n++
+		}
+		// every value in range round-trips; encodings are sign-/zero-extended
+		for v := lo; v <= hi; v++ {
+			b, ok := Int4Bits(v, signed, bits)
+			if !ok {
+				t.Errorf("%s: %d rejected", name, v)
+				continue
+			}
+			if got := Int4Value(b, signed, bits); got != v {
+				t.Errorf("%s: %d → %#x → %d", name, v, b, got)
+			}
+			if int64(int8(b)) != v && signed || !signed && int64(b) != v {
+				t.Errorf("%s: %d stored as %#x, want it extended through the byte", name, v, b)
+			}
+		}
+		for _, v := range []int64{lo - 1, hi + 1, math.MinInt64, math.MaxInt64} {
+			if b, ok := Int4Bits(v, signed, bits); ok {
+				t.Errorf("%s: %d accepted as %#x", name, v, b)
+			}
+		}
+	}
+	if _, ok := Int4Bits(0, true, 9); ok {
+		t.Error("9-bit width accepted")
+	}
+	if Int4Value(0xff, true, 0) != 0 {
+		t.Error("0-bit width")
+	}
+	t.Logf("%d integer decodings", n)
+}
