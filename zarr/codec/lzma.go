@@ -330,7 +330,7 @@ func checkXZ(b []byte, limit int) error {
 		if id != 0x21 {
 			name, ok := xzFilterNames[id]
 			if !ok {
-				name = "unknown"
+				return Corrupt("lzma", "unknown xz filter id %#x", id)
 			}
 			return errs.New(errs.Unsupported, "lzma", "the xz stream uses the %s filter (id %#x); only LZMA2 is supported", name, id)
 		}
