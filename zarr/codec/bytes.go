@@ -72,6 +72,13 @@ func (c *bytesCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 	}
 	data := append([]byte(nil), b...)
 	dtype.SwapTo(out.DType, data, c.endian)
+	if signed, bits, ok := dtype.LowPrecInt(out.DType.Format); ok {
+		// Sub-byte integers: readers ignore the upper bits; in memory the
+		// value is sign- or zero-extended through the byte.
+		for i, v := range data {
+			data[i] = byte(dtype.Int4Value(v, signed, bits))
+		}
+	}
 	return nd.FromBytes(out.DType, out.Shape, data)
 }
 

@@ -137,6 +137,14 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 			return fmt.Errorf("fill_value %v for %s: %v", v, t, err)
 		}
 		var lo, hi big.Int
+		if signed, bits, ok := LowPrecInt(t.Format); ok {
+			v, fits := Int4Bits(n.Int64(), signed, bits)
+			if !n.IsInt64() || !fits {
+				return fmt.Errorf("fill_value %v is out of range for %s", n, t)
+			}
+			b[0] = v
+			return nil
+		}
 		if t.Kind == Uint {
 			hi.Lsh(big.NewInt(1), uint(8*t.Size)).Sub(&hi, big.NewInt(1))
 		} else {

@@ -81,6 +81,14 @@ func Float16Value(h uint16) float64 {
 // LoadFloat64 reads element bytes (in-memory, little-endian) of a numeric,
 // bool or datetime type as a float64.
 func (t *DataType) LoadFloat64(b []byte) float64 {
+	if t.Format != "" {
+		if lp, ok := LowPrecFloat(t.Format); ok {
+			return lp.ToFloat64(uint16(t.LoadUint64(b)))
+		}
+		if signed, bits, ok := LowPrecInt(t.Format); ok {
+			return float64(Int4Value(b[0], signed, bits))
+		}
+	}
 	switch t.Kind {
 	case Float:
 		switch t.Size {
@@ -162,6 +170,12 @@ func (t *DataType) StoreUint64(b []byte, v uint64) {
 // floats round to the nearest value, integers truncate toward zero, bool is
 // f != 0.
 func (t *DataType) StoreFloat64(b []byte, f float64) {
+	if t.Format != "" {
+		if lp, ok := LowPrecFloat(t.Format); ok {
+			t.StoreUint64(b, uint64(lp.FromFloat64(f)))
+			return
+		}
+	}
 	switch t.Kind {
 	case Float:
 		switch t.Size {

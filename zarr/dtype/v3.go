@@ -43,24 +43,12 @@ func v3Core(name string) *DataType {
 		t.Format = name
 		return t
 	}
-	if strings.HasPrefix(name, "float8_") || strings.HasPrefix(name, "float6_") || strings.HasPrefix(name, "float4_") {
-		if !knownLowPrecName(name) {
-			return nil
-		}
+	if lp, ok := LowPrecFloat(name); ok && lp.StorageSize() == 1 {
 		t := mk(Float, 1)
 		t.Format = name
 		return t
 	}
 	return nil
-}
-
-func knownLowPrecName(name string) bool {
-	switch name {
-	case "float8_e3m4", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz",
-		"float8_e4m3", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn":
-		return true
-	}
-	return false
 }
 
 func bitsOf(s string) int {
@@ -71,7 +59,8 @@ func bitsOf(s string) int {
 // V3Names lists the data type names ParseV3 accepts, for suggestions.
 var V3Names = []string{"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
 	"float16", "float32", "float64", "complex64", "complex128", "bfloat16", "int2", "int4", "uint2", "uint4",
-	"float8_e3m4", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz",
+	"float8_e3m4", "float8_e4m3", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz",
+	"float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn",
 	"string", "bytes", "variable_length_bytes", "fixed_length_utf32", "null_terminated_bytes", "raw_bytes",
 	"numpy.datetime64", "numpy.timedelta64", "struct", "structured", "r8", "r16"}
 
