@@ -20,7 +20,7 @@ import "unsafe"
 // transpose after its 32-bit step when rows 4..7 start out empty; the
 // remaining 16-bit and 8-bit steps on rows 0..3 then leave stream j in row j.
 
-func ld(p unsafe.Pointer, off int) uint64     { return *(*uint64)(unsafe.Add(p, off)) }
+func ld(p unsafe.Pointer, off int) uint64    { return *(*uint64)(unsafe.Add(p, off)) }
 func st(p unsafe.Pointer, off int, v uint64) { *(*uint64)(unsafe.Add(p, off)) = v }
 
 // kernelRange panics unless dst and src both hold ts*n bytes, and returns

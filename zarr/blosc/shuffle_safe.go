@@ -23,8 +23,6 @@ func shuffle2(dst, src []byte, n int) int {
 	return 8 * g
 }
 
-
-
 func unshuffle2(dst, src []byte, n int) int {
 	g := n / 8
 	d := dst[:16*g]
