@@ -160,6 +160,12 @@ func NewZip(ctx context.Context, base Store, key string, opts ...ZipOption) (*Zi
 	if err != nil {
 		return nil, err
 	}
+	if !whole && cfg.tail < ZipDefaultTail && findEnd(tail) < 0 {
+		// A comment longer than the tail: read the longest possible end.
+		if tail, whole, err = z.readTail(ctx, ZipDefaultTail); err != nil {
+			return nil, err
+		}
+	}
 	if whole {
 		z.data = tail
 	}
@@ -215,11 +221,11 @@ func (z *Zip) readTail(ctx context.Context, n int64) (tail []byte, whole bool, e
 	if c := errs.CodeOf(first); c == "" || c == errs.Store {
 		first = errs.Wrap(errs.Store, z.key, first, "cannot read the end of the zip file")
 	}
-	if perr != nil || !ok || len(probe) != eocdLen || le32(probe) != eocdSig {
+	if perr != nil || !ok || len(probe) != eocdLen {
 		return nil, false, first
 	}
 	count, cdSize, cdOff := le16(probe[10:]), le32(probe[12:]), le32(probe[16:])
-	if le16(probe[20:]) == 0 && count != 0xffff && cdSize != 0xffffffff && cdOff != 0xffffffff {
+	if le32(probe) == eocdSig && le16(probe[20:]) == 0 && count != 0xffff && cdSize != 0xffffffff && cdOff != 0xffffffff {
 		size := int64(cdOff) + int64(cdSize) + eocdLen
 		if size >= n {
 			return nil, false, first // the size was not the problem
@@ -315,6 +321,9 @@ func (z *Zip) parseEnd(ctx context.Context, tail []byte) (cdOff, cdSize, count i
 			return 0, 0, 0, z.corrupt("Zip64 end record: %d entries, %d bytes at offset %d", c, s, o)
 		}
 		count, cdSize, cdOff = int64(c), int64(s), int64(o)
+		if cdOff+cdSize != int64(recOff) {
+			return 0, 0, 0, z.corrupt("the central directory (%d bytes at offset %d) does not end where the Zip64 end record starts (%d)", cdSize, cdOff, recOff)
+		}
 		cdLimit = int64(recOff)
 	} else {
 		tailStart = cdOff + cdSize - int64(i)
