@@ -1,0 +1,492 @@
+//go:build js && wasm
+
+// Package jsbridge exposes the zarr engine to JavaScript through
+// syscall/js: every call returns a Promise and runs in its own goroutine;
+// JS stores become Go stores whose methods await the JS promises; results
+// are copied once, straight into the final TypedArray; Go errors become
+// {code, message} rejections the npm wrapper turns into ZarrError. It is
+// the only package that imports syscall/js.
+package jsbridge
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"sync"
+	"syscall/js"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+)
+
+// Version is the bridge protocol version the npm wrapper checks.
+const Version = 1
+
+// handles keeps the Go arrays and groups JS objects refer to by id.
+var (
+	handlesMu sync.Mutex
+	handles   = map[int]zarr.Node{}
+	nextID    = 1
+)
+
+func keep(n zarr.Node) int {
+	handlesMu.Lock()
+	defer handlesMu.Unlock()
+	id := nextID
+	nextID++
+	handles[id] = n
+	return id
+}
+
+func lookup(v js.Value) (zarr.Node, error) {
+	if v.Type() != js.TypeNumber {
+		return nil, errs.New(errs.Store, "", "bad handle")
+	}
+	handlesMu.Lock()
+	defer handlesMu.Unlock()
+	n, ok := handles[v.Int()]
+	if !ok {
+		return nil, errs.New(errs.Store, "", "the array or group was released")
+	}
+	return n, nil
+}
+
+func lookupArray(v js.Value) (*zarr.Array, error) {
+	n, err := lookup(v)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := n.(*zarr.Array)
+	if !ok {
+		return nil, errs.New(errs.NotFound, n.Path(), "is a group, not an array")
+	}
+	return a, nil
+}
+
+// API returns the object of functions the npm wrapper calls.
+func API() js.Value {
+	api := jsObject.New()
+	api.Set("version", Version)
+	fn := func(name string, f func(args []js.Value) (js.Value, error)) {
+		api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
+			// Copy the arguments: the slice is reused after we return.
+			a := append([]js.Value(nil), args...)
+			for len(a) < 6 {
+				a = append(a, js.Undefined())
+			}
+			return async(func() (js.Value, error) { return f(a) })
+		}))
+	}
+	// open(store, path, kind, signal) → node info
+	fn("open", func(a []js.Value) (js.Value, error) {
+		s, err := newStore(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		ctx, done, err := callContext(a[3])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		path := optString(a[1])
+		var n zarr.Node
+		switch kind := optString(a[2]); kind {
+		case "array":
+			n, err = zarr.OpenArray(ctx, s, path)
+		case "group":
+			n, err = zarr.OpenGroup(ctx, s, path)
+		case "":
+			n, err = zarr.Open(ctx, s, path)
+		default:
+			return js.Value{}, errs.New(errs.Selection, kind, "kind must be \"array\" or \"group\"")
+		}
+		if err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		return nodeInfo(n), nil
+	})
+	// get(id, selection, signal, concurrency) → {data, shape, stride}
+	fn("get", func(a []js.Value) (js.Value, error) {
+		arr, err := lookupArray(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		sel, err := selectionFromJS(a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		ctx, done, err := callContext(a[2])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		if a[3].Type() == js.TypeNumber && a[3].Int() > 0 {
+			arr.Concurrency = a[3].Int()
+		}
+		res, err := arr.Read(ctx, sel)
+		if err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		return resultToJS(res)
+	})
+	// set(id, selection, value, signal)
+	fn("set", func(a []js.Value) (js.Value, error) {
+		arr, err := lookupArray(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		sel, err := selectionFromJS(a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		selShape, err := selectionShape(sel, arr.Shape())
+		if err != nil {
+			return js.Value{}, err
+		}
+		v, err := valueToND(arr.DType(), a[2], selShape)
+		if err != nil {
+			return js.Value{}, err
+		}
+		ctx, done, err := callContext(a[3])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		if err := arr.Write(ctx, sel, v); err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		return js.Undefined(), nil
+	})
+	// resize(id, shape) → node info
+	fn("resize", func(a []js.Value) (js.Value, error) {
+		arr, err := lookupArray(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		if err := arr.Resize(context.Background(), intsFromJS(a[1])); err != nil {
+			return js.Value{}, err
+		}
+		return arrayInfo(arr, jsObject.New()), nil
+	})
+	// setAttrs(id, json, merge) → attrs
+	fn("setAttrs", func(a []js.Value) (js.Value, error) {
+		n, err := lookup(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		var attrs map[string]any
+		if err := jsonx.Unmarshal([]byte(a[1].String()), &attrs); err != nil {
+			return js.Value{}, errs.Wrap(errs.InvalidMetadata, n.Path(), err, "attributes")
+		}
+		ctx := context.Background()
+		merge := a[2].Truthy()
+		switch x := n.(type) {
+		case *zarr.Array:
+			if merge {
+				err = x.UpdateAttrs(ctx, attrs)
+			} else {
+				err = x.SetAttrs(ctx, attrs)
+			}
+		case *zarr.Group:
+			if merge {
+				err = x.UpdateAttrs(ctx, attrs)
+			} else {
+				err = x.SetAttrs(ctx, attrs)
+			}
+		}
+		if err != nil {
+			return js.Value{}, err
+		}
+		return valueToJS(n.Attrs()), nil
+	})
+	// children(id, signal) → [node info with name]
+	fn("children", func(a []js.Value) (js.Value, error) {
+		n, err := lookup(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		g, ok := n.(*zarr.Group)
+		if !ok {
+			return js.Value{}, errs.New(errs.NotFound, n.Path(), "is an array, not a group")
+		}
+		ctx, done, err := callContext(a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		kids, err := g.Children(ctx)
+		if err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		out := jsArray.New(len(kids))
+		for i, k := range kids {
+			info := nodeInfo(k.Node)
+			info.Set("name", k.Name)
+			out.SetIndex(i, info)
+		}
+		return out, nil
+	})
+	// open a node below a group (relative path), sharing the group's store
+	// (and its consolidated metadata).
+	fn("openChild", func(a []js.Value) (js.Value, error) {
+		n, err := lookup(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		g, ok := n.(*zarr.Group)
+		if !ok {
+			return js.Value{}, errs.New(errs.NotFound, n.Path(), "is an array, not a group")
+		}
+		ctx, done, err := callContext(a[2])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		c, err := g.Open(ctx, optString(a[1]))
+		if err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		return nodeInfo(c), nil
+	})
+	// create(store, optionsJSON) → node info; the options object is matched
+	// to zarr.ArrayOptions field by field (case-insensitive), so options the
+	// engine adds (codecs, chunk key encodings, ...) pass straight through.
+	fn("create", func(a []js.Value) (js.Value, error) {
+		s, err := newStore(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		path, opt, err := arrayOptions(a[1].String())
+		if err != nil {
+			return js.Value{}, err
+		}
+		arr, err := zarr.CreateArray(context.Background(), s, path, opt)
+		if err != nil {
+			return js.Value{}, err
+		}
+		return nodeInfo(arr), nil
+	})
+	fn("createGroup", func(a []js.Value) (js.Value, error) {
+		s, err := newStore(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		var opt zarr.GroupOptions
+		path, err := decodeOptions(a[1].String(), &opt)
+		if err != nil {
+			return js.Value{}, err
+		}
+		g, err := zarr.CreateGroup(context.Background(), s, path, opt)
+		if err != nil {
+			return js.Value{}, err
+		}
+		return nodeInfo(g), nil
+	})
+	// parseSelection(text) → normalised items (checks the syntax only)
+	fn("parseSelection", func(a []js.Value) (js.Value, error) {
+		sel, err := zarr.ParseSelection(a[0].String())
+		if err != nil {
+			return js.Value{}, err
+		}
+		return js.ValueOf(sel.String()), nil
+	})
+	api.Set("release", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			handlesMu.Lock()
+			delete(handles, args[0].Int())
+			handlesMu.Unlock()
+		}
+		return nil
+	}))
+	api.Set("handleCount", js.FuncOf(func(js.Value, []js.Value) any {
+		handlesMu.Lock()
+		defer handlesMu.Unlock()
+		return len(handles)
+	}))
+	return api
+}
+
+func optString(v js.Value) string {
+	if v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
+}
+
+// callContext makes the context of one call. A JS AbortSignal cancels it,
+// and is passed on to every store call.
+func callContext(signal js.Value) (context.Context, func(), error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if signal.Type() != js.TypeObject {
+		return ctx, cancel, nil
+	}
+	if signal.Get("aborted").Truthy() {
+		cancel()
+		return nil, nil, abortError(signal)
+	}
+	ctx = withSignal(ctx, signal)
+	onAbort := js.FuncOf(func(js.Value, []js.Value) any {
+		cancel()
+		return nil
+	})
+	signal.Call("addEventListener", "abort", onAbort)
+	done := func() {
+		signal.Call("removeEventListener", "abort", onAbort)
+		onAbort.Release()
+		cancel()
+	}
+	ctx = context.WithValue(ctx, abortSignalKey{}, signal)
+	return ctx, done, nil
+}
+
+type abortSignalKey struct{}
+
+func abortError(signal js.Value) error {
+	msg := "the operation was aborted"
+	if r := signal.Get("reason"); r.Type() == js.TypeObject && r.Get("message").Type() == js.TypeString {
+		msg += ": " + r.Get("message").String()
+	}
+	return errs.New(errs.Aborted, "", "%s", msg)
+}
+
+// abortAware reports errors of an aborted call as ABORTED, whatever layer
+// noticed the cancellation first.
+func abortAware(ctx context.Context, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	if errs.CodeOf(err) == errs.Aborted {
+		return err
+	}
+	if sig, ok := ctx.Value(abortSignalKey{}).(js.Value); ok {
+		e := abortError(sig).(*errs.Error)
+		e.Err = err
+		return e
+	}
+	return errs.Wrap(errs.Aborted, "", err, "aborted")
+}
+
+// nodeInfo describes a node to the JS wrapper, and keeps it under a new id.
+func nodeInfo(n zarr.Node) js.Value {
+	o := jsObject.New()
+	o.Set("id", keep(n))
+	o.Set("path", n.Path())
+	o.Set("zarrFormat", n.ZarrFormat())
+	o.Set("attrs", valueToJS(n.Attrs()))
+	switch x := n.(type) {
+	case *zarr.Array:
+		o.Set("kind", "array")
+		arrayInfo(x, o)
+	case *zarr.Group:
+		o.Set("kind", "group")
+		o.Set("consolidated", x.Consolidated())
+	}
+	return o
+}
+
+func arrayInfo(a *zarr.Array, o js.Value) js.Value {
+	o.Set("shape", intsToJS(a.Shape()))
+	if c := a.Chunks(); c != nil {
+		o.Set("chunks", intsToJS(c))
+	} else {
+		o.Set("chunks", js.Null())
+	}
+	if cs := a.ChunkSizes(); cs != nil {
+		l := jsArray.New(len(cs))
+		for i, d := range cs {
+			if d == nil {
+				l.SetIndex(i, js.Null())
+			} else {
+				l.SetIndex(i, intsToJS(d))
+			}
+		}
+		o.Set("chunkSizes", l)
+	}
+	dt := a.DType()
+	o.Set("dtype", dtypeString(dt))
+	o.Set("type", typeInfo(dt))
+	o.Set("fillValue", fillToJS(dt, a.Fill()))
+	o.Set("order", a.Order())
+	codecs := jsArray.New(len(a.Codecs()))
+	for i, c := range a.Codecs() {
+		co := jsObject.New()
+		co.Set("name", c.Name)
+		if len(c.Configuration) > 0 {
+			co.Set("configuration", valueToJS(json.RawMessage(c.Configuration)))
+		}
+		codecs.SetIndex(i, co)
+	}
+	o.Set("codecs", codecs)
+	if m := a.Metadata(); m != nil && m.DimensionNames != nil {
+		names := make([]any, len(m.DimensionNames))
+		for i, s := range m.DimensionNames {
+			names[i] = s
+		}
+		o.Set("dimensionNames", valueToJS(names))
+	}
+	return o
+}
+
+// dtypeString is the data type as stored: the v3 name, the v2 typestr, or
+// for a v2 structured type its descr list as JSON text.
+func dtypeString(dt *dtype.DataType) string {
+	if dt.Name != "" && dt.Kind != dtype.Struct {
+		return dt.Name
+	}
+	if s, err := dt.V2String(); err == nil && dt.Kind != dtype.Struct {
+		return s
+	}
+	if j, err := dt.V2JSON(); err == nil {
+		if b, err := json.Marshal(j); err == nil {
+			return string(b)
+		}
+	}
+	return dt.String()
+}
+
+// decodeOptions reads the JSON options of create: "path" is taken out,
+// the rest fills v (field names matched case-insensitively, so
+// {"fillValue": 0} sets FillValue). Attributes may hold bare NaN/Infinity
+// tokens; they are decoded on their own.
+func decodeOptions(text string, v any) (string, error) {
+	var raw map[string]json.RawMessage
+	if err := jsonx.Unmarshal([]byte(strings.TrimSpace(text)), &raw); err != nil {
+		return "", errs.Wrap(errs.InvalidMetadata, "", err, "bad options")
+	}
+	path := ""
+	if p, ok := raw["path"]; ok {
+		if err := json.Unmarshal(p, &path); err != nil {
+			return "", errs.Wrap(errs.InvalidMetadata, "path", err, "bad path")
+		}
+	}
+	attrsRaw, hasAttrs := raw["attributes"]
+	for _, k := range []string{"path", "kind", "attributes"} {
+		delete(raw, k)
+	}
+	rest, err := json.Marshal(raw)
+	if err != nil {
+		return "", errs.Wrap(errs.InvalidMetadata, "", err, "bad options")
+	}
+	if err := jsonx.Unmarshal(rest, v); err != nil {
+		return "", errs.Wrap(errs.InvalidMetadata, "", err, "bad options")
+	}
+	if hasAttrs && string(attrsRaw) != "null" {
+		var attrs map[string]any
+		if err := jsonx.Unmarshal(attrsRaw, &attrs); err != nil {
+			return "", errs.Wrap(errs.InvalidMetadata, "attributes", err, "attributes must be an object")
+		}
+		if f := reflect.ValueOf(v).Elem().FieldByName("Attributes"); f.IsValid() && f.CanSet() {
+			f.Set(reflect.ValueOf(attrs))
+		}
+	}
+	return path, nil
+}
+
+func arrayOptions(text string) (string, zarr.ArrayOptions, error) {
+	var opt zarr.ArrayOptions
+	path, err := decodeOptions(text, &opt)
+	return path, opt, err
+}

@@ -1,0 +1,407 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"syscall/js"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+)
+
+var (
+	jsBigInt = js.Global().Get("BigInt")
+	jsNumber = js.Global().Get("Number")
+)
+
+// typedArrayName is the JS TypedArray holding elements of dt, and how many
+// TypedArray items make one element (2 for complex); "" for types that are
+// not TypedArrays (strings, objects, structs).
+func typedArrayName(dt *dtype.DataType) (string, int) {
+	switch dt.Kind {
+	case dtype.Bool:
+		return "Uint8Array", 1
+	case dtype.Int:
+		switch dt.Size {
+		case 1:
+			return "Int8Array", 1
+		case 2:
+			return "Int16Array", 1
+		case 4:
+			return "Int32Array", 1
+		case 8:
+			return "BigInt64Array", 1
+		}
+	case dtype.Uint:
+		switch dt.Size {
+		case 1:
+			return "Uint8Array", 1
+		case 2:
+			return "Uint16Array", 1
+		case 4:
+			return "Uint32Array", 1
+		case 8:
+			return "BigUint64Array", 1
+		}
+	case dtype.Float:
+		if isFloat32Like(dt) {
+			return "Float32Array", 1
+		}
+		switch dt.Size {
+		case 4:
+			return "Float32Array", 1
+		case 8:
+			return "Float64Array", 1
+		}
+	case dtype.Complex:
+		switch dt.Size {
+		case 8:
+			return "Float32Array", 2
+		case 16:
+			return "Float64Array", 2
+		}
+	case dtype.Datetime, dtype.Timedelta:
+		return "BigInt64Array", 1
+	}
+	return "", 0
+}
+
+// typedArray makes a TypedArray of the named kind and copies the
+// little-endian bytes into it: one copy, straight into its buffer.
+func typedArray(name string, data []byte) js.Value {
+	ctor := js.Global().Get(name)
+	size := ctor.Get("BYTES_PER_ELEMENT").Int()
+	ta := ctor.New(len(data) / size)
+	if len(data) > 0 {
+		view := jsUint8Array.New(ta.Get("buffer"), ta.Get("byteOffset"), ta.Get("byteLength"))
+		js.CopyBytesToJS(view, data)
+	}
+	return ta
+}
+
+// resultToJS builds {data, shape, stride}.
+func resultToJS(a *zarr.NDArray) (js.Value, error) {
+	data, err := dataToJS(a)
+	if err != nil {
+		return js.Value{}, err
+	}
+	shape := a.Shape()
+	stride := make([]int, len(shape))
+	s := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		stride[i] = s
+		s *= shape[i]
+	}
+	o := jsObject.New()
+	o.Set("data", data)
+	o.Set("shape", intsToJS(shape))
+	o.Set("stride", intsToJS(stride))
+	return o, nil
+}
+
+// dataToJS converts the elements of a by the DESIGN.md mapping.
+func dataToJS(a *zarr.NDArray) (js.Value, error) {
+	dt := a.DType()
+	n := a.Len()
+	if name, _ := typedArrayName(dt); name != "" {
+		if isFloat32Like(dt) {
+			return typedArray(name, toFloat32(dt, a.Bytes(), n)), nil
+		}
+		return typedArray(name, a.Bytes()), nil
+	}
+	switch dt.Kind {
+	case dtype.Bytes, dtype.Unicode, dtype.String:
+		ss, err := a.Strings()
+		if err != nil {
+			return js.Value{}, err
+		}
+		return stringsToJS(ss), nil
+	case dtype.Void:
+		out := jsArray.New(n)
+		b := a.Bytes()
+		for i := 0; i < n; i++ {
+			out.SetIndex(i, bytesToJS(b[i*dt.Size:(i+1)*dt.Size]))
+		}
+		return out, nil
+	case dtype.Object, dtype.VarBytes:
+		objs, err := a.Objects()
+		if err != nil {
+			return js.Value{}, err
+		}
+		out := jsArray.New(len(objs))
+		for i, o := range objs {
+			if o == nil && dt.Kind == dtype.VarBytes {
+				out.SetIndex(i, jsUint8Array.New(0))
+				continue
+			}
+			out.SetIndex(i, valueToJS(o))
+		}
+		return out, nil
+	case dtype.Struct:
+		o := jsObject.New()
+		for _, f := range dt.Fields {
+			fa, err := a.Field(f.Name)
+			if err != nil {
+				return js.Value{}, err
+			}
+			v, err := dataToJS(fa)
+			if err != nil {
+				return js.Value{}, err
+			}
+			o.Set(f.Name, v)
+		}
+		return o, nil
+	}
+	return js.Value{}, errs.New(errs.Unsupported, dt.String(), "no JavaScript form for this data type")
+}
+
+func stringsToJS(ss []string) js.Value {
+	out := jsArray.New(len(ss))
+	for i, s := range ss {
+		out.SetIndex(i, s)
+	}
+	return out
+}
+
+func bytesToJS(b []byte) js.Value {
+	u := jsUint8Array.New(len(b))
+	if len(b) > 0 {
+		js.CopyBytesToJS(u, b)
+	}
+	return u
+}
+
+func intsToJS(v []int) js.Value {
+	out := jsArray.New(len(v))
+	for i, x := range v {
+		out.SetIndex(i, x)
+	}
+	return out
+}
+
+// bigIntJS returns a BigInt for an integer given in decimal.
+func bigIntJS(dec string) js.Value { return jsBigInt.Invoke(dec) }
+
+// scalarToJS converts one element (in-memory bytes) to a JS value: number,
+// bigint for 64-bit integers and datetimes, [re, im] for complex, string,
+// Uint8Array for void, an object for structs.
+func scalarToJS(dt *dtype.DataType, b []byte) js.Value {
+	switch dt.Kind {
+	case dtype.Bool:
+		return js.ValueOf(b[0] != 0)
+	case dtype.Int, dtype.Datetime, dtype.Timedelta:
+		if dt.Size == 8 {
+			return bigIntJS(strconv.FormatInt(dt.LoadInt64(b), 10))
+		}
+		return js.ValueOf(dt.LoadInt64(b))
+	case dtype.Uint:
+		if dt.Size == 8 {
+			return bigIntJS(strconv.FormatUint(dt.LoadUint64(b), 10))
+		}
+		return js.ValueOf(dt.LoadUint64(b))
+	case dtype.Float:
+		if isFloat32Like(dt) {
+			f := toFloat32(dt, b, 1)
+			return js.ValueOf(float64(math.Float32frombits(binary.LittleEndian.Uint32(f))))
+		}
+		return js.ValueOf(dt.LoadFloat64(b))
+	case dtype.Complex:
+		h := dt.Size / 2
+		half := &dtype.DataType{Kind: dtype.Float, Size: h}
+		return jsArray.New(half.LoadFloat64(b[:h]), half.LoadFloat64(b[h:]))
+	case dtype.Bytes:
+		return js.ValueOf(dtype.Latin1String(b))
+	case dtype.Unicode:
+		return js.ValueOf(dtype.UnicodeString(b))
+	case dtype.Void:
+		return bytesToJS(b)
+	case dtype.Struct:
+		o := jsObject.New()
+		for _, f := range dt.Fields {
+			if f.Shape == nil {
+				o.Set(f.Name, scalarToJS(f.Type, b[f.Offset:f.Offset+f.Type.Size]))
+				continue
+			}
+			arr := jsArray.New(f.Count())
+			for k := 0; k < f.Count(); k++ {
+				off := f.Offset + k*f.Type.Size
+				arr.SetIndex(k, scalarToJS(f.Type, b[off:off+f.Type.Size]))
+			}
+			o.Set(f.Name, arr)
+		}
+		return o
+	}
+	return js.Undefined()
+}
+
+// fillToJS converts an array's fill value.
+func fillToJS(dt *dtype.DataType, f dtype.Fill) js.Value {
+	if f.Null {
+		return js.Null()
+	}
+	if dt.Variable() {
+		return valueToJS(f.Value)
+	}
+	if len(f.Bytes) < dt.Size {
+		return js.Null()
+	}
+	return scalarToJS(dt, f.Bytes)
+}
+
+// maxSafe is Number.MAX_SAFE_INTEGER: integers beyond it become BigInt.
+const maxSafe = 1<<53 - 1
+
+// valueToJS converts decoded JSON values, attributes and object elements.
+func valueToJS(v any) js.Value {
+	switch x := v.(type) {
+	case nil:
+		return js.Null()
+	case bool:
+		return js.ValueOf(x)
+	case string:
+		return js.ValueOf(x)
+	case []byte:
+		return bytesToJS(x)
+	case float64:
+		return js.ValueOf(x)
+	case float32:
+		return js.ValueOf(float64(x))
+	case int:
+		return intToJS(int64(x))
+	case int64:
+		return intToJS(x)
+	case int32:
+		return js.ValueOf(int(x))
+	case uint64:
+		if x > maxSafe {
+			return bigIntJS(strconv.FormatUint(x, 10))
+		}
+		return js.ValueOf(float64(x))
+	case *big.Int:
+		if x.IsInt64() {
+			return intToJS(x.Int64())
+		}
+		return bigIntJS(x.String())
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return intToJS(i)
+		}
+		if bi, ok := new(big.Int).SetString(string(x), 10); ok {
+			return bigIntJS(bi.String())
+		}
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return js.ValueOf(string(x))
+		}
+		return js.ValueOf(f)
+	case []any:
+		out := jsArray.New(len(x))
+		for i, e := range x {
+			out.SetIndex(i, valueToJS(e))
+		}
+		return out
+	case []string:
+		return stringsToJS(x)
+	case map[string]any:
+		o := jsObject.New()
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			o.Set(k, valueToJS(x[k]))
+		}
+		return o
+	case map[string]json.RawMessage:
+		o := jsObject.New()
+		for k, raw := range x {
+			var val any
+			dec := json.NewDecoder(bytesReader(raw))
+			dec.UseNumber()
+			if dec.Decode(&val) == nil {
+				o.Set(k, valueToJS(val))
+			}
+		}
+		return o
+	case json.RawMessage:
+		var val any
+		dec := json.NewDecoder(bytesReader(x))
+		dec.UseNumber()
+		if dec.Decode(&val) != nil {
+			return js.Null()
+		}
+		return valueToJS(val)
+	}
+	return js.ValueOf(fmt.Sprint(v))
+}
+
+func intToJS(i int64) js.Value {
+	if i > maxSafe || i < -maxSafe {
+		return bigIntJS(strconv.FormatInt(i, 10))
+	}
+	return js.ValueOf(float64(i))
+}
+
+// valueFromJS converts a JS value (elements of object arrays) to Go:
+// integers as json.Number, other numbers as float64 (NaN and infinities
+// included), Uint8Array as []byte, arrays and plain objects recursively.
+// BigInts never reach it: syscall/js cannot tell their type, so the JS
+// wrapper turns them into strings or JSON text first.
+func valueFromJS(v js.Value) (any, error) {
+	switch v.Type() {
+	case js.TypeUndefined, js.TypeNull:
+		return nil, nil
+	case js.TypeBoolean:
+		return v.Bool(), nil
+	case js.TypeString:
+		return v.String(), nil
+	case js.TypeNumber:
+		f := v.Float()
+		if f == math.Trunc(f) && math.Abs(f) <= maxSafe {
+			return json.Number(strconv.FormatInt(int64(f), 10)), nil
+		}
+		return f, nil
+	case js.TypeObject:
+		if v.InstanceOf(jsUint8Array) {
+			data := make([]byte, v.Get("byteLength").Int())
+			js.CopyBytesToGo(data, v)
+			return data, nil
+		}
+		if jsArray.Call("isArray", v).Bool() || jsArrayBuffer.Call("isView", v).Bool() {
+			n := v.Length()
+			out := make([]any, n)
+			for i := 0; i < n; i++ {
+				e, err := valueFromJS(v.Index(i))
+				if err != nil {
+					return nil, err
+				}
+				out[i] = e
+			}
+			return out, nil
+		}
+		keys := jsObject.Call("keys", v)
+		out := make(map[string]any, keys.Length())
+		for i := 0; i < keys.Length(); i++ {
+			k := keys.Index(i).String()
+			e, err := valueFromJS(v.Get(k))
+			if err != nil {
+				return nil, err
+			}
+			if v.Get(k).IsUndefined() {
+				continue
+			}
+			out[k] = e
+		}
+		return out, nil
+	}
+	return nil, errs.New(errs.InvalidMetadata, "", "cannot convert a JavaScript %s to JSON", v.Type())
+}

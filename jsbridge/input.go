@@ -1,0 +1,209 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"syscall/js"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+)
+
+// typeInfo describes to the JS wrapper how values of dt look in JS, so it
+// can coerce what a caller passes to set() before handing it over:
+// {js: "Float32Array" | ... | "string" | "bytes" | "object" | "struct",
+// items: 2 for complex, fields: [{name, shape, type}] for structs}.
+func typeInfo(dt *dtype.DataType) js.Value {
+	o := jsObject.New()
+	name, items := typedArrayName(dt)
+	switch {
+	case name != "":
+		o.Set("js", name)
+		o.Set("items", items)
+	case dt.Kind == dtype.Bytes || dt.Kind == dtype.Unicode || dt.Kind == dtype.String:
+		o.Set("js", "string")
+	case dt.Kind == dtype.Void || dt.Kind == dtype.VarBytes:
+		o.Set("js", "bytes")
+	case dt.Kind == dtype.Object:
+		o.Set("js", "object")
+	case dt.Kind == dtype.Struct:
+		o.Set("js", "struct")
+		fields := jsArray.New(len(dt.Fields))
+		for i, f := range dt.Fields {
+			fo := jsObject.New()
+			fo.Set("name", f.Name)
+			shape := f.Shape
+			if shape == nil {
+				shape = []int{}
+			}
+			fo.Set("shape", intsToJS(shape))
+			fo.Set("type", typeInfo(f.Type))
+			fields.SetIndex(i, fo)
+		}
+		o.Set("fields", fields)
+	default:
+		o.Set("js", "unknown")
+	}
+	if dt.Size > 0 {
+		o.Set("size", dt.Size)
+	}
+	return o
+}
+
+// valueToND converts the descriptor the JS wrapper builds for set():
+// {kind: "typed", bytes: Uint8Array, shape}, {kind: "strings", values,
+// shape}, {kind: "objects", values, shape} or {kind: "struct", fields:
+// {name: descriptor}, shape}. A null shape means the selection's shape.
+func valueToND(dt *dtype.DataType, v js.Value, selShape []int) (*zarr.NDArray, error) {
+	shape := selShape
+	if s := v.Get("shape"); s.Type() == js.TypeObject {
+		shape = intsFromJS(s)
+	}
+	n := nd.Size(shape)
+	data, objs, err := elementsFromJS(dt, v, n)
+	if err != nil {
+		return nil, err
+	}
+	if objs != nil {
+		return zarr.NDArrayFromObjects(dt, shape, objs)
+	}
+	a, err := zarr.NDArrayFromBytes(dt, shape, data)
+	if err != nil {
+		return nil, errs.New(errs.Selection, "", "value: %v", err)
+	}
+	return a, nil
+}
+
+// elementsFromJS returns the element bytes (fixed-size types) or values
+// (variable-size types) of n elements.
+func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error) {
+	kind := v.Get("kind").String()
+	switch kind {
+	case "typed":
+		u := v.Get("bytes")
+		raw := make([]byte, u.Get("byteLength").Int())
+		js.CopyBytesToGo(raw, u)
+		if isFloat32Like(dt) {
+			if len(raw) != 4*n {
+				return nil, nil, countError(len(raw)/4, n)
+			}
+			return fromFloat32(dt, raw, n), nil, nil
+		}
+		if len(raw) != dt.Size*n {
+			return nil, nil, countError(len(raw)/max(dt.Size, 1), n)
+		}
+		if dt.Kind == dtype.Bool {
+			for i, c := range raw {
+				if c != 0 {
+					raw[i] = 1
+				}
+			}
+		}
+		return raw, nil, nil
+	case "strings", "objects":
+		vals := v.Get("values")
+		if vals.Length() != n {
+			return nil, nil, countError(vals.Length(), n)
+		}
+		if dt.Variable() {
+			objs := make([]any, n)
+			for i := range objs {
+				e := vals.Index(i)
+				if e.Type() == js.TypeObject && e.Get("__json").Type() == js.TypeString {
+					val, err := jsonx.Value([]byte(e.Get("__json").String()))
+					if err != nil {
+						return nil, nil, errs.Wrap(errs.Selection, "", err, "element %d", i)
+					}
+					objs[i] = val
+					continue
+				}
+				val, err := valueFromJS(e)
+				if err != nil {
+					return nil, nil, err
+				}
+				if dt.Kind == dtype.String {
+					if _, ok := val.(string); !ok {
+						return nil, nil, errs.New(errs.Selection, "", "element %d is not a string", i)
+					}
+				}
+				if dt.Kind == dtype.VarBytes {
+					if _, ok := val.([]byte); !ok {
+						return nil, nil, errs.New(errs.Selection, "", "element %d is not a Uint8Array", i)
+					}
+				}
+				objs[i] = val
+			}
+			return nil, objs, nil
+		}
+		out := make([]byte, dt.Size*n)
+		for i := 0; i < n; i++ {
+			e := vals.Index(i)
+			b := out[i*dt.Size : (i+1)*dt.Size]
+			switch {
+			case dt.Kind == dtype.Void && e.InstanceOf(jsUint8Array):
+				if e.Get("byteLength").Int() != dt.Size {
+					return nil, nil, errs.New(errs.Selection, "", "element %d has %d bytes, the type holds %d", i, e.Get("byteLength").Int(), dt.Size)
+				}
+				js.CopyBytesToGo(b, e)
+			case e.Type() == js.TypeString && dt.Kind == dtype.Bytes:
+				s := e.String()
+				for k, r := range []rune(s) {
+					if r > 255 {
+						return nil, nil, errs.New(errs.Selection, "", "element %d: %q is not Latin-1 (an S type holds bytes)", i, s)
+					}
+					if k >= dt.Size {
+						return nil, nil, errs.New(errs.Selection, "", "element %d: %q is longer than %s", i, s, dt)
+					}
+					b[k] = byte(r)
+				}
+			case e.Type() == js.TypeString && dt.Kind == dtype.Unicode:
+				if err := dtype.PutUnicode(b, e.String()); err != nil {
+					return nil, nil, errs.Wrap(errs.Selection, "", err, "element %d", i)
+				}
+			default:
+				return nil, nil, errs.New(errs.Selection, "", "element %d cannot be stored as %s", i, dt)
+			}
+		}
+		return out, nil, nil
+	case "struct":
+		if dt.Kind != dtype.Struct {
+			return nil, nil, errs.New(errs.Selection, "", "an object of fields was given for a %s array", dt)
+		}
+		fields := v.Get("fields")
+		out := make([]byte, dt.Size*n)
+		for _, f := range dt.Fields {
+			fv := fields.Get(f.Name)
+			if fv.Type() != js.TypeObject {
+				return nil, nil, errs.New(errs.Selection, f.Name, "the value has no field %q", f.Name)
+			}
+			cnt := f.Count()
+			fb, _, err := elementsFromJS(f.Type, fv, n*cnt)
+			if err != nil {
+				return nil, nil, err
+			}
+			fs := f.Type.Size
+			for i := 0; i < n; i++ {
+				for k := 0; k < cnt; k++ {
+					copy(out[i*dt.Size+f.Offset+k*fs:], fb[(i*cnt+k)*fs:(i*cnt+k+1)*fs])
+				}
+			}
+		}
+		return out, nil, nil
+	}
+	return nil, nil, errs.New(errs.Selection, "", "unknown value kind %q", kind)
+}
+
+func countError(got, want int) error {
+	return errs.New(errs.Selection, "", "the value has %d elements, the selection %d", got, want)
+}
+
+func intsFromJS(v js.Value) []int {
+	out := make([]int, v.Length())
+	for i := range out {
+		out[i] = v.Index(i).Int()
+	}
+	return out
+}

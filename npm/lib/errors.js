@@ -1,0 +1,40 @@
+// ZarrError: every failure of the API, with a machine-readable code.
+
+/** Error codes (the Go engine's *zarr.Error codes). */
+export const codes = Object.freeze([
+  "NOT_FOUND", "INVALID_METADATA", "UNSUPPORTED", "CODEC", "SELECTION",
+  "STORE", "ABORTED", "READ_ONLY", "EXISTS", "INTERNAL",
+]);
+
+export class ZarrError extends Error {
+  /**
+   * @param {string} code one of `codes`
+   * @param {string} message
+   * @param {{where?: string, suggest?: string, cause?: unknown}} [details]
+   */
+  constructor(code, message, details = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = "ZarrError";
+    this.code = code;
+    if (details.where !== undefined) this.where = details.where;
+    if (details.suggest !== undefined) this.suggest = details.suggest;
+  }
+}
+
+/** Turns a rejection from the Go bridge (or anything thrown) into a ZarrError. */
+export function toZarrError(e) {
+  if (e instanceof ZarrError) return e;
+  if (e && typeof e === "object" && e.__zarrWasmError) {
+    let msg = String(e.message ?? "");
+    const prefix = `${e.code}: `;
+    if (msg.startsWith(prefix)) msg = msg.slice(prefix.length);
+    return new ZarrError(e.code, msg, {
+      where: e.where || undefined,
+      suggest: e.suggest || undefined,
+    });
+  }
+  if (e && typeof e === "object" && e.name === "AbortError") {
+    return new ZarrError("ABORTED", e.message || "the operation was aborted", { cause: e });
+  }
+  return new ZarrError("STORE", e instanceof Error ? e.message : String(e), { cause: e });
+}
