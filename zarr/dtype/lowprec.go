@@ -39,14 +39,20 @@ import (
 //	      NaN conversion implementation-defined).
 //
 // So e4m3fn turns |f| > 464 into NaN, not 448, and e4m3fnuz |f| ≥ 248 into
-// NaN. bfloat16 NaN is 0x7fc0 / 0xffc0 as in Eigen's float_to_bfloat16_rtne.
+// NaN. TensorStore's float8 and MX types (tensorstore/util/float8.h,
+// mxfloat.h) are derived from ml_dtypes and follow the same rules.
 //
-// Double rounding: ml_dtypes' C++ conversion from double rounds once (its
-// DoubleRound test checks this), and so does FromFloat64. ml_dtypes' NumPy
-// casts from float64 (NPyCast, static_cast<float> first) and Eigen's
-// bfloat16(double) constructor go through float32 and may differ in the last
-// bit for float64 inputs that are not float32 values; FromFloat64(float64(
-// float32(f))) reproduces those exactly.
+// bfloat16 NaN is 0x7fc0 / 0xffc0, as Eigen's float_to_bfloat16_rtne (which
+// ml_dtypes' bfloat16 is) and the registry's "NaN" fill; TensorStore's own
+// BFloat16 keeps the top float32 payload bits and sets bit 5 instead (0x7fe0
+// for a default quiet NaN). Either is a NaN to every reader.
+//
+// Double rounding: ml_dtypes' and TensorStore's C++ float8 conversion from
+// double rounds once (ml_dtypes' DoubleRound test checks this), and so does
+// FromFloat64. ml_dtypes' NumPy casts from float64 (NPyCast: static_cast<
+// float> first), Eigen's bfloat16(double) and TensorStore's BFloat16(double)
+// go through float32, and may differ in the last bit for float64 inputs that
+// are not float32 values; FromFloat64(float64(float32(f))) reproduces those.
 //
 // The zero LowPrec is not usable; get formats from LowPrecFloat.
 type LowPrec struct {
@@ -99,8 +105,10 @@ func LowPrecFloat(format string) (LowPrec, bool) {
 	return p, ok
 }
 
-// LowPrecFloatFormats lists the names LowPrecFloat knows, sorted. The
-// registry's float8_e8m0fnu (and the complex_* pairs) are not among them.
+// LowPrecFloatFormats lists the names LowPrecFloat knows, sorted. Not among
+// them: the registry's float8_e8m0fnu (an unsigned exponent-only scale
+// format, whose ml_dtypes conversion rounds ties up and has quirks at both
+// ends of its range) and the complex_* pairs built on these formats.
 func LowPrecFloatFormats() []string {
 	names := make([]string, 0, len(lowPrecFloats))
 	for n := range lowPrecFloats {
