@@ -20,6 +20,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -913,4 +914,136 @@ func ExampleNewZip() {
 	// Output:
 	// data.zarr/ [.zattrs .zgroup arr/ misc/ my group with spaces/ text/ ünïcöde/]
 	// {"units": "m"}
+}
+
+// TestZipPeerFixtures reads zarrita.js's zipped fixture stores (zarr-python's
+// ZipStore "zipped from within" and "zipped from parent") and compares every
+// entry with the unzipped store, counting requests: the end of the file,
+// the central directory, then one per entry.
+func TestZipPeerFixtures(t *testing.T) {
+	shared := peers.Shared()
+	if shared == "" {
+		peers.Unavailable(t, "../shared is not beside the checkout")
+	}
+	ctx := context.Background()
+	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v2")
+	var files []string
+	err := filepath.WalkDir(filepath.Join(root, "data.zarr"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(filepath.Join(root, "data.zarr"), p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	if len(files) < 100 {
+		t.Fatalf("only %d files in data.zarr", len(files))
+	}
+	for _, tc := range []struct{ name, root string }{
+		{"data.zipped_from_within.zarr.zip", ""},
+		{"data.zipped_from_parent.zarr.zip", "data.zarr/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file, err := os.ReadFile(filepath.Join(root, tc.name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Over HTTP-like ranges with a 1 KiB first request, the
+			// central directory does not fit in the tail: 2 requests to
+			// open, then 1 per entry.
+			s := newRangeStore(map[string][]byte{tc.name: file})
+			z, err := NewZip(ctx, s, tc.name, ZipTail(1024))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if z.Root() != tc.root {
+				t.Errorf("root %q, want %q", z.Root(), tc.root)
+			}
+			open, openBytes := s.reset()
+			if open != 2 {
+				t.Errorf("opening: %d requests (%q), want 2", open, s.log)
+			}
+			keys := walk(t, ctx, z, "")
+			if !equalStrings(keys, files) {
+				t.Fatalf("the zip lists %d keys, the directory has %d files", len(keys), len(files))
+			}
+			if n, _ := s.reset(); n != 0 {
+				t.Errorf("listing made %d requests", n)
+			}
+			for _, k := range files {
+				want, err := os.ReadFile(filepath.Join(root, "data.zarr", filepath.FromSlash(k)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, ok, err := z.Get(ctx, k)
+				if err != nil || !ok || !bytes.Equal(got, want) {
+					t.Errorf("%s: %d bytes, ok %v, %v; the directory has %d bytes", k, len(got), ok, err, len(want))
+				}
+			}
+			reads, readBytes := s.reset()
+			if reads != len(files) {
+				t.Errorf("reading %d entries made %d requests", len(files), reads)
+			}
+			t.Logf("ZipTail(1024): open %d requests (%d bytes), %d entries in %d requests (%d bytes), file %d bytes",
+				open, openBytes, len(files), reads, readBytes, len(file))
+			// Ranges of stored entries: one request each, of the range.
+			ranged := 0
+			for _, k := range files {
+				e := z.entries[k]
+				if e.method != 0 || e.usize < 4 {
+					continue
+				}
+				want, _, _ := z.Get(ctx, k)
+				s.reset()
+				got, _, err := z.GetRange(ctx, k, ByteRange{Offset: 1, Length: 2})
+				if err != nil || !bytes.Equal(got, want[1:3]) {
+					t.Errorf("%s: range: %v", k, err)
+				}
+				if n, b := s.reset(); n != 1 || b != 2 {
+					t.Errorf("%s: range: %d requests, %d bytes", k, n, b)
+				}
+				ranged++
+			}
+			if ranged == 0 {
+				t.Error("no stored entries")
+			}
+
+			// The default first request holds this whole (small) file.
+			s = newRangeStore(map[string][]byte{tc.name: file})
+			z, err = NewZip(ctx, s, tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range files {
+				if _, _, err := z.Get(ctx, k); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n, _ := s.reset(); n != 1 {
+				t.Errorf("default tail: %d requests in all, want 1", n)
+			}
+			// A directory store refuses a suffix longer than the file: 3
+			// requests in all.
+			dir, err := NewDirectory(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &counted{s: dir}
+			z, err = NewZip(ctx, c, tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range files {
+				if _, _, err := z.Get(ctx, k); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.requests != 3 {
+				t.Errorf("directory store: %d requests in all, want 3", c.requests)
+			}
+		})
+	}
 }
