@@ -182,21 +182,7 @@ func bitshuffle(ts int, dst, src, tmp []byte) {
 	}
 	row := n / 8
 	for j := 0; j < ts; j++ {
-		s := bs[j*n : j*n+n]
-		d := dst[j*n : j*n+n] // rows 8j .. 8j+7
-		d = d[:8*row]
-		for g := 0; g < row; g++ {
-			x := transposeBits(le.Uint64(s[8*g:]))
-			// byte b of x = bit b of the 8 elements -> row 8j+b, byte g
-			d[0*row+g] = byte(x)
-			d[1*row+g] = byte(x >> 8)
-			d[2*row+g] = byte(x >> 16)
-			d[3*row+g] = byte(x >> 24)
-			d[4*row+g] = byte(x >> 32)
-			d[5*row+g] = byte(x >> 40)
-			d[6*row+g] = byte(x >> 48)
-			d[7*row+g] = byte(x >> 56)
-		}
+		bitTransposeFwd(dst[j*n:j*n+n], bs[j*n:j*n+n], row)
 	}
 	copy(dst[n*ts:], src[n*ts:])
 }
@@ -215,18 +201,76 @@ func bitunshuffle(ts int, dst, src, tmp []byte) {
 	}
 	row := n / 8
 	for j := 0; j < ts; j++ {
-		s := src[j*n : j*n+n]
-		s = s[:8*row]
-		d := bs[j*n : j*n+n]
-		for g := 0; g < row; g++ {
-			x := uint64(s[0*row+g]) | uint64(s[1*row+g])<<8 | uint64(s[2*row+g])<<16 |
-				uint64(s[3*row+g])<<24 | uint64(s[4*row+g])<<32 | uint64(s[5*row+g])<<40 |
-				uint64(s[6*row+g])<<48 | uint64(s[7*row+g])<<56
-			le.PutUint64(d[8*g:], transposeBits(x))
-		}
+		bitTransposeInv(bs[j*n:j*n+n], src[j*n:j*n+n], row)
 	}
 	if ts > 1 {
 		unshuffle(ts, dst[:n*ts], bs)
 	}
 	copy(dst[n*ts:], src[n*ts:])
+}
+
+// bitTransposeFwd turns 8*row bytes s (byte j of 8*row elements) into 8
+// bit-rows of row bytes each in d: bit b of s[i] -> bit i%8 of d[b*row+i/8].
+// Eight groups of 8 elements are done at a time: eight 8x8 bit transposes,
+// then one 8x8 byte transpose to turn the results into 8-byte row pieces.
+func bitTransposeFwd(d, s []byte, row int) {
+	d, s = d[:8*row], s[:8*row]
+	r0, r1, r2, r3 := d[0*row:1*row], d[1*row:2*row], d[2*row:3*row], d[3*row:4*row]
+	r4, r5, r6, r7 := d[4*row:5*row], d[5*row:6*row], d[6*row:7*row], d[7*row:8*row]
+	g := 0
+	for ; g+8 <= row; g += 8 {
+		w := s[8*g : 8*g+64]
+		a0, a1, a2, a3, a4, a5, a6, a7 := transpose8(
+			transposeBits(le.Uint64(w[0:8])), transposeBits(le.Uint64(w[8:16])),
+			transposeBits(le.Uint64(w[16:24])), transposeBits(le.Uint64(w[24:32])),
+			transposeBits(le.Uint64(w[32:40])), transposeBits(le.Uint64(w[40:48])),
+			transposeBits(le.Uint64(w[48:56])), transposeBits(le.Uint64(w[56:64])))
+		le.PutUint64(r0[g:g+8], a0)
+		le.PutUint64(r1[g:g+8], a1)
+		le.PutUint64(r2[g:g+8], a2)
+		le.PutUint64(r3[g:g+8], a3)
+		le.PutUint64(r4[g:g+8], a4)
+		le.PutUint64(r5[g:g+8], a5)
+		le.PutUint64(r6[g:g+8], a6)
+		le.PutUint64(r7[g:g+8], a7)
+	}
+	for ; g < row; g++ {
+		x := transposeBits(le.Uint64(s[8*g : 8*g+8]))
+		// byte b of x = bit b of the 8 elements -> row b, byte g
+		r0[g] = byte(x)
+		r1[g] = byte(x >> 8)
+		r2[g] = byte(x >> 16)
+		r3[g] = byte(x >> 24)
+		r4[g] = byte(x >> 32)
+		r5[g] = byte(x >> 40)
+		r6[g] = byte(x >> 48)
+		r7[g] = byte(x >> 56)
+	}
+}
+
+// bitTransposeInv is the inverse of bitTransposeFwd.
+func bitTransposeInv(d, s []byte, row int) {
+	d, s = d[:8*row], s[:8*row]
+	r0, r1, r2, r3 := s[0*row:1*row], s[1*row:2*row], s[2*row:3*row], s[3*row:4*row]
+	r4, r5, r6, r7 := s[4*row:5*row], s[5*row:6*row], s[6*row:7*row], s[7*row:8*row]
+	g := 0
+	for ; g+8 <= row; g += 8 {
+		a0, a1, a2, a3, a4, a5, a6, a7 := transpose8(
+			le.Uint64(r0[g:g+8]), le.Uint64(r1[g:g+8]), le.Uint64(r2[g:g+8]), le.Uint64(r3[g:g+8]),
+			le.Uint64(r4[g:g+8]), le.Uint64(r5[g:g+8]), le.Uint64(r6[g:g+8]), le.Uint64(r7[g:g+8]))
+		w := d[8*g : 8*g+64]
+		le.PutUint64(w[0:8], transposeBits(a0))
+		le.PutUint64(w[8:16], transposeBits(a1))
+		le.PutUint64(w[16:24], transposeBits(a2))
+		le.PutUint64(w[24:32], transposeBits(a3))
+		le.PutUint64(w[32:40], transposeBits(a4))
+		le.PutUint64(w[40:48], transposeBits(a5))
+		le.PutUint64(w[48:56], transposeBits(a6))
+		le.PutUint64(w[56:64], transposeBits(a7))
+	}
+	for ; g < row; g++ {
+		x := uint64(r0[g]) | uint64(r1[g])<<8 | uint64(r2[g])<<16 | uint64(r3[g])<<24 |
+			uint64(r4[g])<<32 | uint64(r5[g])<<40 | uint64(r6[g])<<48 | uint64(r7[g])<<56
+		le.PutUint64(d[8*g:8*g+8], transposeBits(x))
+	}
 }
