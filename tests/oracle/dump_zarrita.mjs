@@ -246,12 +246,13 @@ async function readCase(store, storeName, node) {
 		let arr = await open(loc, { kind: "array" });
 		let res = await zarr.get(arr);
 		if (res === null || typeof res !== "object" || !("data" in res)) {
-			// A scalar (0-d array): wrap it so it encodes like any result.
-			let data = arr.dtype === "bool" ? new zarr.BoolArray([res]) : [res];
-			if (ArrayBuffer.isView(res?.constructor?.prototype)) data = res;
-			if (typeof res === "number" || typeof res === "bigint") {
-				let Ctor = zarrCtor(arr.dtype);
-				data = Ctor ? Ctor.from([res]) : [res];
+			// zarr.get returns a bare scalar for a 0-d array: wrap it in a
+			// one-element array of the array's type so it encodes like any result.
+			let data = [res];
+			if (arr.dtype === "bool") {
+				data = new zarr.BoolArray([res]);
+			} else if (typeof res === "number" || typeof res === "bigint") {
+				data = zarrCtor(arr.dtype).from([res]);
 			}
 			res = { data, shape: [], stride: [] };
 		}
