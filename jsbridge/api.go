@@ -11,6 +11,7 @@ package jsbridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"sync"
@@ -352,21 +353,26 @@ func abortError(signal js.Value) error {
 	return errs.New(errs.Aborted, "", "%s", msg)
 }
 
-// abortAware reports errors of an aborted call as ABORTED, whatever layer
-// noticed the cancellation first.
+// abortAware reports errors of an aborted call as ABORTED (with the
+// signal's reason), whatever layer noticed the cancellation first.
 func abortAware(ctx context.Context, err error) error {
 	if ctx.Err() == nil {
 		return err
 	}
-	if errs.CodeOf(err) == errs.Aborted {
-		return err
+	where := ""
+	var ze *errs.Error
+	if errors.As(err, &ze) {
+		where = ze.Where
 	}
 	if sig, ok := ctx.Value(abortSignalKey{}).(js.Value); ok {
 		e := abortError(sig).(*errs.Error)
-		e.Err = err
+		e.Where = where
 		return e
 	}
-	return errs.Wrap(errs.Aborted, "", err, "aborted")
+	if errs.CodeOf(err) == errs.Aborted {
+		return err
+	}
+	return errs.Wrap(errs.Aborted, where, err, "aborted")
 }
 
 // nodeInfo describes a node to the JS wrapper, and keeps it under a new id.
@@ -440,8 +446,11 @@ func dtypeString(dt *dtype.DataType) string {
 		return s
 	}
 	if j, err := dt.V2JSON(); err == nil {
-		if b, err := json.Marshal(j); err == nil {
-			return string(b)
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(j) == nil {
+			return strings.TrimSpace(b.String())
 		}
 	}
 	return dt.String()

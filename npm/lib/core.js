@@ -1,6 +1,6 @@
 // The public API: open, create, arrays and groups. Every method is async and
 // runs in the Go engine (one goroutine per call).
-import { callBridge, bridgeIfRunning } from "./runtime.js";
+import { callBridge, bridgeIfRunning, unlimitedListeners } from "./runtime.js";
 import { ZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
 import { describeValue } from "./values.js";
@@ -10,6 +10,25 @@ const registry =
   typeof FinalizationRegistry === "function"
     ? new FinalizationRegistry((id) => bridgeIfRunning()?.release(id))
     : null;
+
+/**
+ * Runs fn with a signal of its own that follows the caller's: every store
+ * request of the call listens to it, which would trip Node's
+ * MaxListenersExceededWarning on the caller's signal.
+ */
+async function withSignal(signal, fn) {
+  if (!signal) return fn(undefined);
+  if (signal.aborted) return fn(signal);
+  const inner = new AbortController();
+  unlimitedListeners(inner.signal);
+  const onAbort = () => inner.abort(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await fn(inner.signal);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
 
 function checkStore(store) {
   if (store === null || (typeof store !== "object" && typeof store !== "function") || typeof store.get !== "function") {
@@ -116,7 +135,8 @@ export class ZarrArray extends ZarrNode {
    * @param {{signal?: AbortSignal, concurrency?: number}} [options]
    */
   async get(selection = null, options = {}) {
-    return callBridge("get", this._info.id, normSelection(selection), options.signal, options.concurrency);
+    const sel = normSelection(selection);
+    return withSignal(options.signal, (signal) => callBridge("get", this._info.id, sel, signal, options.concurrency));
   }
   /**
    * Writes a selection: value is a scalar (broadcast), a TypedArray or
@@ -129,7 +149,8 @@ export class ZarrArray extends ZarrNode {
     } catch (e) {
       throw e instanceof ZarrError ? e : new ZarrError("SELECTION", e.message, { cause: e });
     }
-    return callBridge("set", this._info.id, normSelection(selection), desc, options.signal);
+    const sel = normSelection(selection);
+    return withSignal(options.signal, (signal) => callBridge("set", this._info.id, sel, desc, signal));
   }
   /** Changes the shape; chunks outside the new shape are deleted. */
   async resize(shape) {
@@ -152,12 +173,12 @@ export class ZarrGroup extends ZarrNode {
    * @returns {Promise<Array<{name: string, path: string, kind: "array"|"group", node: ZarrArray|ZarrGroup}>>}
    */
   async children(options = {}) {
-    const kids = await callBridge("children", this._info.id, options.signal);
+    const kids = await withSignal(options.signal, (signal) => callBridge("children", this._info.id, signal));
     return kids.map((info) => ({ name: info.name, path: info.path, kind: info.kind, node: node(info, this.store) }));
   }
   /** Opens a node below this group by relative path. */
   async open(path, options = {}) {
-    const info = await callBridge("openChild", this._info.id, normPath(path), options.signal);
+    const info = await withSignal(options.signal, (signal) => callBridge("openChild", this._info.id, normPath(path), signal));
     if (options.kind && info.kind !== options.kind) {
       bridgeIfRunning()?.release(info.id);
       throw new ZarrError("NOT_FOUND", `${JSON.stringify(info.path)}: is a ${info.kind}, not a ${options.kind}`, { where: info.path });
@@ -197,6 +218,9 @@ function normSelection(sel) {
 function normItem(x) {
   if (typeof x === "bigint") return Number(x);
   if (x && typeof x === "object") {
+    if (!("start" in x || "stop" in x || "step" in x)) {
+      throw new ZarrError("SELECTION", `a selection item is a number, null, "..." or zarr.slice(), got ${JSON.stringify(x)}`);
+    }
     return { start: num(x.start), stop: num(x.stop), step: num(x.step) };
   }
   return x;
@@ -210,7 +234,7 @@ function normItem(x) {
 export async function open(store, options = {}) {
   checkStore(store);
   if (typeof options === "string") options = { path: options };
-  const info = await callBridge("open", store, normPath(options.path), options.kind ?? "", options.signal);
+  const info = await withSignal(options.signal, (signal) => callBridge("open", store, normPath(options.path), options.kind ?? "", signal));
   return node(info, store);
 }
 

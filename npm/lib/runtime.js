@@ -122,6 +122,20 @@ export async function callBridge(name, ...args) {
   }
 }
 
+let setMaxListeners = null;
+if (isNode) {
+  const eventsName = "node:events";
+  import(/* @vite-ignore */ eventsName).then(
+    (m) => (setMaxListeners = m.setMaxListeners),
+    () => {},
+  );
+}
+
+/** Lifts Node's listener limit on a signal many requests listen to. */
+export function unlimitedListeners(signal) {
+  setMaxListeners?.(0, signal);
+}
+
 /** Synchronous access once started (for release from finalizers). */
 export function bridgeIfRunning() {
   return api;
