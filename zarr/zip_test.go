@@ -1,7 +1,9 @@
 package zarr_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"sort"
@@ -104,4 +106,44 @@ func readAll(ctx context.Context, s zarr.Store, p string) (*zarr.NDArray, error)
 		return nil, err
 	}
 	return arr.Read(ctx, nil)
+}
+
+// TestZipStoreTestdata reads the array of the zips tests/zip/gen.py wrote
+// with Python's zipfile (stored, deflated, from the parent directory, Zip64,
+// with data descriptors), through the engine.
+func TestZipStoreTestdata(t *testing.T) {
+	ctx := context.Background()
+	files, err := store.NewDirectory(filepath.Join("store", "testdata", "zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, 0, 400)
+	for i := 0; i < 100; i++ {
+		want = binary.LittleEndian.AppendUint32(want, uint32(int32(i*3-7)))
+	}
+	for _, name := range []string{"stored.zip", "deflated.zip", "parent.zip", "zip64.zip", "streamed.zip"} {
+		zs, err := store.NewZip(ctx, files, name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		arr, err := zarr.OpenArray(ctx, zs, "arr")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := arr.Read(ctx, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s: values differ", name)
+		}
+		sel, _ := zarr.ParseSelection("25:65:3")
+		part, err := arr.Read(ctx, sel)
+		if err != nil || part.Len() != 14 || binary.LittleEndian.Uint32(part.Bytes()) != uint32(25*3-7) {
+			t.Errorf("%s: selection: %v", name, err)
+		}
+		if g, err := zarr.OpenGroup(ctx, zs, ""); err != nil || g.Attrs()["title"] != "zip test" {
+			t.Errorf("%s: root group: %v", name, err)
+		}
+	}
 }

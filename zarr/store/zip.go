@@ -103,15 +103,14 @@ func ZipRoot(prefix string) ZipOption {
 }
 
 // ZipTail sets the length of the first suffix request (default
-// ZipDefaultTail, at least 22). A shorter one saves bytes on zips without a
-// comment, at the price of one more request when the end records or the
-// central directory do not fit in it.
+// ZipDefaultTail, at least 42: the end record and the Zip64 locator). A
+// shorter one saves bytes on zips without a comment, at the price of one
+// more request when the central directory is not in it, and of another when
+// the end record is not (a comment: the default length is read next) or a
+// Zip64 end record is not.
 func ZipTail(n int64) ZipOption {
 	return func(c *zipConfig) {
-		if n < eocdLen {
-			n = eocdLen
-		}
-		c.tail = n
+		c.tail = max(n, eocdLen+loc64Len)
 	}
 }
 
@@ -160,8 +159,9 @@ func NewZip(ctx context.Context, base Store, key string, opts ...ZipOption) (*Zi
 	if err != nil {
 		return nil, err
 	}
-	if !whole && cfg.tail < ZipDefaultTail && findEnd(tail) < 0 {
-		// A comment longer than the tail: read the longest possible end.
+	if !whole && cfg.tail < ZipDefaultTail && findEnd(tail) < loc64Len {
+		// A comment too long for the tail to hold the end record and the
+		// place of a Zip64 locator: read the longest possible end.
 		if tail, whole, err = z.readTail(ctx, ZipDefaultTail); err != nil {
 			return nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -1045,5 +1046,135 @@ func TestZipPeerFixtures(t *testing.T) {
 				t.Errorf("directory store: %d requests in all, want 3", c.requests)
 			}
 		})
+	}
+}
+
+// FuzzZip opens arbitrary bytes as a zip through a store that refuses long
+// suffixes, one with HTTP range semantics and a short first request, and
+// one without ranges, and reads every key: a value or a typed error naming
+// the zip, never a panic. Where Go's archive/zip also reads an entry, the
+// bytes must agree.
+func FuzzZip(f *testing.F) {
+	for _, name := range []string{"stored.zip", "deflated.zip", "parent.zip", "streamed.zip", "methods.zip", "empty.zip"} {
+		f.Add(readZipFile(f, name))
+	}
+	f.Add(buildZip([]rawEntry{{name: "d/.zgroup", data: []byte("{}")}, {name: "d/a", data: []byte("abcabcabc"), method: 8, localExtra: padExtra(80)}}, []byte("c")))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ctx := context.Background()
+		const key = "f.zip"
+		bases := []struct {
+			s    Store
+			opts []ZipOption
+		}{
+			{memWith(key, data), nil},
+			{newRangeStore(map[string][]byte{key: data}), []ZipOption{ZipTail(64)}},
+			{getOnly{memWith(key, data)}, []ZipOption{ZipRoot("")}},
+		}
+		var plain *Zip // the whole file, no root
+		for _, b := range bases {
+			z, err := NewZip(ctx, b.s, key, b.opts...)
+			if err != nil {
+				if errs.CodeOf(err) == "" || !strings.Contains(err.Error(), `"f.zip"`) {
+					t.Fatalf("untyped error or not naming the zip: %v", err)
+				}
+				continue
+			}
+			if len(b.opts) == 1 && z.Root() == "" {
+				plain = z
+			}
+			keys := walk(t, ctx, z, "")
+			if len(keys) > len(data)/cdirLen+1 {
+				t.Fatalf("%d keys from %d bytes", len(keys), len(data))
+			}
+			for _, k := range keys {
+				v, ok, err := z.Get(ctx, k)
+				if err != nil {
+					if errs.CodeOf(err) == "" || !strings.Contains(err.Error(), `"f.zip"`) {
+						t.Fatalf("%s: untyped error or not naming the zip: %v", k, err)
+					}
+					continue
+				}
+				if !ok {
+					t.Fatalf("%s: listed but absent", k)
+				}
+				for _, r := range []ByteRange{{Offset: 1, Length: 2}, {Suffix: 3}, {Offset: int64(len(v)) / 2, Length: -1}} {
+					want, serr := Slice(v, r)
+					got, ok, err := z.GetRange(ctx, k, r)
+					if (serr == nil) != (err == nil) || (err == nil && (!ok || !bytes.Equal(got, want))) {
+						t.Fatalf("%s %s: %q %v, want %q %v", k, r, got, err, want, serr)
+					}
+				}
+			}
+		}
+		if plain == nil {
+			return
+		}
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		count := map[string]int{}
+		for _, f := range zr.File {
+			count[f.Name]++
+		}
+		for _, f := range zr.File {
+			if count[f.Name] > 1 || strings.HasSuffix(f.Name, "/") {
+				continue
+			}
+			rc, err := f.Open()
+			if err != nil {
+				continue
+			}
+			var want bytes.Buffer
+			_, err = want.ReadFrom(io.LimitReader(rc, 1<<22))
+			rc.Close()
+			if err != nil {
+				continue
+			}
+			got, ok, err := plain.Get(ctx, f.Name)
+			if err == nil && ok && !bytes.Equal(got, want.Bytes()) {
+				t.Fatalf("%s: %q, archive/zip reads %q", f.Name, got, want.Bytes())
+			}
+		}
+	})
+}
+
+// TestZip64Variants: the 32-bit end record holding 0xffff/0xffffffff (as
+// writers do when the values overflow), and a Zip64 end record with an
+// extensible data sector (not 56 bytes before the locator).
+func TestZip64Variants(t *testing.T) {
+	ctx := context.Background()
+	src := readZipFile(t, "zip64.zip")
+	i := bytes.LastIndex(src, []byte("PK\x05\x06"))
+	noComment := append([]byte(nil), src[:i+22]...)
+	binary.LittleEndian.PutUint16(noComment[i+20:], 0)
+
+	sentinels := append([]byte(nil), noComment...)
+	for _, f := range []struct{ at, size int }{{8, 2}, {10, 2}, {12, 4}, {16, 4}} {
+		for k := 0; k < f.size; k++ {
+			sentinels[i+f.at+k] = 0xff
+		}
+	}
+
+	// Insert 8 bytes of extensible data after the 56-byte record.
+	rec := i - 20 - 56
+	extensible := append(append(append([]byte(nil), noComment[:rec+56]...), "EXTDATA!"...), noComment[rec+56:]...)
+	binary.LittleEndian.PutUint64(extensible[rec+4:], 44+8)
+
+	for name, file := range map[string][]byte{"no comment": noComment, "sentinels": sentinels, "extensible": extensible} {
+		for _, tail := range []int64{42, 100, ZipDefaultTail} {
+			for _, s := range []Store{memWith("z", file), newRangeStore(map[string][]byte{"z": file}), getOnly{memWith("z", file)}} {
+				z, err := NewZip(ctx, s, "z", ZipTail(tail))
+				if err != nil {
+					t.Fatalf("%s, tail %d, %T: %v", name, tail, s, err)
+				}
+				if z.Size() != int64(len(file)) {
+					t.Errorf("%s: size %d, want %d", name, z.Size(), len(file))
+				}
+				if v, _, err := z.Get(ctx, "text/blob"); err != nil || !bytes.HasPrefix(v, []byte("line 0: \nline 1: abc\n")) {
+					t.Errorf("%s, tail %d, %T: %v", name, tail, s, err)
+				}
+			}
+		}
 	}
 }
