@@ -39,6 +39,9 @@ func newBytes(cfg json.RawMessage, in Spec) (any, error) {
 		if in.DType.Variable() {
 			return nil, fmt.Errorf("%s has no fixed size; use vlen-utf8 or vlen-bytes", in.DType)
 		}
+		if bc.endian == dtype.Unset && in.DType.Name == "structured" {
+			bc.endian = dtype.Little // the legacy structured type's default
+		}
 		if bc.endian == dtype.Unset && needsCodecEndian(in.DType) {
 			return nil, fmt.Errorf("endian is required for %s", in.DType)
 		}

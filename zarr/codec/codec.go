@@ -161,7 +161,7 @@ func NewChain(cfgs []Config, in Spec) (*Chain, error) {
 			stage = 1
 		case BytesToBytes:
 			if stage == 0 {
-				return nil, errs.New(errs.InvalidMetadata, cfg.Name, "bytes→bytes codec before the array→bytes codec")
+				return nil, errs.New(errs.InvalidMetadata, "codecs", "bytes→bytes codec %q before the array→bytes codec (such as \"bytes\")", cfg.Name)
 			}
 			c.BB = append(c.BB, k)
 		default:

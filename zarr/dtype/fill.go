@@ -171,6 +171,14 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 			t.StoreUint64(b, *f.bits)
 			return nil
 		}
+		if lp, ok := LowPrecFloat(t.Format); ok {
+			if math.IsInf(f.f, 0) && !lp.HasInf() {
+				return fmt.Errorf("%s has no infinity", t)
+			}
+			if _, hasNaN := lp.NaNBits(); math.IsNaN(f.f) && !hasNaN {
+				return fmt.Errorf("%s has no NaN", t)
+			}
+		}
 		t.StoreFloat64(b, f.f)
 		return nil
 	case Complex:

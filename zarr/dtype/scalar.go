@@ -82,6 +82,9 @@ func Float16Value(h uint16) float64 {
 // bool or datetime type as a float64.
 func (t *DataType) LoadFloat64(b []byte) float64 {
 	if t.Format != "" {
+		if t.Format == e8m0 {
+			return e8m0Value(b[0])
+		}
 		if lp, ok := LowPrecFloat(t.Format); ok {
 			return lp.ToFloat64(uint16(t.LoadUint64(b)))
 		}
@@ -171,6 +174,10 @@ func (t *DataType) StoreUint64(b []byte, v uint64) {
 // f != 0.
 func (t *DataType) StoreFloat64(b []byte, f float64) {
 	if t.Format != "" {
+		if t.Format == e8m0 {
+			b[0] = e8m0Bits(f)
+			return
+		}
 		if lp, ok := LowPrecFloat(t.Format); ok {
 			t.StoreUint64(b, uint64(lp.FromFloat64(f)))
 			return

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -43,6 +44,11 @@ func v3Core(name string) *DataType {
 		t.Format = name
 		return t
 	}
+	if name == e8m0 {
+		t := mk(Float, 1)
+		t.Format = name
+		return t
+	}
 	if lp, ok := LowPrecFloat(name); ok && lp.StorageSize() == 1 {
 		t := mk(Float, 1)
 		t.Format = name
@@ -60,7 +66,7 @@ func bitsOf(s string) int {
 var V3Names = []string{"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
 	"float16", "float32", "float64", "complex64", "complex128", "bfloat16", "int2", "int4", "uint2", "uint4",
 	"float8_e3m4", "float8_e4m3", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz",
-	"float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn",
+	"float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "float8_e8m0fnu",
 	"string", "bytes", "variable_length_bytes", "fixed_length_utf32", "null_terminated_bytes", "raw_bytes",
 	"numpy.datetime64", "numpy.timedelta64", "struct", "structured", "r8", "r16"}
 
@@ -400,4 +406,35 @@ func (t *DataType) FillV3JSON(f Fill) (any, error) {
 		f = t.ZeroFill()
 	}
 	return t.FillV2JSON(Fill{Bytes: f.Bytes})
+}
+
+// e8m0 is float8_e8m0fnu (OCP MX scale): 8 exponent bits, bias 127, no
+// sign, no mantissa, no zero; 0xff is NaN.
+const e8m0 = "float8_e8m0fnu"
+
+func e8m0Value(b byte) float64 {
+	if b == 0xff {
+		return math.NaN()
+	}
+	return math.Ldexp(1, int(b)-127)
+}
+
+// e8m0Bits rounds to the nearest power of two (ties up, as ml_dtypes does);
+// values that have no representation (zero, negatives, NaN) become NaN.
+func e8m0Bits(f float64) byte {
+	if !(f > 0) || math.IsInf(f, 1) {
+		return 0xff
+	}
+	frac, exp := math.Frexp(f) // f = frac * 2^exp, frac in [0.5, 1)
+	e := exp - 1
+	if frac >= 0.75 { // nearer 2^exp than 2^(exp-1), in linear terms ties up
+		e = exp
+	}
+	switch {
+	case e < -127:
+		return 0
+	case e > 127:
+		return 0xff
+	}
+	return byte(e + 127)
 }

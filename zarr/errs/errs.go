@@ -44,7 +44,9 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(e.Msg)
 	if e.Err != nil {
-		b.WriteString(": ")
+		if e.Msg != "" {
+			b.WriteString(": ")
+		}
 		b.WriteString(e.Err.Error())
 	}
 	if e.Suggest != "" {
