@@ -2,18 +2,22 @@
 # the benchmarks beside the reference implementations.
 PYTHON ?= /usr/bin/python3
 GO ?= go
+NODE ?= node
+NPM ?= npm
 
 .PHONY: all build test test-go vet fixtures bench fuzz
+.PHONY: wasm npm-deps test-js test-node test-browser bench-js FORCE
 
-all: build
+all: build wasm
 
 build:
 	$(GO) build ./...
 
 vet:
 	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./jsbridge/ ./wasm/
 
-test: vet test-go
+test: vet test-go test-js
 
 test-go:
 	$(GO) test -count=1 ./...
@@ -22,7 +26,7 @@ test-go:
 fixtures:
 	$(PYTHON) tests/fixtures/v2/gen.py
 
-bench:
+bench: bench-js
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./zarr/...
 
 # Short fuzzing runs of every fuzz target (the seed corpora run in `make test`).
@@ -32,3 +36,41 @@ fuzz:
 	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 10x $$pkg || exit 1; \
 	  done; \
 	done
+
+# ---- WebAssembly module and the npm package (npm/) ----------------------
+# The .wasm is built lean (no net/http in it; -s -w, -trimpath); Go's
+# wasm_exec.js is copied from the toolchain that built it (not committed).
+WASM_FLAGS = -trimpath -ldflags="-s -w"
+
+wasm: npm/zarr.wasm npm/wasm_exec.js
+
+npm/zarr.wasm: FORCE
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./wasm
+
+npm/wasm_exec.js: FORCE
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $@
+
+FORCE:
+
+# devDependencies of the JS suites (zarrita, playwright-core, vite), from
+# npm/package-lock.json.
+npm-deps: npm/node_modules/.package-lock.json
+
+npm/node_modules/.package-lock.json: npm/package-lock.json
+	cd npm && $(NPM) ci --no-audit --no-fund
+
+test-js: test-node test-browser
+
+# Node suites: fixtures through FileSystemStore and FetchStore, the JS API,
+# stores, CLI, and the differential test against zarrita.js.
+test-node: wasm npm-deps
+	$(NODE) --test tests/node/*.test.mjs
+
+# Debian's chromium driven by playwright-core: the package as it ships and
+# bundled by Vite.
+test-browser: wasm npm-deps
+	$(NODE) --test tests/browser/*.test.mjs
+
+# zarr-wasm vs zarrita.js on the same in-memory store (prints MB/s).
+bench-js: wasm npm-deps
+	$(NODE) tests/bench/bench.mjs
