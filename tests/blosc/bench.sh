@@ -24,7 +24,7 @@ echo "# 2. c-blosc: compress (writes $D/cblosc-*.blosc) and time decompression"
 $PY tests/blosc/bench_cblosc.py "$D" "$((COUNT + 2))" | tee "$D/cblosc.txt"
 
 echo "# 3. Go native: go test -bench (decodes the c-blosc chunks)"
-go test -run '^$' -bench '^Benchmark(Decode|Encode)$' -benchtime "$BENCHTIME" -count "$COUNT" ./zarr/blosc | tee "$D/native.txt" | grep -E '^Benchmark' || true
+go test -run '^$' -bench '^Benchmark(Decode|DecodeParallel|Encode)$' -benchtime "$BENCHTIME" -count "$COUNT" ./zarr/blosc | tee "$D/native.txt" | grep -E '^Benchmark' || true
 
 echo "# 4. Go js/wasm under Node $(node --version)"
 GOOS=js GOARCH=wasm go test -c -o "$D/blosc.test.wasm" ./zarr/blosc

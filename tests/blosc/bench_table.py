@@ -32,12 +32,12 @@ def main():
     with open(os.path.join(d, "cblosc.json")) as f:
         cb = json.load(f)
     nc = cb["ncores"]
-    fmt = "| %-15s | %5s | %9s | %9s | %9s | %9s | %8s | %8s | %8s |"
+    fmt = "| %-15s | %5s | %9s | %9s | %9s | %10s | %10s | %8s | %8s | %8s |"
     print("Decode, MB/s of output (4 MiB float32, clevel 5, typesize 4, chunks written by c-blosc %s)"
           % cb["c_blosc"].split()[0])
-    print(fmt % ("config", "ratio", "Go native", "Go wasm", "c-blosc 1t", "c-blosc %dt" % nc,
-                 "nat/c1t", "wasm/c1t", "nat/c%dt" % nc))
-    print(fmt % tuple(["---"] * 9))
+    print(fmt % ("config", "ratio", "Go 1 gor.", "Go par.", "Go wasm", "c-blosc 1t", "c-blosc %dt" % nc,
+                 "Go1/c1t", "par/c%dt" % nc, "wasm/c1t"))
+    print(fmt % tuple(["---"] * 10))
 
     def r(a, b):
         return "%.2f" % (a / b) if a and b else "-"
@@ -47,9 +47,10 @@ def main():
 
     for name, c in cb["configs"].items():
         n = nat.get(("Decode", name))
+        p = nat.get(("DecodeParallel", name))
         w = wasm.get(("Decode", name))
         c1, cn = c["decode_1t"], c["decode_%dt" % nc]
-        print(fmt % (name, "%.2f" % c["ratio"], v(n), v(w), v(c1), v(cn), r(n, c1), r(w, c1), r(n, cn)))
+        print(fmt % (name, "%.2f" % c["ratio"], v(n), v(p), v(w), v(c1), v(cn), r(n, c1), r(p, cn), r(w, c1)))
     print()
     print("Encode, MB/s of input (Go: own chunks; c-blosc: 1 thread)")
     fmt2 = "| %-15s | %9s | %10s | %8s |"

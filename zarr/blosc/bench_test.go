@@ -70,7 +70,23 @@ func benchChunk(b *testing.B, data []byte, c benchConfig) []byte {
 	return chunk
 }
 
+// BenchmarkDecode decodes on one goroutine (compare with c-blosc on one
+// thread); BenchmarkDecodeParallel lets Decode use up to GOMAXPROCS
+// goroutines for the 8 blocks of these 4 MiB chunks (compare with c-blosc's
+// default of one thread per core). Under wasm both are single-threaded.
 func BenchmarkDecode(b *testing.B) {
+	defer func(w int) { decodeWorkers = w }(decodeWorkers)
+	decodeWorkers = 1
+	benchDecode(b)
+}
+
+func BenchmarkDecodeParallel(b *testing.B) {
+	defer func(w int) { decodeWorkers = w }(decodeWorkers)
+	decodeWorkers = 0
+	benchDecode(b)
+}
+
+func benchDecode(b *testing.B) {
 	data := benchData(b)
 	for _, c := range benchConfigs {
 		b.Run(c.name, func(b *testing.B) {

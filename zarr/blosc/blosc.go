@@ -22,6 +22,8 @@ package blosc
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 )
 
 // Options are the Blosc compressor settings, as numcodecs' Blosc takes them.
@@ -299,9 +301,69 @@ func (h *header) decodeShuffle() shuffleMode {
 	return noShuffle
 }
 
+// Parallel decoding (native builds with GOMAXPROCS > 1 only; under wasm
+// GOMAXPROCS is 1): chunks of at least parallelMinBytes with several blocks
+// are decoded by up to maxWorkers goroutines, one block at a time, like
+// c-blosc's threads. decodeWorkers overrides the worker count (tests and
+// benchmarks; 0 = automatic).
+const (
+	parallelMinBytes = 1 << 20
+	maxWorkers       = 8
+)
+
+var decodeWorkers = 0
+
+func (h *header) workers(l layout) int {
+	w := decodeWorkers
+	if w <= 0 {
+		if h.nbytes < parallelMinBytes {
+			return 1
+		}
+		w = min(runtime.GOMAXPROCS(0), maxWorkers)
+	}
+	return max(1, min(w, l.nblocks))
+}
+
 // decodeBlocks decodes all blocks of a walked chunk into out (len nbytes).
 func (h *header) decodeBlocks(out, src []byte) error {
 	l := h.layout()
+	nw := h.workers(l)
+	if nw == 1 {
+		return h.decodeRange(out, src, l, 0, 1)
+	}
+	errs := make([]error, nw)
+	var wg sync.WaitGroup
+	for w := 0; w < nw; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			errs[w] = h.decodeRange(out, src, l, w, nw)
+		}(w)
+	}
+	wg.Wait()
+	// report the failure of the lowest block, as a serial decode would
+	var first error
+	firstBlock := l.nblocks
+	for _, err := range errs {
+		var be *blockError
+		if errors.As(err, &be) && be.block < firstBlock {
+			first, firstBlock = err, be.block
+		}
+	}
+	return first
+}
+
+type blockError struct {
+	block int
+	err   error
+}
+
+func (e *blockError) Error() string { return e.err.Error() }
+func (e *blockError) Unwrap() error { return e.err }
+
+// decodeRange decodes blocks start, start+step, ... and stops at the first
+// error.
+func (h *header) decodeRange(out, src []byte, l layout, start, step int) error {
 	mode := h.decodeShuffle()
 	var scratch *scratchBufs
 	if mode != noShuffle {
@@ -310,7 +372,7 @@ func (h *header) decodeBlocks(out, src []byte) error {
 		defer putScratch(scratch)
 	}
 	code := h.code()
-	for j := 0; j < l.nblocks; j++ {
+	for j := start; j < l.nblocks; j += step {
 		bsize, nsplits, neblock := h.blockGeom(l, j)
 		dest := out[j*h.blocksize : j*h.blocksize+bsize]
 		// Blocks that come out unchanged from the shuffle step are
@@ -335,7 +397,7 @@ func (h *header) decodeBlocks(out, src []byte) error {
 				continue
 			}
 			if err := decodeStream(code, d, stream); err != nil {
-				return corrupt("block %d stream %d (%s): %v", j, k, codeNames[code], err)
+				return &blockError{j, corrupt("block %d stream %d (%s): %v", j, k, codeNames[code], err)}
 			}
 		}
 		switch bmode {

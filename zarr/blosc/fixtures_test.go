@@ -224,3 +224,31 @@ func TestBlosc2Unsupported(t *testing.T) {
 		}
 	}
 }
+
+// The parallel block decoder gives the same bytes and the same errors.
+func TestParallelDecode(t *testing.T) {
+	defer func(w int) { decodeWorkers = w }(decodeWorkers)
+	var chunks [][]byte
+	for _, f := range loadFixtures(t) {
+		if f.Chunk[2]&flagMemcpyed == 0 && len(f.Chunk) > 200 {
+			chunks = append(chunks, f.Chunk)
+		}
+	}
+	// and corrupted copies: a byte flipped in the middle
+	for i, c := range chunks[:len(chunks)/2] {
+		m := bytes.Clone(c)
+		m[len(m)/2+i%7] ^= 0x5a
+		chunks = append(chunks, m)
+	}
+	for _, c := range chunks {
+		decodeWorkers = 1
+		want, werr := Decode(nil, c)
+		for _, w := range []int{2, 3, 8} {
+			decodeWorkers = w
+			got, err := Decode(nil, c)
+			if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) || !bytes.Equal(got, want) {
+				t.Fatalf("workers %d: %v / serial %v", w, err, werr)
+			}
+		}
+	}
+}
