@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/klauspost/compress/snappy"
@@ -221,7 +222,7 @@ func zstdEncoder(clevel int) (*zstd.Encoder, error) {
 	}
 	e, err := zstd.NewWriter(nil,
 		zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)),
-		zstd.WithEncoderConcurrency(1),
+		zstd.WithEncoderConcurrency(min(runtime.GOMAXPROCS(0), 4)),
 		zstd.WithEncoderCRC(false),
 	)
 	if err != nil {

@@ -170,9 +170,12 @@ func (h *header) compressBlocks(src []byte, cname string, clevel int) []byte {
 	}
 	var tmp, tmp2 []byte
 	if shuf != noShuffle {
-		tmp = make([]byte, h.blocksize)
-		if shuf == bitShuffle && h.typesize > 1 {
-			tmp2 = make([]byte, h.blocksize)
+		needB := shuf == bitShuffle && h.typesize > 1
+		scratch := getScratch(h.blocksize, needB)
+		defer putScratch(scratch)
+		tmp = scratch.a[:h.blocksize]
+		if needB {
+			tmp2 = scratch.b[:h.blocksize]
 		}
 	}
 	enc := encStates.Get().(*encState)
