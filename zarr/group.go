@@ -2,6 +2,7 @@ package zarr
 
 import (
 	"context"
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -261,24 +262,7 @@ func (c *consolidatedStore) Delete(ctx context.Context, key string) error {
 func (c *consolidatedStore) List(_ context.Context, prefix string) ([]string, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	seen := map[string]bool{}
-	for k := range c.docs {
-		if !strings.HasPrefix(k, prefix) {
-			continue
-		}
-		rest := k[len(prefix):]
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			seen[rest[:i+1]] = true
-		} else {
-			seen[rest] = true
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for k := range seen {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out, nil
+	return store.ListKeys(maps.Keys(c.docs), prefix), nil
 }
 
 // Consolidate gathers the metadata of the hierarchy below path into one

@@ -133,45 +133,86 @@ type Chain struct {
 // NewChain builds the codecs of cfgs (array→array first, one array→bytes,
 // then bytes→bytes) for chunks of representation in.
 func NewChain(cfgs []Config, in Spec) (*Chain, error) {
+	c, _, err := buildChain(cfgs, in, false)
+	return c, err
+}
+
+// WithImpliedBytes completes a v1/v2 chain: their documents leave the
+// array→bytes step implied (elements in each leaf's own byte order) unless
+// an object codec takes it. A "bytes" codec is inserted where the array
+// turns into bytes; the completed list is returned.
+func WithImpliedBytes(cfgs []Config, in Spec) ([]Config, error) {
+	_, full, err := buildChain(cfgs, in, true)
+	return full, err
+}
+
+// buildChain builds a chain, inserting the implied bytes codec when
+// implyBytes is set, and returns it with the codec list it was built from.
+func buildChain(cfgs []Config, in Spec, implyBytes bool) (*Chain, []Config, error) {
 	c := &Chain{specs: []Spec{in}}
+	var full []Config
 	cur := in
-	stage := 0 // 0: array→array, 1: after array→bytes
+	afterBytes := false
+	misplaced := errs.InvalidMetadata
+	if implyBytes {
+		misplaced = errs.Unsupported // a v2 filter list that cannot be expressed
+	}
+	addImplied := func() error {
+		if _, err := newBytes(nil, cur); err != nil {
+			return errs.Wrap(errs.InvalidMetadata, "bytes", err, "")
+		}
+		c.AB = Bytes(dtype.Unset)
+		full = append(full, Config{Name: "bytes"})
+		afterBytes = true
+		return nil
+	}
 	for _, cfg := range cfgs {
 		built, err := Build(cfg, cur)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		switch k := built.(type) {
 		case ArrayToArray:
-			if stage != 0 {
-				return nil, errs.New(errs.InvalidMetadata, cfg.Name, "array→array codec after the array→bytes codec")
+			if afterBytes {
+				return nil, nil, errs.New(misplaced, cfg.Name, "array→array codec after the array→bytes codec")
 			}
 			next, err := k.Encoded(cur)
 			if err != nil {
-				return nil, errs.Wrap(errs.InvalidMetadata, cfg.Name, err, "codec cannot take %s", cur.DType)
+				return nil, nil, errs.Wrap(errs.InvalidMetadata, cfg.Name, err, "codec cannot take %s", cur.DType)
 			}
 			c.AA = append(c.AA, k)
 			cur = next
 			c.specs = append(c.specs, cur)
 		case ArrayToBytes:
-			if stage != 0 {
-				return nil, errs.New(errs.InvalidMetadata, cfg.Name, "a second array→bytes codec")
+			if afterBytes {
+				return nil, nil, errs.New(misplaced, cfg.Name, "a second array→bytes codec")
 			}
 			c.AB = k
-			stage = 1
+			afterBytes = true
 		case BytesToBytes:
-			if stage == 0 {
-				return nil, errs.New(errs.InvalidMetadata, "codecs", "bytes→bytes codec %q before the array→bytes codec (such as \"bytes\")", cfg.Name)
+			if !afterBytes && implyBytes {
+				if err := addImplied(); err != nil {
+					return nil, nil, err
+				}
+			}
+			if !afterBytes {
+				return nil, nil, errs.New(errs.InvalidMetadata, "codecs", "bytes→bytes codec %q before the array→bytes codec (such as \"bytes\")", cfg.Name)
 			}
 			c.BB = append(c.BB, k)
 		default:
-			return nil, fmt.Errorf("codec %q has no known kind", cfg.Name)
+			return nil, nil, fmt.Errorf("codec %q has no known kind", cfg.Name)
+		}
+		full = append(full, cfg)
+	}
+	if !afterBytes && implyBytes {
+		if err := addImplied(); err != nil {
+			return nil, nil, err
 		}
 	}
 	if c.AB == nil {
-		return nil, errs.New(errs.InvalidMetadata, "codecs", "no array→bytes codec (such as \"bytes\")")
+		return nil, nil, errs.New(errs.InvalidMetadata, "codecs", "no array→bytes codec (such as \"bytes\")")
 	}
-	return c, nil
+	return c, full, nil
 }
 
 // Decode decodes one stored chunk into an array of the chain's input
@@ -221,52 +262,6 @@ func (c *Chain) Input() Spec { return c.specs[0] }
 // Corrupt returns the CODEC error for undecodable chunk data.
 func Corrupt(codec string, format string, args ...any) error {
 	return errs.New(errs.Codec, codec, format, args...)
-}
-
-// WithImpliedBytes completes a v1/v2 chain: their documents leave the
-// array→bytes step implied (elements in each leaf's own byte order) unless
-// an object codec takes it. A "bytes" codec is inserted where the array
-// turns into bytes.
-func WithImpliedBytes(cfgs []Config, in Spec) ([]Config, error) {
-	implied := Config{Name: "bytes"}
-	var out []Config
-	cur := in
-	stage := 0
-	for _, cfg := range cfgs {
-		built, err := Build(cfg, cur)
-		if err != nil {
-			return nil, err
-		}
-		switch k := built.(type) {
-		case ArrayToArray:
-			if stage != 0 {
-				return nil, errs.New(errs.Unsupported, cfg.Name, "array filter after the data became bytes")
-			}
-			next, err := k.Encoded(cur)
-			if err != nil {
-				return nil, errs.Wrap(errs.InvalidMetadata, cfg.Name, err, "codec cannot take %s", cur.DType)
-			}
-			cur = next
-		case ArrayToBytes:
-			if stage != 0 {
-				return nil, errs.New(errs.Unsupported, cfg.Name, "a second array→bytes codec")
-			}
-			stage = 1
-		case BytesToBytes:
-			if stage == 0 {
-				out = append(out, implied)
-				stage = 1
-			}
-		}
-		out = append(out, cfg)
-	}
-	if stage == 0 {
-		out = append(out, implied)
-	}
-	if _, err := NewChain(out, in); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // RangeGetter reads byte ranges of one stored chunk; ok is false when the

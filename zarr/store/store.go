@@ -9,6 +9,8 @@ package store
 import (
 	"context"
 	"fmt"
+	"iter"
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -135,8 +137,14 @@ func (s *Memory) Delete(_ context.Context, key string) error {
 func (s *Memory) List(_ context.Context, prefix string) ([]string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return ListKeys(maps.Keys(s.m), prefix), nil
+}
+
+// ListKeys answers List for a store that knows all its keys: the names
+// directly under prefix, with sub-prefixes ending in "/", sorted.
+func ListKeys(keys iter.Seq[string], prefix string) []string {
 	seen := map[string]bool{}
-	for k := range s.m {
+	for k := range keys {
 		if !strings.HasPrefix(k, prefix) {
 			continue
 		}
@@ -152,7 +160,7 @@ func (s *Memory) List(_ context.Context, prefix string) ([]string, error) {
 		out = append(out, k)
 	}
 	sort.Strings(out)
-	return out, nil
+	return out
 }
 
 // Keys returns every key, sorted (for tests and tools).
