@@ -119,6 +119,23 @@ def zip64(path):
         zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = saved
 
 
+def tiny64(path):
+    """Two small entries with every Zip64 structure and data descriptors
+    (a small seed for the fuzz target)."""
+    out = Unseekable()
+    zf = zipfile.ZipFile(out, "w")
+    write(zf, ".zgroup", b'{"zarr_format": 2}', zipfile.ZIP_STORED, force_zip64=True)
+    write(zf, "a/b", b"abcabcabcabc", zipfile.ZIP_DEFLATED, force_zip64=True)
+    saved = zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT
+    zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = 0, 0
+    try:
+        zf.close()
+    finally:
+        zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = saved
+    with open(path, "wb") as f:
+        f.write(out.buf)
+
+
 def streamed(path):
     out = Unseekable()
     with zipfile.ZipFile(out, "w") as zf:
@@ -167,6 +184,7 @@ def main():
         (parent, "parent.zip", "data.zarr/"),
         (zip64, "zip64.zip", ""),
         (streamed, "streamed.zip", ""),
+        (tiny64, "tiny64.zip", ""),
         (methods, "methods.zip", ""),
         (empty, "empty.zip", ""),
     ]:

@@ -807,7 +807,7 @@ func buildZip(entries []rawEntry, comment []byte) []byte {
 // TestZipGoArchive cross-checks with Go's archive/zip on the Python files.
 func TestZipGoArchive(t *testing.T) {
 	ctx := context.Background()
-	for _, name := range []string{"stored.zip", "deflated.zip", "parent.zip", "zip64.zip", "streamed.zip"} {
+	for _, name := range []string{"stored.zip", "deflated.zip", "parent.zip", "zip64.zip", "streamed.zip", "tiny64.zip"} {
 		file := readZipFile(t, name)
 		zr, err := zip.NewReader(bytes.NewReader(file), int64(len(file)))
 		if err != nil {
@@ -1055,9 +1055,11 @@ func TestZipPeerFixtures(t *testing.T) {
 // the zip, never a panic. Where Go's archive/zip also reads an entry, the
 // bytes must agree.
 func FuzzZip(f *testing.F) {
-	for _, name := range []string{"stored.zip", "deflated.zip", "parent.zip", "streamed.zip", "methods.zip", "empty.zip"} {
+	for _, name := range []string{"tiny64.zip", "methods.zip", "empty.zip", "deflated.zip", "streamed.zip"} {
 		f.Add(readZipFile(f, name))
 	}
+	f.Add(buildZip([]rawEntry{{name: "a", data: []byte("0123456789")}}, nil))
+	f.Add(buildZip([]rawEntry{{name: "a/b", data: []byte("aaaaaaaaaaaaaaaaaaaaaaaa"), method: 8}, {name: "c/", data: nil}}, []byte("comment")))
 	f.Add(buildZip([]rawEntry{{name: "d/.zgroup", data: []byte("{}")}, {name: "d/a", data: []byte("abcabcabc"), method: 8, localExtra: padExtra(80)}}, []byte("c")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx := context.Background()
