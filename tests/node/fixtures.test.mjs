@@ -1,16 +1,23 @@
-// The zarr-python fixtures (tests/fixtures/v2/cases.json, the same cases the
-// Go tests check) read through the .wasm: once from the file system
+// The project's fixtures (tests/fixtures/v2: written by zarr-python 2.13;
+// tests/fixtures/v3: written from the v3 spec text), the same cases.json
+// the Go tests check, read through the .wasm: once from the file system
 // (FileSystemStore) and once over HTTP (FetchStore against a local server
-// that honours Range).
+// that honours Range). The v3 error cases must give the same ZarrError codes.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
+import { promises as fs } from "node:fs";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
-import { fixturesV2, loadCases, compareCase, expectedJSType, startServer } from "./helpers.mjs";
+import { repoRoot, loadCases, compareCase, expectedJSType, startServer, exists } from "./helpers.mjs";
 
-const cases = await loadCases(path.join(fixturesV2, "cases.json"));
-const dataRoot = path.join(fixturesV2, "data");
+const sets = [];
+for (const v of ["v2", "v3"]) {
+  const dir = path.join(repoRoot, "tests", "fixtures", v);
+  if (await exists(path.join(dir, "cases.json"))) {
+    sets.push({ name: v, data: path.join(dir, "data"), cases: await loadCases(path.join(dir, "cases.json")) });
+  }
+}
 // zarr-python builds a complex fill as re + 1j*im; with an infinite
 // imaginary part the real NaN's sign is an accident (see zarr/fixtures_test.go).
 const anyNaN = new Set(["fill/c8_nan_inf"]);
@@ -38,31 +45,55 @@ async function check(t, c, store) {
   assert.equal(diff, null, diff ?? "");
 }
 
-describe("fixtures through FileSystemStore", () => {
-  for (const c of cases) {
-    test(c.name, async (t) => {
-      await check(t, c, new FileSystemStore(path.join(dataRoot, c.store)));
-    });
-  }
-});
+for (const set of sets) {
+  describe(`${set.name} fixtures through FileSystemStore`, () => {
+    for (const c of set.cases) {
+      test(c.name, async (t) => {
+        await check(t, c, new FileSystemStore(path.join(set.data, c.store)));
+      });
+    }
+  });
 
-describe("fixtures through FetchStore (local HTTP server)", () => {
-  let server;
-  before(async () => {
-    server = await startServer(dataRoot);
-  });
-  after(async () => {
-    await server.close();
-  });
-  for (const c of cases) {
-    test(c.name, async (t) => {
-      const store = new zarr.FetchStore(`${server.url}/${c.store.split("/").map(encodeURIComponent).join("/")}`);
-      await check(t, c, store);
+  describe(`${set.name} fixtures through FetchStore (local HTTP server)`, () => {
+    let server;
+    before(async () => {
+      server = await startServer(set.data);
     });
-  }
-  test("the server saw every request, and nothing failed", () => {
-    assert.ok(server.stats.requests >= cases.length, `${server.stats.requests} requests`);
-    const bad = Object.keys(server.stats.byStatus).filter((s) => s !== "200" && s !== "206" && s !== "404");
-    assert.deepEqual(bad, [], JSON.stringify(server.stats.byStatus));
+    after(async () => {
+      await server.close();
+    });
+    for (const c of set.cases) {
+      test(c.name, async (t) => {
+        const store = new zarr.FetchStore(`${server.url}/${c.store.split("/").map(encodeURIComponent).join("/")}`);
+        await check(t, c, store);
+      });
+    }
+    test("the server saw the requests, and nothing failed", () => {
+      assert.ok(server.stats.requests >= set.cases.length, `${server.stats.requests} requests`);
+      const bad = Object.keys(server.stats.byStatus).filter((s) => s !== "200" && s !== "206" && s !== "404");
+      assert.deepEqual(bad, [], JSON.stringify(server.stats.byStatus));
+    });
   });
-});
+}
+
+const errorFile = path.join(repoRoot, "tests", "fixtures", "v3", "error_cases.json");
+if (await exists(errorFile)) {
+  const errorCases = JSON.parse(await fs.readFile(errorFile, "utf8"));
+  describe("v3 error fixtures give the same ZarrError codes", () => {
+    for (const c of errorCases) {
+      test(c.name, async () => {
+        const store = new FileSystemStore(path.join(repoRoot, "tests", "fixtures", "v3", "data", c.store));
+        const attempt = async () => {
+          const arr = await zarr.open(store, { path: c.path, kind: "array" });
+          if (c.read) await arr.get();
+        };
+        await assert.rejects(attempt(), (e) => {
+          assert.ok(e instanceof zarr.ZarrError, String(e));
+          assert.equal(e.code, c.code, e.message);
+          assert.ok(e.message.includes(c.contains), `${JSON.stringify(e.message)} does not contain ${JSON.stringify(c.contains)}`);
+          return true;
+        });
+      });
+    }
+  });
+}

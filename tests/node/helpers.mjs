@@ -168,51 +168,121 @@ export function parseJSONBig(text) {
 
 const typestrRe = /^([<>|=])([a-zA-Z])(\d*)(\[.*\])?$/;
 
-/** Element size of a v2 dtype (typestr or descr list). */
-export function itemsize(dt) {
-  if (typeof dt === "string") {
-    const m = typestrRe.exec(dt);
-    if (!m) throw new Error(`bad typestr ${dt}`);
-    if (m[2] === "O") return 0;
-    return Number(m[3]) * (m[2] === "U" ? 4 : 1);
+/**
+ * Normalises a dtype as cases.json gives it (v2 typestr, v2 descr list, v3
+ * name or {name, configuration}) to {kind, size, fields?, format?}.
+ * kind: bool int uint float complex datetime bytes(S) unicode void struct
+ * object string varbytes.
+ */
+export function normDType(dt) {
+  if (Array.isArray(dt)) {
+    let offset = 0;
+    const fields = dt.map(([name, t, shape]) => {
+      const type = normDType(t);
+      const count = (shape ?? []).reduce((a, b) => a * b, 1);
+      const f = { name, type, count, offset };
+      offset += type.size * count;
+      return f;
+    });
+    return { kind: "struct", size: offset, fields };
   }
-  let n = 0;
-  for (const [, t, shape] of dt) n += itemsize(t) * (shape ?? []).reduce((a, b) => a * b, 1);
-  return n;
+  if (typeof dt === "object" && dt !== null) {
+    const cfg = dt.configuration ?? {};
+    switch (dt.name) {
+      case "fixed_length_utf32":
+        return { kind: "unicode", size: cfg.length_bytes };
+      case "null_terminated_bytes":
+        return { kind: "bytes", size: cfg.length_bytes };
+      case "raw_bytes":
+        return { kind: "void", size: cfg.length_bytes };
+      case "numpy.datetime64":
+        return { kind: "datetime", size: 8 };
+      case "numpy.timedelta64":
+        return { kind: "datetime", size: 8 };
+      case "struct":
+        return normDType(cfg.fields.map((f) => [f.name, f.data_type]));
+      case "structured":
+        return normDType(cfg.fields);
+      default:
+        return normDType(dt.name);
+    }
+  }
+  const m = typestrRe.exec(dt);
+  if (m && dt.length > 1 && "<>|=".includes(dt[0])) {
+    const size = Number(m[3]);
+    switch (m[2]) {
+      case "b":
+        return { kind: "bool", size: 1 };
+      case "i":
+        return { kind: "int", size };
+      case "u":
+        return { kind: "uint", size };
+      case "f":
+        return { kind: "float", size, format: size === 2 ? "float16" : "" };
+      case "c":
+        return { kind: "complex", size };
+      case "M":
+      case "m":
+        return { kind: "datetime", size: 8 };
+      case "S":
+        return { kind: "bytes", size };
+      case "U":
+        return { kind: "unicode", size: 4 * size };
+      case "V":
+        return { kind: "void", size };
+      case "O":
+        return { kind: "object", size: 0 };
+    }
+  }
+  let r;
+  if (dt === "bool") return { kind: "bool", size: 1 };
+  if ((r = /^(u?)int(\d+)$/.exec(dt))) {
+    const bits = Number(r[2]);
+    return { kind: r[1] ? "uint" : "int", size: Math.max(1, bits / 8) };
+  }
+  if ((r = /^float(16|32|64)$/.exec(dt))) return { kind: "float", size: Number(r[1]) / 8, format: r[1] === "16" ? "float16" : "" };
+  if (dt === "bfloat16") return { kind: "float", size: 2, format: "bfloat16" };
+  if (/^float[468]_/.test(dt)) return { kind: "float", size: 1, format: dt };
+  if ((r = /^complex(64|128)$/.exec(dt))) return { kind: "complex", size: Number(r[1]) / 8 };
+  if ((r = /^r(\d+)$/.exec(dt))) return { kind: "void", size: Number(r[1]) / 8 };
+  if (dt === "string") return { kind: "string", size: 0 };
+  if (dt === "bytes" || dt === "variable_length_bytes") return { kind: "varbytes", size: 0 };
+  throw new Error(`unknown dtype ${JSON.stringify(dt)}`);
+}
+
+/** Element size of a dtype (0 for variable-size types). */
+export function itemsize(dt) {
+  return normDType(dt).size;
 }
 
 function typedBytes(ta) {
   return new Uint8Array(ta.buffer, ta.byteOffset, ta.byteLength);
 }
 
-/** Packs zarr-wasm's JS data for n elements of dt into little-endian element bytes. */
-export function pack(dt, data, n) {
-  const size = itemsize(dt);
-  if (Array.isArray(dt)) {
-    const out = new Uint8Array(size * n);
-    let offset = 0;
-    for (const [name, t, shape] of dt) {
-      const count = (shape ?? []).reduce((a, b) => a * b, 1);
-      const fsize = itemsize(t);
-      if (!(name in data)) throw new Error(`field ${name} missing from the result`);
-      const fb = pack(t, data[name], n * count);
-      for (let i = 0; i < n; i++) {
-        out.set(fb.subarray(i * count * fsize, (i + 1) * count * fsize), i * size + offset);
+/** Packs zarr-wasm's JS data for n elements of t (normalised) into little-endian element bytes. */
+function packNorm(t, data, n) {
+  const size = t.size;
+  switch (t.kind) {
+    case "struct": {
+      const out = new Uint8Array(size * n);
+      for (const f of t.fields) {
+        if (!(f.name in data)) throw new Error(`field ${f.name} missing from the result`);
+        const fsize = f.type.size;
+        const fb = packNorm(f.type, data[f.name], n * f.count);
+        for (let i = 0; i < n; i++) {
+          out.set(fb.subarray(i * f.count * fsize, (i + 1) * f.count * fsize), i * size + f.offset);
+        }
       }
-      offset += fsize * count;
+      return out;
     }
-    return out;
-  }
-  const kind = typestrRe.exec(dt)[2];
-  switch (kind) {
-    case "S": {
+    case "bytes": {
       const out = new Uint8Array(size * n);
       data.forEach((s, i) => {
         for (let k = 0; k < s.length; k++) out[i * size + k] = s.charCodeAt(k);
       });
       return out;
     }
-    case "U": {
+    case "unicode": {
       const out = new Uint8Array(size * n);
       const dv = new DataView(out.buffer);
       data.forEach((s, i) => {
@@ -221,7 +291,7 @@ export function pack(dt, data, n) {
       });
       return out;
     }
-    case "V": {
+    case "void": {
       const out = new Uint8Array(size * n);
       data.forEach((b, i) => out.set(b, i * size));
       return out;
@@ -229,6 +299,48 @@ export function pack(dt, data, n) {
     default:
       return typedBytes(data);
   }
+}
+
+export function pack(dt, data, n) {
+  return packNorm(normDType(dt), data, n);
+}
+
+// Small float formats, decoded from their definitions (independently of
+// the Go code): [exponent bits, mantissa bits, bias, special].
+const smallFloats = {
+  float8_e3m4: [3, 4, 3, "ieee"],
+  float8_e4m3: [4, 3, 7, "ieee"],
+  float8_e4m3fn: [4, 3, 7, "fn"],
+  float8_e4m3fnuz: [4, 3, 8, "fnuz"],
+  float8_e4m3b11fnuz: [4, 3, 11, "fnuz"],
+  float8_e5m2: [5, 2, 15, "ieee"],
+  float8_e5m2fnuz: [5, 2, 16, "fnuz"],
+  float6_e2m3fn: [2, 3, 1, "none"],
+  float6_e3m2fn: [3, 2, 3, "none"],
+  float4_e2m1fn: [2, 1, 1, "none"],
+};
+
+/** The value of one stored element of a float16/bfloat16/float8-like format. */
+export function smallFloatValue(format, bits) {
+  if (format === "float16") return halfToNumber(bits);
+  if (format === "bfloat16") {
+    const dv = new DataView(new ArrayBuffer(4));
+    dv.setUint32(0, bits << 16, false);
+    return dv.getFloat32(0, false);
+  }
+  if (format === "float8_e8m0fnu") return bits === 0xff ? NaN : 2 ** (bits - 127);
+  const [eb, mb, bias, special] = smallFloats[format];
+  const width = 1 + eb + mb;
+  bits &= (1 << width) - 1;
+  const sign = bits >> (width - 1);
+  const e = (bits >> mb) & ((1 << eb) - 1);
+  const m = bits & ((1 << mb) - 1);
+  const rest = bits & ((1 << (width - 1)) - 1);
+  if (special === "fnuz" && sign && rest === 0) return NaN;
+  if (special === "fn" && rest === (1 << (width - 1)) - 1) return NaN;
+  if (special === "ieee" && e === (1 << eb) - 1) return m ? NaN : sign ? -Infinity : Infinity;
+  const v = e === 0 ? m * 2 ** (1 - bias - mb) : (1 + m / 2 ** mb) * 2 ** (e - bias);
+  return sign ? -v : v;
 }
 
 function b64(s) {
@@ -292,39 +404,41 @@ function sameObject(have, want) {
 export function compareCase(c, res, { anyNaN = false } = {}) {
   if (JSON.stringify(res.shape) !== JSON.stringify(c.shape)) return `shape ${JSON.stringify(res.shape)}, want ${JSON.stringify(c.shape)}`;
   const n = c.shape.reduce((a, b) => a * b, 1);
-  const dt = c.dtype;
-  if (c.bytes !== undefined) {
-    const want = b64(c.bytes);
-    if (typeof dt === "string" && /^[<>]f2$/.test(dt)) {
-      if (!(res.data instanceof Float32Array)) return `float16 data is ${res.data?.constructor?.name}, want Float32Array`;
-      const dv = new DataView(want.buffer);
-      for (let i = 0; i < n; i++) {
-        const w = halfToNumber(dv.getUint16(2 * i, true));
-        if (!sameNumber(res.data[i], w)) return `element ${i}: ${res.data[i]}, want ${w}`;
-      }
-      return null;
-    }
-    const have = pack(dt, res.data, n);
-    if (have.length !== want.length) return `${have.length} bytes, want ${want.length}`;
-    for (let i = 0; i < want.length; i++) {
-      if (have[i] !== want[i]) {
-        if (anyNaN && typeof dt === "string") {
-          const width = /c8|f4/.test(dt) ? 4 : 8;
-          if (floatBitsEqualAnyNaN(have, want, width)) return null;
-        }
-        const size = itemsize(dt) || 1;
-        const e = Math.floor(i / size);
-        return `element ${e}: bytes ${[...have.subarray(e * size, (e + 1) * size)]} want ${[...want.subarray(e * size, (e + 1) * size)]}`;
-      }
-    }
-    return null;
-  }
+  const t = normDType(c.dtype);
   if (c.strings !== undefined) {
     if (!Array.isArray(res.data)) return `data is ${res.data?.constructor?.name}, want string[]`;
     for (let i = 0; i < c.strings.length; i++) {
       if (res.data[i] !== c.strings[i]) return `string ${i}: ${JSON.stringify(res.data[i])}, want ${JSON.stringify(c.strings[i])}`;
     }
     return res.data.length === c.strings.length ? null : `${res.data.length} strings, want ${c.strings.length}`;
+  }
+  if (c.bytes !== undefined) {
+    const want = b64(c.bytes);
+    if (t.kind === "float" && t.format) {
+      // float16, bfloat16, float8…: zarr-wasm gives the values as a Float32Array.
+      if (!(res.data instanceof Float32Array)) return `${t.format} data is ${res.data?.constructor?.name}, want Float32Array`;
+      const dv = new DataView(want.buffer);
+      for (let i = 0; i < n; i++) {
+        const bits = t.size === 2 ? dv.getUint16(2 * i, true) : want[i];
+        const w = Math.fround(smallFloatValue(t.format, bits));
+        if (!sameNumber(res.data[i], w)) return `element ${i}: ${res.data[i]}, want ${w} (bits ${bits.toString(16)})`;
+      }
+      return null;
+    }
+    const have = packNorm(t, res.data, n);
+    if (have.length !== want.length) return `${have.length} bytes, want ${want.length}`;
+    for (let i = 0; i < want.length; i++) {
+      if (have[i] !== want[i]) {
+        if (anyNaN && (t.kind === "float" || t.kind === "complex")) {
+          const width = t.kind === "complex" ? t.size / 2 : t.size;
+          if (floatBitsEqualAnyNaN(have, want, width)) return null;
+        }
+        const size = t.size || 1;
+        const e = Math.floor(i / size);
+        return `element ${e}: bytes ${[...have.subarray(e * size, (e + 1) * size)]} want ${[...want.subarray(e * size, (e + 1) * size)]}`;
+      }
+    }
+    return null;
   }
   if (c.objects !== undefined) {
     if (!Array.isArray(res.data)) return `data is ${res.data?.constructor?.name}, want an array`;
@@ -345,25 +459,24 @@ function fmt(v) {
   }
 }
 
-/** The JS TypedArray (or kind) zarr-wasm must return for a v2 typestr. */
+/** The JS TypedArray (or "Array"/"object") zarr-wasm must return for a dtype. */
 export function expectedJSType(dt) {
-  if (Array.isArray(dt)) return "object";
-  const [, , k, sz] = typestrRe.exec(dt);
-  const s = Number(sz);
-  switch (k) {
-    case "b":
+  const t = normDType(dt);
+  switch (t.kind) {
+    case "bool":
       return "Uint8Array";
-    case "i":
-      return { 1: "Int8Array", 2: "Int16Array", 4: "Int32Array", 8: "BigInt64Array" }[s];
-    case "u":
-      return { 1: "Uint8Array", 2: "Uint16Array", 4: "Uint32Array", 8: "BigUint64Array" }[s];
-    case "f":
-      return s === 8 ? "Float64Array" : "Float32Array";
-    case "c":
-      return s === 16 ? "Float64Array" : "Float32Array";
-    case "M":
-    case "m":
+    case "int":
+      return { 1: "Int8Array", 2: "Int16Array", 4: "Int32Array", 8: "BigInt64Array" }[t.size];
+    case "uint":
+      return { 1: "Uint8Array", 2: "Uint16Array", 4: "Uint32Array", 8: "BigUint64Array" }[t.size];
+    case "float":
+      return t.size === 8 ? "Float64Array" : "Float32Array";
+    case "complex":
+      return t.size === 16 ? "Float64Array" : "Float32Array";
+    case "datetime":
       return "BigInt64Array";
+    case "struct":
+      return "object";
     default:
       return "Array";
   }
