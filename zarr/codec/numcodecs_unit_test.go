@@ -407,3 +407,33 @@ func TestChainV3Numcodecs(t *testing.T) {
 		t.Fatalf("bitround 1.4 keepbits 2: %08x", got)
 	}
 }
+
+// TestConcurrentCompressors: shared zstd encoders/decoder and pooled LZ4
+// compressors under concurrent use (run with -race).
+func TestConcurrentCompressors(t *testing.T) {
+	codecs := []BytesToBytes{
+		build(t, "zstd", `{"level":3}`, Spec{}).(BytesToBytes),
+		build(t, "zstd", `{"level":3,"checksum":true}`, Spec{}).(BytesToBytes),
+		build(t, "lz4", `{"acceleration":2}`, Spec{}).(BytesToBytes),
+	}
+	done := make(chan error)
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			var err error
+			for i := 0; i < 50 && err == nil; i++ {
+				payload := bytes.Repeat([]byte{byte(g), byte(i), 'z'}, 100+i*g)
+				c := codecs[(g+i)%len(codecs)]
+				var enc, dec []byte
+				if enc, err = c.Encode(payload); err == nil {
+					if dec, err = c.Decode(enc); err == nil && !bytes.Equal(dec, payload) {
+						err = errors.New("round trip differs")
+					}
+				}
+			}
+			done <- err
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		must(t, <-done)
+	}
+}
