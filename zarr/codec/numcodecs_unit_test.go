@@ -393,6 +393,23 @@ func TestChainV3Numcodecs(t *testing.T) {
 	if !back.Equal(a) {
 		t.Fatalf("round trip differs")
 	}
+	// a chain of numcodecs filters through a 1-byte type stays a v3 chain
+	ch, err = NewChain([]Config{
+		{Name: "numcodecs.astype", Configuration: json.RawMessage(`{"encode_dtype":"|u1","decode_dtype":"<i4"}`)},
+		{Name: "numcodecs.astype", Configuration: json.RawMessage(`{"encode_dtype":"<u2","decode_dtype":"|u1"}`)},
+		{Name: "bytes", Configuration: json.RawMessage(`{"endian":"big"}`)},
+	}, in)
+	must(t, err)
+	small := make([]byte, 16)
+	for i, v := range []int32{1, 2, 300, 4} {
+		binary.LittleEndian.PutUint32(small[i*4:], uint32(v))
+	}
+	a, _ = nd.FromBytes(i4, in.Shape, small)
+	enc, err = ch.Encode(a)
+	must(t, err)
+	if want := []byte{0, 1, 0, 2, 0, 44, 0, 4}; !bytes.Equal(enc, want) {
+		t.Fatalf("two astype filters then big-endian bytes: %x, want %x", enc, want)
+	}
 	// bitround under its v3 name
 	f4, _ := dtype.ParseV3(json.RawMessage(`"float32"`))
 	ch, err = NewChain([]Config{

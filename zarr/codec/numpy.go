@@ -580,10 +580,30 @@ func parseFilterDType(raw []byte, name string) (*dtype.DataType, error) {
 // outputType is the data type a filter produces: t as configured, but in a
 // v3 chain (input from v3 metadata) the bytes codec decides the byte order.
 func outputType(t *dtype.DataType, in Spec) *dtype.DataType {
-	if in.DType != nil && isV3Type(in.DType) && t.HasMultiByte() {
-		return t.WithEndian(dtype.Unset)
+	if in.DType == nil || !isV3Type(in.DType) {
+		return t
 	}
-	return t
+	out := t
+	if t.HasMultiByte() {
+		out = t.WithEndian(dtype.Unset)
+	} else {
+		c := *t
+		out = &c
+	}
+	// Named as a v3 type, so that a following filter also sees a v3 type.
+	switch out.Kind {
+	case dtype.Bool:
+		out.Name = "bool"
+	case dtype.Int:
+		out.Name = fmt.Sprintf("int%d", 8*out.Size)
+	case dtype.Uint:
+		out.Name = fmt.Sprintf("uint%d", 8*out.Size)
+	case dtype.Float:
+		out.Name = fmt.Sprintf("float%d", 8*out.Size)
+	case dtype.Complex:
+		out.Name = fmt.Sprintf("complex%d", 8*out.Size)
+	}
+	return out
 }
 
 // viewBytes reinterprets the in-memory elements data of type from as
