@@ -15,8 +15,17 @@
 // (format version >= 3) are rejected with ErrUnsupported.
 //
 // Decode is safe on hostile input: a corrupt chunk yields an error wrapping
-// ErrCorrupt, never a panic, and the output size a header claims is checked
-// against what its streams can produce before anything is allocated.
+// ErrCorrupt, never a panic or an out-of-bounds access. Before anything is
+// allocated, the block index and every stream header are checked against
+// the chunk's size, and each stream against the most its codec can expand
+// that many bytes to (raw 1x, snappy 22x, blosclz and lz4 256x, zlib 1032x,
+// zstd 32768x, which are the formats' own limits). So the output a header
+// claims, which is all Decode allocates besides one block of scratch, is
+// bounded by what the streams could really produce.
+//
+// Large chunks (>= 1 MiB, several blocks) are decoded on up to GOMAXPROCS
+// goroutines (at most 8), as c-blosc uses threads; under wasm GOMAXPROCS
+// is 1 and decoding stays on the calling goroutine.
 package blosc
 
 import (
@@ -250,8 +259,12 @@ func DecodedSize(src []byte) (int, error) {
 
 // Decode decodes the chunk src. If cap(dst) is at least the decoded size,
 // the output is written to dst[:n] and that slice is returned; otherwise a
-// new slice is allocated. Bytes after the chunk's cbytes are ignored.
-// On error the contents of dst[:cap(dst)] are unspecified.
+// new slice is allocated. dst must not overlap src. Bytes after the chunk's
+// cbytes are ignored. On error the contents of dst[:cap(dst)] are
+// unspecified.
+//
+// Format versions 1 and 2 are accepted (c-blosc 1.x writes 2); versionlz is
+// not checked.
 func Decode(dst, src []byte) ([]byte, error) {
 	h, err := parseHeader(src)
 	if err != nil {
