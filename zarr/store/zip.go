@@ -31,14 +31,24 @@ import (
 //     file already read while opening are not requested again.
 //
 // When the base store cannot read ranges (no RangeReader), the zip is read
-// whole, once, and everything is served from memory. The same happens for
-// files smaller than the first suffix request when the base store refuses a
-// suffix longer than the file instead of returning the whole file (as HTTP
-// servers do).
+// whole, once, and everything is served from memory. When the base store
+// refuses a suffix longer than the file (Memory and Directory do; HTTP
+// servers return the whole file), the file is smaller than that suffix:
+// NewZip then reads the last 22 bytes, and, if they are an end record
+// without a comment, the whole file as a suffix of the length it gives (a
+// Get when there is a comment), and serves everything from memory: three
+// requests in all.
+//
+// A hostile file cannot make the store allocate more than the file's size,
+// except for inflated data: that grows with the output actually produced,
+// which must match the size in the central directory, itself bounded by
+// deflate's largest ratio (1032:1).
 //
 // Entries may be stored (method 0) or deflated (method 8); reading an entry
 // with another method, or an encrypted one, is an errs.Unsupported error
-// naming the entry. Whole-entry reads check the CRC-32. Spanned
+// naming the entry. Whole-entry reads check the CRC-32 and that the local
+// header names the same file; a range of a deflated entry inflates the
+// whole entry. Spanned
 // (multi-disk) archives and archives with bytes before them (self-extracting
 // zips) are not supported. Names are used as they are (UTF-8 in practice;
 // CP437 names are not translated).
