@@ -9,6 +9,8 @@
 package zarr
 
 import (
+	"context"
+
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -78,4 +80,12 @@ type Node interface {
 type Child struct {
 	Name string
 	Node Node
+}
+
+// NewZipStore opens the zip file stored at key in s (a directory, an HTTP
+// server, memory) as a read-only store, reading only the bytes it needs
+// through range requests. A zip whose only top-level directory holds the
+// hierarchy ("zipped from the parent") is rooted at that directory.
+func NewZipStore(ctx context.Context, s Store, key string) (*store.Zip, error) {
+	return store.NewZip(ctx, s, key)
 }
