@@ -113,8 +113,8 @@ var knownUnsupported = map[string]string{
 	"numcodecs.blosc": "blosc is not available in this build yet",
 }
 
-// ParseConfig decodes a JSON configuration object into v, rejecting unknown
-// fields so typos in metadata are reported.
+// ParseConfig decodes a JSON configuration object into v. Unknown fields are
+// ignored: v2 configurations carry "id" and writers add their own.
 func ParseConfig(cfg json.RawMessage, v any) error {
 	if len(cfg) == 0 || string(cfg) == "null" {
 		return nil
@@ -220,6 +220,16 @@ func buildChain(cfgs []Config, in Spec, implyBytes bool) (*Chain, []Config, erro
 func (c *Chain) Decode(b []byte) (*nd.Array, error) {
 	var err error
 	for i := len(c.BB) - 1; i >= 0; i-- {
+		// The codec next to a fixed-size array→bytes codec knows exactly how
+		// much it may produce: a decompression bomb stops there.
+		if ld, ok := c.BB[i].(LimitedDecoder); ok && i == 0 {
+			if n, fixed := c.decodedBytes(); fixed {
+				if b, err = ld.DecodeLimit(b, max(n, 1)); err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
 		if b, err = c.BB[i].Decode(b); err != nil {
 			return nil, err
 		}
@@ -254,6 +264,16 @@ func (c *Chain) Encode(a *nd.Array) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// decodedBytes is the size the array→bytes codec consumes when it is the
+// plain bytes codec.
+func (c *Chain) decodedBytes() (int, bool) {
+	if _, ok := c.AB.(*bytesCodec); !ok {
+		return 0, false
+	}
+	in := c.specs[len(c.AA)]
+	return nd.Size(in.Shape) * in.DType.Size, true
 }
 
 // Input returns the representation the chain decodes to.
