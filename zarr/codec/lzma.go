@@ -233,14 +233,16 @@ func (c *lzmaCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 	var err error
 	switch format {
 	case lzmaFormatXZ:
-		if err := checkXZ(b, limit); err != nil {
+		// The dictionary is allocated whatever the output size, so it is
+		// bounded by the default limit, not the caller's output limit.
+		if err := checkXZ(b, effectiveLimit(0)); err != nil {
 			return nil, err
 		}
 		// DictCap is a minimum here: the block header's size is used if larger.
 		r, err = xz.ReaderConfig{DictCap: lzma.MinDictCap}.NewReader(bytes.NewReader(b))
 	case lzmaFormatAlone:
 		if len(b) >= lzma.HeaderLen {
-			if d := binary.LittleEndian.Uint32(b[1:]); int64(d) > int64(limit) {
+			if d := binary.LittleEndian.Uint32(b[1:]); int64(d) > int64(effectiveLimit(0)) {
 				return nil, Corrupt("lzma", "dictionary size %d in the header exceeds the limit", d)
 			}
 		}
