@@ -246,11 +246,11 @@ func (c *lzmaCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 				return nil, Corrupt("lzma", "dictionary size %d in the header exceeds the limit", d)
 			}
 		}
-		r, err = lzma.ReaderConfig{DictCap: limit}.NewReader(bytes.NewReader(b))
+		r, err = lzma.ReaderConfig{DictCap: effectiveLimit(0)}.NewReader(bytes.NewReader(b))
 	case lzmaFormatRaw:
 		dict := c.filter.dictSize
-		if dict > limit {
-			dict = limit
+		if dict > effectiveLimit(0) {
+			dict = effectiveLimit(0)
 		}
 		if dict < lzma.MinDictCap {
 			dict = lzma.MinDictCap
@@ -262,7 +262,7 @@ func (c *lzmaCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 			hdr[0] = byte((c.filter.pb*5+c.filter.lp)*9 + c.filter.lc)
 			binary.LittleEndian.PutUint32(hdr[1:], uint32(dict))
 			binary.LittleEndian.PutUint64(hdr[5:], ^uint64(0))
-			r, err = lzma.ReaderConfig{DictCap: limit}.NewReader(io.MultiReader(bytes.NewReader(hdr), bytes.NewReader(b)))
+			r, err = lzma.ReaderConfig{DictCap: effectiveLimit(0)}.NewReader(io.MultiReader(bytes.NewReader(hdr), bytes.NewReader(b)))
 		} else {
 			r, err = lzma.Reader2Config{DictCap: dict}.NewReader2(bytes.NewReader(b))
 		}
