@@ -38,6 +38,7 @@ const mime = {
  *  - failFirst: answer the first N requests of each path with 503
  *  - delayMs: wait before answering (to observe concurrency)
  *  - routes: {"/path": (req, res) => void} handlers tried first
+ *  - mounts: {"/prefix": dir} serve dir under /prefix (root serves the rest)
  * stats: requests, rangeRequests, inFlight, maxInFlight, byStatus, paths.
  */
 export async function startServer(root, options = {}) {
@@ -66,8 +67,18 @@ export async function startServer(root, options = {}) {
           return finish(503, {}, "try again");
         }
       }
-      const file = path.join(root, ...pathname.split("/").filter(Boolean));
-      if (!file.startsWith(root)) return finish(403, {}, "");
+      let base = root;
+      let rel = pathname;
+      for (const [prefix, dir] of Object.entries(options.mounts ?? {})) {
+        if (pathname === prefix || pathname.startsWith(`${prefix}/`)) {
+          base = dir;
+          rel = pathname.slice(prefix.length);
+          break;
+        }
+      }
+      const parts = rel.split("/").filter(Boolean);
+      if (parts.includes("..")) return finish(403, {}, "");
+      const file = path.join(base, ...parts);
       let st;
       try {
         st = await fs.stat(file);

@@ -1,0 +1,164 @@
+// Browser suite: Debian's chromium (never a downloaded browser) driven by
+// playwright-core loads (1) a page that imports the package as it ships
+// (npm/ served as is, an import map for "zarr-wasm") and (2) a web app
+// bundled by Vite; each reads the v2 and v3 fixture cases over HTTP with
+// FetchStore, and the values are checked in Node against cases.json.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import * as os from "node:os";
+import { promises as fs } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { repoRoot, npmDir, startServer, loadCases, compareCase, exists, peersRequired } from "../node/helpers.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const flags = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const haveChromium = await exists(chromiumPath);
+if (!haveChromium && peersRequired) throw new Error(`${chromiumPath} is missing (apt-get install -y chromium)`);
+
+const sets = [];
+for (const v of ["v2", "v3"]) {
+  const file = path.join(repoRoot, "tests", "fixtures", v, "cases.json");
+  if (await exists(file)) sets.push({ v, cases: await loadCases(file) });
+}
+const anyNaN = new Set(["fill/c8_nan_inf"]);
+
+function fromB64(s) {
+  return new Uint8Array(Buffer.from(s, "base64"));
+}
+
+function decode(d) {
+  if (d.typed) {
+    const bytes = fromB64(d.b64);
+    const Ctor = globalThis[d.typed];
+    return new Ctor(bytes.buffer, bytes.byteOffset, bytes.byteLength / Ctor.BYTES_PER_ELEMENT);
+  }
+  if (d.list) return d.list.map(element);
+  return Object.fromEntries(Object.entries(d.fields).map(([k, v]) => [k, decode(v)]));
+}
+
+function element(e) {
+  if ("u8" in e) return fromB64(e.u8);
+  if ("big" in e) return BigInt(e.big);
+  if ("num" in e) return Number(e.num);
+  if ("arr" in e) return e.arr.map(element);
+  if ("obj" in e) return Object.fromEntries(Object.entries(e.obj).map(([k, x]) => [k, element(x)]));
+  return e.v;
+}
+
+describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ? false : `${chromiumPath} not installed` }, () => {
+  let server;
+  let context;
+  let userDataDir;
+  let bundleDir;
+
+  before(async () => {
+    const { chromium, vite } = await import("../../npm/dev/browser-deps.mjs");
+    bundleDir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-vite-"));
+    await vite.build({
+      root: path.join(here, "app"),
+      base: "/bundle/",
+      logLevel: "warn",
+      configFile: false,
+      build: { outDir: bundleDir, emptyOutDir: true, target: "es2022" },
+      resolve: {
+        alias: [
+          { find: /^zarr-wasm$/, replacement: path.join(npmDir, "index.js") },
+          { find: /^zarr-wasm\/(.*)$/, replacement: `${npmDir}/$1` },
+        ],
+      },
+    });
+    server = await startServer(here, {
+      mounts: {
+        "/pkg": npmDir,
+        "/fixtures": path.join(repoRoot, "tests", "fixtures"),
+        "/bundle": bundleDir,
+      },
+    });
+    userDataDir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-chromium-"));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: flags,
+    });
+  });
+
+  after(async () => {
+    await context?.close();
+    await server?.close();
+    for (const d of [userDataDir, bundleDir]) if (d) await fs.rm(d, { recursive: true, force: true });
+  });
+
+  for (const page of [
+    { label: "shipped", url: "/pages/shipped.html" },
+    { label: "vite", url: "/bundle/index.html" },
+  ]) {
+    describe(`${page.label} page`, () => {
+      let p;
+      const errors = [];
+      before(async () => {
+        p = await context.newPage();
+        p.on("pageerror", (e) => errors.push(String(e)));
+        p.on("console", (m) => {
+          // Absent keys are 404s by design (missing chunks, optional metadata); chromium logs each.
+          if (m.type() === "error" && !/status of 404/.test(m.text())) errors.push(m.text());
+        });
+        await p.goto(server.url + page.url);
+        await p.waitForFunction(() => document.title.startsWith("ready"), null, { timeout: 60_000 });
+      });
+      after(async () => {
+        await p?.close();
+      });
+
+      test("loads, initialises and reports errors as ZarrError", async () => {
+        assert.equal(await p.evaluate(() => globalThis.zarrWasmLabel), page.label);
+        const r = await p.evaluate((base) => globalThis.probe(base), `${server.url}/fixtures/v2/data/v2.zarr/`);
+        // (No "did you mean" here: HTTP cannot list, and this store has no consolidated metadata.)
+        assert.deepEqual(r.missing, { zarrError: true, code: "NOT_FOUND", suggest: undefined });
+        assert.deepEqual(r.memory, [2, 3]);
+        assert.equal(r.abort, "ABORTED");
+      });
+
+      for (const set of sets) {
+        test(`${set.v} fixture cases over HTTP match cases.json`, async (t) => {
+          const results = await p.evaluate(([cases, base]) => globalThis.runCases(cases, base), [
+            set.cases.map((c) => ({ name: c.name, store: c.store, path: c.path, selection: c.selection })),
+            `${server.url}/fixtures/${set.v}/data/`,
+          ]);
+          const failures = [];
+          let skipped = 0;
+          set.cases.forEach((c, i) => {
+            const r = results[i];
+            if (r.error) {
+              if (c.note?.startsWith("OPTIONAL") && r.error.code === "UNSUPPORTED") {
+                skipped++;
+                return;
+              }
+              failures.push(`${c.name}: ${r.error.code} ${r.error.message}`);
+              return;
+            }
+            const diff = compareCase(c, { shape: r.shape, data: decode(r.data) }, { anyNaN: anyNaN.has(c.name) });
+            if (diff) failures.push(`${c.name}: ${diff}`);
+          });
+          t.diagnostic(`${set.cases.length - failures.length - skipped} cases match, ${skipped} optional cases unsupported`);
+          assert.deepEqual(failures, []);
+        });
+      }
+
+      test("no errors in the page", () => {
+        assert.deepEqual(errors, []);
+      });
+    });
+  }
+});

@@ -1,0 +1,65 @@
+// Runs inside the browser page: reads fixture cases over HTTP with
+// zarr-wasm's FetchStore and returns the results in a form that survives
+// the trip to Node (TypedArrays as base64, BigInts as strings), where
+// tests/node/helpers.mjs compares them with the recorded values.
+
+function b64(bytes) {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+function encode(d) {
+  if (ArrayBuffer.isView(d)) return { typed: d.constructor.name, b64: b64(new Uint8Array(d.buffer, d.byteOffset, d.byteLength)) };
+  if (Array.isArray(d)) return { list: d.map(element) };
+  return { fields: Object.fromEntries(Object.entries(d).map(([k, v]) => [k, encode(v)])) };
+}
+
+function element(v) {
+  if (v instanceof Uint8Array) return { u8: b64(v) };
+  if (typeof v === "bigint") return { big: v.toString() };
+  if (typeof v === "number" && !Number.isFinite(v)) return { num: String(v) };
+  if (Array.isArray(v)) return { arr: v.map(element) };
+  if (v && typeof v === "object") return { obj: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, element(x)])) };
+  return { v };
+}
+
+export function install(zarr, label) {
+  globalThis.runCases = async (cases, base) => {
+    const out = [];
+    for (const c of cases) {
+      try {
+        const url = new URL(`${c.store.split("/").map(encodeURIComponent).join("/")}/`, base);
+        const arr = await zarr.open(new zarr.FetchStore(url), { path: c.path, kind: "array" });
+        const r = await arr.get(c.selection);
+        out.push({ name: c.name, shape: r.shape, data: encode(r.data) });
+      } catch (e) {
+        out.push({ name: c.name, error: { name: e.name, code: e.code, message: e.message, zarrError: e instanceof zarr.ZarrError } });
+      }
+    }
+    return out;
+  };
+  globalThis.probe = async (base) => {
+    const res = {};
+    try {
+      await zarr.open(new zarr.FetchStore(base), { path: "dtypes/f4_lx" });
+    } catch (e) {
+      res.missing = { zarrError: e instanceof zarr.ZarrError, code: e.code, suggest: e.suggest };
+    }
+    const store = new zarr.MemoryStore();
+    const a = await zarr.create(store, { shape: [4], chunks: [2], dtype: "float64", attributes: { where: label } });
+    await a.set(null, Float64Array.of(1, 2, 3, 4));
+    const g = await a.get([zarr.slice(1, 3)]);
+    res.memory = [...g.data];
+    const ac = new AbortController();
+    ac.abort();
+    try {
+      await a.get(null, { signal: ac.signal });
+    } catch (e) {
+      res.abort = e.code;
+    }
+    return res;
+  };
+  globalThis.zarrWasmLabel = label;
+  document.title = `ready: ${label}`;
+}
