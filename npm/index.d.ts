@@ -1,0 +1,324 @@
+// Type declarations for zarr-wasm (the "." entry: browsers and Node).
+
+/** Error codes of ZarrError (the Go engine's *zarr.Error codes). */
+export type ZarrErrorCode =
+  | "NOT_FOUND"
+  | "INVALID_METADATA"
+  | "UNSUPPORTED"
+  | "CODEC"
+  | "SELECTION"
+  | "STORE"
+  | "ABORTED"
+  | "READ_ONLY"
+  | "EXISTS"
+  | "INTERNAL";
+
+export declare const codes: readonly ZarrErrorCode[];
+
+/** Every failure of the API. `code` says what went wrong; the message names the key or path. */
+export declare class ZarrError extends Error {
+  constructor(code: ZarrErrorCode, message: string, details?: { where?: string; suggest?: string; cause?: unknown });
+  readonly name: "ZarrError";
+  readonly code: ZarrErrorCode;
+  /** The key, path or field that failed. */
+  readonly where?: string;
+  /** A near name that exists ("did you mean"), when the store can list or has consolidated metadata. */
+  readonly suggest?: string;
+}
+
+// ---- stores ---------------------------------------------------------------
+
+/** An absolute store key: "/a/b/.zarray", "/zarr.json", "/a/c/0/1". */
+export type AbsolutePath = `/${string}`;
+
+export type RangeQuery = { offset: number; length: number } | { suffixLength: number };
+
+export interface GetOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * The store contract (the same as zarrita.js): any object with get(); the
+ * other methods are optional and enable ranged reads (sharding), writing
+ * and listing (group children, "did you mean" suggestions). Methods may be
+ * synchronous or return promises. A `Map<string, Uint8Array>` is a store.
+ */
+export interface Readable {
+  get(key: AbsolutePath, options?: GetOptions): Uint8Array | undefined | Promise<Uint8Array | undefined>;
+  getRange?(key: AbsolutePath, range: RangeQuery, options?: GetOptions): Uint8Array | undefined | Promise<Uint8Array | undefined>;
+}
+
+export interface Writable {
+  set(key: AbsolutePath, value: Uint8Array): void | Promise<void>;
+  delete?(key: AbsolutePath): unknown;
+}
+
+export interface Listable {
+  /** Names directly under prefix ("/" or "/a/"); sub-prefixes end in "/". */
+  list(prefix: AbsolutePath): string[] | Promise<string[]>;
+}
+
+export type Store = Readable & Partial<Writable> & Partial<Listable>;
+
+/** A store in memory. */
+export declare class MemoryStore implements Readable, Writable, Listable {
+  constructor(entries?: Iterable<[string, Uint8Array]> | Record<string, Uint8Array>);
+  readonly map: Map<string, Uint8Array>;
+  get(key: AbsolutePath): Uint8Array | undefined;
+  getRange(key: AbsolutePath, range: RangeQuery): Uint8Array | undefined;
+  has(key: AbsolutePath): boolean;
+  set(key: AbsolutePath, value: Uint8Array): void;
+  delete(key: AbsolutePath): boolean;
+  list(prefix?: AbsolutePath): string[];
+  keys(): IterableIterator<string>;
+  readonly size: number;
+}
+
+export interface FetchStoreOptions {
+  /** Headers sent with every request (e.g. Authorization). */
+  headers?: HeadersInit;
+  /** Replaces fetch (auth, presigning, remapping statuses); receives a Request. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Requests in flight at once (default 16). */
+  concurrency?: number;
+  /** Retries of network errors, 408/425/429 and 5xx, with exponential backoff (default 3). */
+  retries?: number;
+  /** Base backoff delay in ms (default 100). */
+  retryDelay?: number;
+  /** Extra RequestInit fields (credentials, mode, cache, ...). */
+  requestInit?: RequestInit;
+}
+
+/**
+ * A read-only store over HTTP(S). 404 is an absent key; other failures are
+ * errors. Ranges are Range requests, checked: a server that ignores Range
+ * (200 with the whole body) is sliced correctly, a wrong 206 is an error.
+ */
+export declare class FetchStore implements Readable {
+  constructor(url: string | URL, options?: FetchStoreOptions);
+  readonly url: URL;
+  /** Requests sent so far (retries included). */
+  requests: number;
+  resolve(key: AbsolutePath): URL;
+  get(key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined>;
+  getRange(key: AbsolutePath, range: RangeQuery, options?: GetOptions): Promise<Uint8Array | undefined>;
+}
+
+export declare class HTTPError extends Error {
+  readonly name: "HTTPError";
+  readonly status: number;
+  readonly url: string;
+}
+
+export declare class RangeMismatchError extends Error {
+  readonly name: "RangeMismatchError";
+}
+
+// ---- data -----------------------------------------------------------------
+
+/** JSON values as attributes hold them (integers beyond 2^53 as bigint, NaN/Infinity as numbers). */
+export type JSONValue = null | boolean | number | bigint | string | JSONValue[] | { [key: string]: JSONValue };
+export type Attributes = { [key: string]: JSONValue };
+
+/**
+ * The elements of a result, by data type: bool → Uint8Array (0/1); ints and
+ * floats → their TypedArray; int64/uint64/datetime/timedelta →
+ * BigInt64Array/BigUint64Array; float16, bfloat16, float8 → Float32Array;
+ * complex → Float32Array/Float64Array interleaved (re, im); S, U, vlen-utf8,
+ * string → string[]; vlen-bytes/bytes, V and raw bits → Uint8Array[];
+ * object (json2 etc.) → JSON values; structured → an object of such arrays
+ * by field name (nested structs nest; a subarray field adds its dimensions).
+ */
+export type Data =
+  | Uint8Array
+  | Int8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array
+  | string[]
+  | Uint8Array[]
+  | JSONValue[]
+  | StructData;
+
+export interface StructData {
+  [field: string]: Data;
+}
+
+/** A result: the elements in C order, its shape, and C-order strides (in elements). */
+export interface Chunk<D extends Data = Data> {
+  data: D;
+  shape: number[];
+  stride: number[];
+}
+
+export interface Slice {
+  readonly kind: "slice";
+  readonly start: number | null;
+  readonly stop: number | null;
+  readonly step: number | null;
+}
+
+/** slice(stop) or slice(start, stop, step); null for an open end. */
+export declare function slice(stop: number | null): Slice;
+export declare function slice(start: number | null, stop: number | null, step?: number | null): Slice;
+
+/**
+ * A selection: null/undefined (everything), a NumPy-style string
+ * ("0:10, :, 3", "...", "::4, ::4"), or one entry per dimension (trailing
+ * ones may be left out): a number (negative counts from the end; the
+ * dimension is dropped), null (the whole dimension), "..." or a slice.
+ */
+export type Selection = null | undefined | string | number | Slice | Array<number | null | Slice | "...">;
+
+/** A value for set(): a scalar (broadcast), elements in C order with the selection's shape, or {data, shape}. */
+export type Value =
+  | number
+  | bigint
+  | boolean
+  | string
+  | Uint8Array
+  | ArrayLike<unknown>
+  | Data
+  | { [field: string]: unknown }
+  | { data: unknown; shape: number[] };
+
+/** How values of an array's data type look in JS. */
+export interface DataTypeInfo {
+  /** TypedArray name, or "string" | "bytes" | "object" | "struct". */
+  js: string;
+  /** TypedArray items per element (2 for complex). */
+  items?: number;
+  /** Element size in bytes (fixed-size types). */
+  size?: number;
+  fields?: Array<{ name: string; shape: number[]; type: DataTypeInfo }>;
+}
+
+export interface CodecConfig {
+  name: string;
+  configuration?: { [key: string]: JSONValue };
+}
+
+declare abstract class ZarrNode {
+  readonly kind: "array" | "group";
+  /** Path inside the store, without a leading "/" ("" for the root). */
+  readonly path: string;
+  readonly name: string;
+  readonly zarrFormat: 1 | 2 | 3;
+  readonly attrs: Attributes;
+  readonly store: Store;
+  /** Replaces the attributes. */
+  setAttrs(attrs: Attributes): Promise<Attributes>;
+  /** Merges into the attributes. */
+  updateAttrs(attrs: Attributes): Promise<Attributes>;
+}
+
+export declare class ZarrArray extends ZarrNode {
+  readonly kind: "array";
+  readonly shape: number[];
+  readonly ndim: number;
+  /** Chunk shape (the shard shape for sharded arrays); null for a variable grid. */
+  readonly chunks: number[] | null;
+  /** Per-dimension chunk sizes of a variable (rectilinear) grid. */
+  readonly chunkSizes: Array<number[] | null> | null;
+  /** The data type as stored: v3 name ("float32") or v2 typestr ("<f4"); structured v2 types as their JSON descr. */
+  readonly dtype: string;
+  /** Fill value: number, bigint (64-bit ints), boolean, string, [re, im], an object for structs, or null. */
+  readonly fillValue: unknown;
+  /** The codec chain in v3 form. */
+  readonly codecs: CodecConfig[];
+  readonly order: string;
+  readonly dimensionNames: Array<string | null> | null;
+  readonly dataType: DataTypeInfo;
+  get(selection?: Selection, options?: { signal?: AbortSignal; concurrency?: number }): Promise<Chunk>;
+  set(selection: Selection, value: Value, options?: { signal?: AbortSignal }): Promise<void>;
+  resize(shape: number[]): Promise<void>;
+}
+
+export interface Child {
+  name: string;
+  path: string;
+  kind: "array" | "group";
+  node: ZarrArray | ZarrGroup;
+}
+
+export declare class ZarrGroup extends ZarrNode {
+  readonly kind: "group";
+  /** Whether the hierarchy is read from consolidated metadata. */
+  readonly consolidated: boolean;
+  /** Arrays and groups directly inside (needs list() on the store, or consolidated metadata). */
+  children(options?: { signal?: AbortSignal }): Promise<Child[]>;
+  open(path: string, options?: { kind?: "array"; signal?: AbortSignal }): Promise<ZarrArray>;
+  open(path: string, options: { kind: "group"; signal?: AbortSignal }): Promise<ZarrGroup>;
+  open(path: string, options?: { kind?: "array" | "group"; signal?: AbortSignal }): Promise<ZarrArray | ZarrGroup>;
+}
+
+export interface OpenOptions {
+  path?: string;
+  kind?: "array" | "group";
+  signal?: AbortSignal;
+}
+
+/** Opens an array or group (Zarr v1, v2, v3; consolidated metadata is used when present). */
+export declare function open(store: Store, options: OpenOptions & { kind: "array" }): Promise<ZarrArray>;
+export declare function open(store: Store, options: OpenOptions & { kind: "group" }): Promise<ZarrGroup>;
+export declare function open(store: Store, options?: OpenOptions | string): Promise<ZarrArray | ZarrGroup>;
+
+/**
+ * Options of create(), matched to the engine's ArrayOptions field by field
+ * (without regard to case), so engine options not listed here pass through.
+ */
+export interface CreateOptions {
+  path?: string;
+  shape: number[];
+  /** Chunk shape (zarrita's name `chunkShape` works too); default: chosen as zarr-python does. */
+  chunks?: number[];
+  chunkShape?: number[];
+  /** v3 name ("float32"), v2 typestr ("<f4", "|S5", "<M8[ns]"), or a structured descr list. */
+  dtype: string | Array<[string, unknown] | [string, unknown, number[]]>;
+  /** null: no fill value (v2 "fill_value": null). NaN/±Infinity and bigint are kept exactly. */
+  fillValue?: unknown;
+  /** 3 (default) or 2. */
+  zarrFormat?: 2 | 3;
+  /** v3 codecs ([{name, configuration}]). */
+  codecs?: CodecConfig[];
+  /** v2 compressor (numcodecs config); null stores chunks uncompressed. */
+  compressor?: { id: string; [key: string]: unknown } | null;
+  /** v2 filters (numcodecs configs). */
+  filters?: Array<{ id: string; [key: string]: unknown }>;
+  order?: "C" | "F";
+  /** Chunk key separator: "." or "/". */
+  dimensionSeparator?: "." | "/";
+  attributes?: Attributes;
+  /** v3: store chunks inside shards of this shape. */
+  shardShape?: number[];
+  dimensionNames?: string[];
+  overwrite?: boolean;
+  writeEmptyChunks?: boolean;
+  [engineOption: string]: unknown;
+}
+
+/** Creates an array (and missing parent groups); returns it opened. */
+export declare function create(store: Store, options: CreateOptions): Promise<ZarrArray>;
+
+/** Creates a group (and missing parents). */
+export declare function createGroup(
+  store: Store,
+  options?: { path?: string; attributes?: Attributes; zarrFormat?: 2 | 3; overwrite?: boolean },
+): Promise<ZarrGroup>;
+
+/**
+ * Starts the engine (otherwise the first call does). Pass where the .wasm
+ * comes from when a bundler or CDN moves it: a URL, a Response, the bytes
+ * or a compiled WebAssembly.Module.
+ */
+export declare function init(
+  source?: string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module,
+): Promise<void>;
+
+/** The compiled module once started (to instantiate it again in a worker). */
+export declare function wasmModule(): WebAssembly.Module | null;

@@ -1,0 +1,54 @@
+// The npm bin: zarr-wasm info (tree with shape, dtype, chunks, codecs,
+// attributes; local paths and URLs) and zarr-wasm cat (values).
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import { npmDir, fixturesV2, startServer } from "./helpers.mjs";
+
+const bin = path.join(npmDir, "bin", "zarr-wasm.js");
+
+function run(...args) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { encoding: "utf8" }, (err, stdout, stderr) => {
+      resolve({ code: err ? err.code : 0, stdout, stderr });
+    });
+  });
+}
+
+describe("zarr-wasm CLI", () => {
+  const consolidated = path.join(fixturesV2, "data", "consolidated.zarr");
+  test("info prints the hierarchy as a tree", async () => {
+    const r = await run("info", consolidated);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.match(lines[0], /^consolidated\.zarr\/ {2}group v2 \(consolidated\) {2}attrs \{"description":"consolidated store","nan":"NaN"\}$/);
+    assert.ok(lines.includes("│   │   └── y  array v2  shape (4, 5)  dtype >i2  chunks (2, 2)  codecs bytes, zlib(level=1)"), r.stdout);
+    assert.ok(lines.some((l) => /^│   └── x {2}array v2 {2}shape \(8,\) {2}dtype <f8 {2}chunks \(3,\) {2}codecs bytes, zlib\(level=1\) {2}attrs \{"units":"K"\}$/.test(l)), r.stdout);
+    assert.ok(lines.includes("└── z  array v2  shape (6,)  dtype <U3  chunks (4,)  codecs bytes, zlib(level=1)"), r.stdout);
+  });
+  test("info over HTTP (consolidated metadata lists the tree)", async () => {
+    const server = await startServer(path.join(fixturesV2, "data"));
+    try {
+      const r = await run("info", `${server.url}/consolidated.zarr`);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /with space\/ {2}group v2/);
+      assert.match(r.stdout, /arr {2}array v2 {2}shape \(3, 3\) {2}dtype <u4/);
+    } finally {
+      await server.close();
+    }
+  });
+  test("cat prints values, with a selection", async () => {
+    const r = await run("cat", path.join(consolidated, "a", "b", "y"), "1:3, ::2");
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^shape \(2, 3\) {2}dtype >i2\n\[\[-?\d+ -?\d+ -?\d+\]\n \[-?\d+ -?\d+ -?\d+\]\]\n$/);
+    const s = await run("cat", path.join(consolidated, "z"));
+    assert.match(s.stdout, /^shape \(6,\) {2}dtype <U3\n\[".*"\]\n$/);
+  });
+  test("errors: message with the code, exit status 1; usage: 2", async () => {
+    const r = await run("cat", path.join(consolidated, "nope"));
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^zarr-wasm: NOT_FOUND: .*nope/);
+    assert.equal((await run("frobnicate", "x")).code, 2);
+  });
+});

@@ -1,0 +1,45 @@
+// Compiled by types.test.mjs with tsc --noEmit: the declarations cover the
+// API as README and DESIGN.md use it.
+import * as zarr from "zarr-wasm";
+import { FileSystemStore } from "zarr-wasm/node";
+
+export async function usage(signal: AbortSignal): Promise<number> {
+  const store = new zarr.FetchStore("https://host/data.zarr", { headers: { Authorization: "x" }, concurrency: 8, retries: 2 });
+  const arr = await zarr.open(store, { path: "a/b", kind: "array" });
+  const shape: number[] = arr.shape;
+  const chunks: number[] | null = arr.chunks;
+  const dtype: string = arr.dtype;
+  const fmt: 1 | 2 | 3 = arr.zarrFormat;
+  const fill: unknown = arr.fillValue;
+  const attrs: zarr.Attributes = arr.attrs;
+  const { data, shape: s2, stride } = await arr.get([zarr.slice(0, 10), null, 3], { signal });
+  const r2 = await arr.get("0:10, :, 3");
+  await arr.set([zarr.slice(0, 10), null], 1.5);
+  await arr.set(null, { data: new Float32Array(4), shape: [2, 2] });
+  await arr.set(null, new Float32Array(4));
+  const g = await zarr.open(new zarr.MemoryStore(), { kind: "group" });
+  const kids = await g.children();
+  const names: string[] = kids.map((k) => `${k.name} ${k.path} ${k.kind}`);
+  const a2 = await zarr.create(new FileSystemStore("/tmp/x"), {
+    path: "p",
+    shape: [10, 10],
+    chunks: [5, 5],
+    dtype: "float32",
+    fillValue: NaN,
+    zarrFormat: 3,
+    codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd" }],
+    attributes: { units: "K" },
+  });
+  const g2: zarr.ZarrGroup = await zarr.createGroup(new zarr.MemoryStore(), { path: "g" });
+  try {
+    await zarr.open(new Map<string, Uint8Array>() as unknown as zarr.Store);
+  } catch (e) {
+    if (e instanceof zarr.ZarrError) {
+      const code: zarr.ZarrErrorCode = e.code;
+      void code;
+    }
+  }
+  await zarr.init(new URL("https://cdn/zarr.wasm"));
+  void [shape, chunks, dtype, fmt, fill, attrs, data, s2, stride, r2, names, a2, g2];
+  return data instanceof Float32Array ? data.length : 0;
+}
