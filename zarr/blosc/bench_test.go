@@ -96,7 +96,6 @@ func benchDecode(b *testing.B) {
 			if err != nil || !bytes.Equal(out, data) {
 				b.Fatalf("decode: %v", err)
 			}
-			b.ReportMetric(float64(len(data))/float64(len(chunk)), "ratio")
 			b.SetBytes(int64(len(data)))
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -104,6 +103,7 @@ func benchDecode(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(len(data))/float64(len(chunk)), "ratio")
 		})
 	}
 }
@@ -116,7 +116,6 @@ func BenchmarkEncode(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ReportMetric(float64(len(data))/float64(len(chunk)), "ratio")
 			b.SetBytes(int64(len(data)))
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -124,6 +123,7 @@ func BenchmarkEncode(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(len(data))/float64(len(chunk)), "ratio")
 		})
 	}
 }
