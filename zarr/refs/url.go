@@ -1,0 +1,129 @@
+package refs
+
+import (
+	neturl "net/url"
+	"path"
+	"strings"
+)
+
+func pathUnescape(s string) (string, error) { return neturl.PathUnescape(s) }
+
+// escapePath percent-escapes each segment of a slash-separated key for use
+// in a URL.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = neturl.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// hasScheme reports whether u starts with "scheme://" (or "scheme:" for
+// data: and similar URLs without authority).
+func scheme(u string) string {
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case c == ':' && i > 1: // i > 1: "C:\..." is a Windows drive, not a scheme
+			return strings.ToLower(u[:i])
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// Resolve returns ref resolved against base, the URL of the reference file
+// (or of a Parquet reference directory, ending in "/"): a ref with a scheme
+// ("https://", "s3://", "file://") is already absolute; "/path" keeps the
+// base's scheme and host; anything else is relative to the base's directory,
+// with "." and ".." segments applied. A base's query and fragment are not
+// carried over. With an empty base, ref is returned as it is.
+func Resolve(base, ref string) string {
+	if ref == "" {
+		return base
+	}
+	if base == "" || scheme(ref) != "" {
+		return ref
+	}
+	b := base
+	if i := strings.IndexAny(b, "?#"); i >= 0 {
+		b = b[:i]
+	}
+	// split the base into an origin ("https://host", "file://", "") and a path
+	origin, p := "", b
+	if s := scheme(b); s != "" {
+		rest := b[len(s)+1:]
+		if strings.HasPrefix(rest, "//") {
+			j := strings.IndexByte(rest[2:], '/')
+			if j < 0 {
+				origin, p = b, "/"
+			} else {
+				origin, p = b[:len(s)+1+2+j], rest[2+j:]
+			}
+		} else {
+			origin, p = b[:len(s)+1], rest
+		}
+	}
+	var q string
+	if i := strings.IndexAny(ref, "?#"); i >= 0 {
+		ref, q = ref[:i], ref[i:]
+	}
+	var joined string
+	if strings.HasPrefix(ref, "/") {
+		joined = ref
+	} else {
+		dir := p[:strings.LastIndexByte(p, '/')+1]
+		joined = dir + ref
+	}
+	abs := strings.HasPrefix(joined, "/")
+	trailing := strings.HasSuffix(ref, "/")
+	c := path.Clean(joined)
+	if !abs {
+		// path.Clean keeps leading ".." of a relative path
+		c = strings.TrimPrefix(c, "./")
+		if c == "." {
+			c = ""
+		}
+	}
+	if trailing && !strings.HasSuffix(c, "/") {
+		c += "/"
+	}
+	return origin + c + q
+}
+
+// DefaultURLMap maps the object-store URLs kerchunk writes to their public
+// HTTPS endpoints and leaves every other URL unchanged:
+//
+//	s3://bucket/key            -> https://bucket.s3.amazonaws.com/key
+//	s3://bucket.with.dots/key  -> https://s3.amazonaws.com/bucket.with.dots/key
+//	gs://bucket/key, gcs://... -> https://storage.googleapis.com/bucket/key
+//
+// Buckets with dots use the path style because virtual-hosted names with
+// dots do not match the endpoint's TLS certificate. Private buckets, other
+// regions' endpoints and S3-compatible services need Options.URLMap (or a
+// Fetcher that signs requests).
+func DefaultURLMap(u string) string {
+	s := scheme(u)
+	if !strings.HasPrefix(u[len(s):], "://") {
+		return u
+	}
+	switch s {
+	case "s3", "s3a":
+		rest := u[len(s)+3:]
+		bucket, key, _ := strings.Cut(rest, "/")
+		if bucket == "" {
+			return u
+		}
+		if strings.Contains(bucket, ".") {
+			return "https://s3.amazonaws.com/" + bucket + "/" + key
+		}
+		return "https://" + bucket + ".s3.amazonaws.com/" + key
+	case "gs", "gcs":
+		rest := u[len(s)+3:]
+		return "https://storage.googleapis.com/" + rest
+	}
+	return u
+}
