@@ -74,3 +74,26 @@ test-browser: wasm npm-deps
 # zarr-wasm vs zarrita.js on the same in-memory store (prints MB/s).
 bench-js: wasm npm-deps
 	$(NODE) tests/bench/bench.mjs
+
+# ---- Demo viewer (web/demo) ---------------------------------------------
+# `make demo` builds the .wasm, writes the sample data (web/demo/gen, into
+# the gitignored web/demo/data) and serves the page on 127.0.0.1 (the first
+# free port from 8080; the URL is printed).
+DEMO_DATA = web/demo/data/.stamp
+DEMO_ADDR ?= 127.0.0.1:8080
+
+.PHONY: demo demo-data test-demo
+
+demo: wasm demo-data
+	$(GO) run ./web/demo/serve -addr $(DEMO_ADDR)
+
+demo-data: $(DEMO_DATA)
+
+$(DEMO_DATA): web/demo/gen/main.go go.mod $(shell find zarr -name "*.go" ! -name "*_test.go" 2>/dev/null)
+	$(GO) run ./web/demo/gen -out web/demo/data
+	touch $@
+
+# Debian's chromium loads the demo from web/demo/serve and checks what it
+# draws (screenshots in tests/demo/out/).
+test-demo: wasm npm-deps demo-data
+	$(NODE) --test tests/demo/*.test.mjs

@@ -1,0 +1,500 @@
+// Command gen writes the demo viewer's sample data with the zarr-wasm
+// engine: small, deterministic hierarchies that exercise what the viewer
+// shows (v3 with blosc, a sharded zstd image, complex, bool and integer
+// arrays, attributes; the same climate data as v2; a zipped store).
+//
+//	go run ./web/demo/gen -out web/demo/data
+//
+// The values are closed-form functions of the indices (see the functions
+// below); tests/demo/demo.test.mjs computes the same values to check the
+// colours the viewer draws, so change both together.
+package main
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr"
+)
+
+func main() {
+	out := flag.String("out", "web/demo/data", "directory to write the sample stores into (replaced)")
+	flag.Parse()
+	if err := run(*out); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(out string) error {
+	ctx := context.Background()
+	if err := os.RemoveAll(out); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	v3 := filepath.Join(out, "sample.zarr")
+	if err := writeV3(ctx, v3); err != nil {
+		return fmt.Errorf("sample.zarr: %w", err)
+	}
+	v2 := filepath.Join(out, "sample-v2.zarr")
+	if err := writeV2(ctx, v2); err != nil {
+		return fmt.Errorf("sample-v2.zarr: %w", err)
+	}
+	if err := zipDir(v2, filepath.Join(out, "sample-v2.zarr.zip")); err != nil {
+		return fmt.Errorf("sample-v2.zarr.zip: %w", err)
+	}
+	return report(out)
+}
+
+// ---- the values --------------------------------------------------------
+
+const (
+	nTime, nLat, nLon = 12, 180, 360
+	cellsSize         = 2048
+)
+
+// Lat is the latitude of row i (north at the top), Lon the longitude of
+// column j, both at cell centres of a 1° grid.
+func Lat(i int) float64 { return 89.5 - float64(i) }
+func Lon(j int) float64 { return -179.5 + float64(j) }
+
+// Temperature in kelvin at month t, row i, column j: a pole-to-equator
+// gradient, a season that flips between hemispheres, and travelling waves.
+func Temperature(t, i, j int) float32 {
+	lat := Lat(i) * math.Pi / 180
+	lon := Lon(j) * math.Pi / 180
+	s := math.Sin(lat)
+	season := math.Cos(2 * math.Pi * float64(t) / 12)
+	v := 300 - 50*s*s - 15*s*season + 4*math.Sin(3*lon+0.5*float64(t))*math.Cos(2*lat)
+	// Rounded to 1/64 K, so the low mantissa bits are zero and blosc's
+	// shuffle + lz4 compresses it well.
+	return float32(math.Round(v*64) / 64)
+}
+
+// Land is a made-up land mask: a few ellipses.
+func Land(i, j int) bool {
+	lat, lon := Lat(i), Lon(j)
+	in := func(clat, clon, rlat, rlon float64) bool {
+		a, b := (lat-clat)/rlat, (lon-clon)/rlon
+		return a*a+b*b <= 1
+	}
+	return in(45, -100, 22, 35) || in(-15, -60, 25, 18) || in(50, 60, 20, 70) ||
+		in(5, 20, 30, 22) || in(-25, 135, 12, 18) || lat < -70
+}
+
+// hash mixes two grid indices into 32 bits (the test repeats it with Math.imul).
+func hash(i, j int) uint32 {
+	h := uint32(i)*0x9E3779B1 ^ uint32(j)*0x85EBCA77
+	h ^= h >> 15
+	h *= 0x2C1B3C6D
+	h ^= h >> 12
+	h *= 0x297A2D39
+	h ^= h >> 15
+	return h
+}
+
+// Cells is a synthetic fluorescence image (uint16): unevenly lit background
+// and one cell per 128×128 grid square (jittered position, size and
+// brightness) with a rim, in multiples of 16 like a 12-bit camera's data
+// stored MSB-aligned. Compactly supported shapes keep the zstd chunks small.
+func Cells(y, x int) uint16 {
+	const g = 128
+	// Uneven illumination: brighter in the middle.
+	ry, rx := float64(y)/cellsSize-0.5, float64(x)/cellsSize-0.5
+	v := 180 + 400*(1-2*(ry*ry+rx*rx))
+	gy, gx := y/g, x/g
+	for di := -1; di <= 1; di++ {
+		for dj := -1; dj <= 1; dj++ {
+			ci, cj := gy+di, gx+dj
+			if ci < 0 || cj < 0 || ci >= cellsSize/g || cj >= cellsSize/g {
+				continue
+			}
+			h := hash(ci, cj)
+			cy := float64(ci*g+g/2) + float64(h&0xff)/255*60 - 30
+			cx := float64(cj*g+g/2) + float64((h>>8)&0xff)/255*60 - 30
+			r := 10 + float64((h>>16)&0xff)/255*14
+			b := 1500 + float64(h>>24)*40
+			dy, dx := float64(y)-cy, float64(x)-cx
+			d := math.Sqrt(dy*dy + dx*dx)
+			v += b*bump(d/r) + 0.6*b*bump((d-1.3*r)/3)
+		}
+	}
+	v = 16 * math.Round(v/16)
+	if v > 65535 {
+		v = 65535
+	}
+	return uint16(v)
+}
+
+// bump is a smooth bump with compact support: (1-u²)² for |u| < 1, else 0.
+func bump(u float64) float64 {
+	if u <= -1 || u >= 1 {
+		return 0
+	}
+	w := 1 - u*u
+	return w * w
+}
+
+// Wave is a complex field (complex64): two point sources interfering.
+func Wave(i, j int) complex64 {
+	var z complex128
+	for _, s := range [][2]float64{{80, 90}, {170, 160}} {
+		dy, dx := float64(i)-s[0], float64(j)-s[1]
+		d := math.Sqrt(dy*dy+dx*dx) + 1
+		z += complex(math.Cos(0.35*d), math.Sin(0.35*d)) * complex(20/math.Sqrt(d), 0)
+	}
+	return complex64(z)
+}
+
+// Counts is a signed integer field (int16) for diverging colormaps: a
+// saddle, per band b.
+func Counts(b, i, j int) int16 {
+	x, y := float64(j-64)/64, float64(i-64)/64
+	return int16(math.Round(1000 * (x*x - y*y) * float64(b+1) / 3))
+}
+
+// ---- writing -----------------------------------------------------------
+
+func f32Bytes(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func writeArray(ctx context.Context, s zarr.Store, path string, opt zarr.ArrayOptions, data []byte) error {
+	a, err := zarr.CreateArray(ctx, s, path, opt)
+	if err != nil {
+		return err
+	}
+	nd, err := zarr.NDArrayFromBytes(a.DType(), opt.Shape, data)
+	if err != nil {
+		return err
+	}
+	sel, _ := zarr.ParseSelection("")
+	return a.Write(ctx, sel, nd)
+}
+
+func temperatureBytes() []byte {
+	v := make([]float32, 0, nTime*nLat*nLon)
+	for t := 0; t < nTime; t++ {
+		for i := 0; i < nLat; i++ {
+			for j := 0; j < nLon; j++ {
+				v = append(v, Temperature(t, i, j))
+			}
+		}
+	}
+	return f32Bytes(v)
+}
+
+func coords() (lat, lon []byte) {
+	la := make([]float32, nLat)
+	for i := range la {
+		la[i] = float32(Lat(i))
+	}
+	lo := make([]float32, nLon)
+	for j := range lo {
+		lo[j] = float32(Lon(j))
+	}
+	return f32Bytes(la), f32Bytes(lo)
+}
+
+func landBytes() []byte {
+	b := make([]byte, nLat*nLon)
+	for i := 0; i < nLat; i++ {
+		for j := 0; j < nLon; j++ {
+			if Land(i, j) {
+				b[i*nLon+j] = 1
+			}
+		}
+	}
+	return b
+}
+
+func monthsBytes() []byte {
+	b := make([]byte, 4*nTime)
+	for t := 0; t < nTime; t++ {
+		binary.LittleEndian.PutUint32(b[4*t:], uint32(t))
+	}
+	return b
+}
+
+var rootAttrs = map[string]any{
+	"title":       "zarr-wasm sample data",
+	"description": "Synthetic arrays written by web/demo/gen with the zarr-wasm Go engine.",
+	"license":     "CC0-1.0",
+}
+
+var climateAttrs = map[string]any{
+	"title":   "Synthetic monthly climate",
+	"source":  "closed-form functions (web/demo/gen)",
+	"history": "generated deterministically at build time",
+	"grid":    map[string]any{"resolution_deg": 1, "lat": []any{-89.5, 89.5}, "lon": []any{-179.5, 179.5}},
+}
+
+func temperatureAttrs(v2 bool) map[string]any {
+	a := map[string]any{
+		"units":         "K",
+		"long_name":     "Near-surface air temperature (synthetic)",
+		"standard_name": "air_temperature",
+		"valid_range":   []any{200, 330},
+	}
+	if v2 {
+		a["_ARRAY_DIMENSIONS"] = []any{"time", "lat", "lon"}
+	}
+	return a
+}
+
+func writeV3(ctx context.Context, dir string) error {
+	s, err := zarr.NewDirectoryStore(dir)
+	if err != nil {
+		return err
+	}
+	if _, err := zarr.CreateGroup(ctx, s, "", zarr.GroupOptions{Attributes: rootAttrs}); err != nil {
+		return err
+	}
+	if _, err := zarr.CreateGroup(ctx, s, "climate", zarr.GroupOptions{Attributes: climateAttrs}); err != nil {
+		return err
+	}
+	blosc := func(typesize int) []map[string]any {
+		return []map[string]any{
+			{"name": "bytes", "configuration": map[string]any{"endian": "little"}},
+			{"name": "blosc", "configuration": map[string]any{"cname": "zstd", "clevel": 5, "shuffle": "shuffle", "typesize": typesize, "blocksize": 0}},
+		}
+	}
+	if err := writeArray(ctx, s, "climate/temperature", zarr.ArrayOptions{
+		Shape: []int{nTime, nLat, nLon}, Chunks: []int{1, 90, 90}, DType: "float32",
+		FillValue: "NaN", Codecs: blosc(4), DimensionNames: []string{"time", "lat", "lon"},
+		Attributes: temperatureAttrs(false),
+	}, temperatureBytes()); err != nil {
+		return err
+	}
+	lat, lon := coords()
+	if err := writeArray(ctx, s, "climate/lat", zarr.ArrayOptions{
+		Shape: []int{nLat}, Chunks: []int{nLat}, DType: "float32", DimensionNames: []string{"lat"},
+		Attributes: map[string]any{"units": "degrees_north", "long_name": "latitude"},
+	}, lat); err != nil {
+		return err
+	}
+	if err := writeArray(ctx, s, "climate/lon", zarr.ArrayOptions{
+		Shape: []int{nLon}, Chunks: []int{nLon}, DType: "float32", DimensionNames: []string{"lon"},
+		Attributes: map[string]any{"units": "degrees_east", "long_name": "longitude"},
+	}, lon); err != nil {
+		return err
+	}
+	if err := writeArray(ctx, s, "climate/time", zarr.ArrayOptions{
+		Shape: []int{nTime}, Chunks: []int{nTime}, DType: "int32", DimensionNames: []string{"time"},
+		Attributes: map[string]any{"units": "months since 2000-01-01", "calendar": "360_day"},
+	}, monthsBytes()); err != nil {
+		return err
+	}
+	if err := writeArray(ctx, s, "climate/land", zarr.ArrayOptions{
+		Shape: []int{nLat, nLon}, Chunks: []int{90, 180}, DType: "bool", DimensionNames: []string{"lat", "lon"},
+		Attributes: map[string]any{"long_name": "land mask (made up)", "flag_values": []any{0, 1}, "flag_meanings": "ocean land"},
+	}, landBytes()); err != nil {
+		return err
+	}
+
+	if _, err := zarr.CreateGroup(ctx, s, "microscopy", zarr.GroupOptions{Attributes: map[string]any{
+		"title": "Synthetic fluorescence", "pixel_size_um": 0.325, "channel": "GFP",
+	}}); err != nil {
+		return err
+	}
+	cells := make([]byte, 2*cellsSize*cellsSize)
+	for y := 0; y < cellsSize; y++ {
+		for x := 0; x < cellsSize; x++ {
+			binary.LittleEndian.PutUint16(cells[2*(y*cellsSize+x):], Cells(y, x))
+		}
+	}
+	if err := writeArray(ctx, s, "microscopy/cells", zarr.ArrayOptions{
+		Shape: []int{cellsSize, cellsSize}, Chunks: []int{256, 256}, ShardShape: []int{1024, 1024},
+		DType: "uint16", DimensionNames: []string{"y", "x"},
+		Codecs: []map[string]any{
+			{"name": "bytes", "configuration": map[string]any{"endian": "little"}},
+			{"name": "zstd", "configuration": map[string]any{"level": 19, "checksum": false}},
+		},
+		Attributes: map[string]any{"long_name": "cells (synthetic)", "units": "counts"},
+	}, cells); err != nil {
+		return err
+	}
+
+	if _, err := zarr.CreateGroup(ctx, s, "signals", zarr.GroupOptions{Attributes: map[string]any{
+		"title": "Other data types",
+	}}); err != nil {
+		return err
+	}
+	const nw = 256
+	wave := make([]byte, 8*nw*nw)
+	for i := 0; i < nw; i++ {
+		for j := 0; j < nw; j++ {
+			z := Wave(i, j)
+			binary.LittleEndian.PutUint32(wave[8*(i*nw+j):], math.Float32bits(real(z)))
+			binary.LittleEndian.PutUint32(wave[8*(i*nw+j)+4:], math.Float32bits(imag(z)))
+		}
+	}
+	if err := writeArray(ctx, s, "signals/wavefield", zarr.ArrayOptions{
+		Shape: []int{nw, nw}, Chunks: []int{128, 128}, DType: "complex64",
+		Attributes: map[string]any{"long_name": "interfering point sources (complex amplitude)"},
+	}, wave); err != nil {
+		return err
+	}
+	const nb, nc = 3, 128
+	counts := make([]byte, 2*nb*nc*nc)
+	for b := 0; b < nb; b++ {
+		for i := 0; i < nc; i++ {
+			for j := 0; j < nc; j++ {
+				binary.LittleEndian.PutUint16(counts[2*((b*nc+i)*nc+j):], uint16(Counts(b, i, j)))
+			}
+		}
+	}
+	if err := writeArray(ctx, s, "signals/saddle", zarr.ArrayOptions{
+		Shape: []int{nb, nc, nc}, Chunks: []int{1, 64, 64}, DType: "int16",
+		DimensionNames: []string{"band", "y", "x"},
+		Codecs: []map[string]any{
+			{"name": "bytes", "configuration": map[string]any{"endian": "little"}},
+			{"name": "gzip", "configuration": map[string]any{"level": 6}},
+		},
+		Attributes: map[string]any{"long_name": "saddle x² − y², scaled by band"},
+	}, counts); err != nil {
+		return err
+	}
+	return zarr.Consolidate(ctx, s, "")
+}
+
+func writeV2(ctx context.Context, dir string) error {
+	s, err := zarr.NewDirectoryStore(dir)
+	if err != nil {
+		return err
+	}
+	if _, err := zarr.CreateGroup(ctx, s, "", zarr.GroupOptions{ZarrFormat: 2, Attributes: climateAttrs}); err != nil {
+		return err
+	}
+	if err := writeArray(ctx, s, "temperature", zarr.ArrayOptions{
+		ZarrFormat: 2, Shape: []int{nTime, nLat, nLon}, Chunks: []int{1, 90, 90}, DType: "<f4",
+		FillValue:  "NaN",
+		Compressor: map[string]any{"id": "blosc", "cname": "zstd", "clevel": 5, "shuffle": 1, "blocksize": 0},
+		Attributes: temperatureAttrs(true),
+	}, temperatureBytes()); err != nil {
+		return err
+	}
+	lat, lon := coords()
+	if err := writeArray(ctx, s, "lat", zarr.ArrayOptions{
+		ZarrFormat: 2, Shape: []int{nLat}, Chunks: []int{nLat}, DType: "<f4",
+		Attributes: map[string]any{"units": "degrees_north", "_ARRAY_DIMENSIONS": []any{"lat"}},
+	}, lat); err != nil {
+		return err
+	}
+	if err := writeArray(ctx, s, "lon", zarr.ArrayOptions{
+		ZarrFormat: 2, Shape: []int{nLon}, Chunks: []int{nLon}, DType: "<f4",
+		Attributes: map[string]any{"units": "degrees_east", "_ARRAY_DIMENSIONS": []any{"lon"}},
+	}, lon); err != nil {
+		return err
+	}
+	if err := writeArray(ctx, s, "time", zarr.ArrayOptions{
+		ZarrFormat: 2, Shape: []int{nTime}, Chunks: []int{nTime}, DType: "<i4",
+		Attributes: map[string]any{"units": "months since 2000-01-01", "_ARRAY_DIMENSIONS": []any{"time"}},
+	}, monthsBytes()); err != nil {
+		return err
+	}
+	// Order F and zlib: the viewer reads it like any other.
+	if err := writeArray(ctx, s, "land", zarr.ArrayOptions{
+		ZarrFormat: 2, Shape: []int{nLat, nLon}, Chunks: []int{90, 180}, DType: "|b1", Order: "F",
+		Compressor: map[string]any{"id": "zlib", "level": 6},
+		Attributes: map[string]any{"_ARRAY_DIMENSIONS": []any{"lat", "lon"}},
+	}, landBytes()); err != nil {
+		return err
+	}
+	return zarr.Consolidate(ctx, s, "")
+}
+
+// zipDir writes a store directory as an uncompressed zip with its keys at
+// the root (as zarr-python's ZipStore writes), deterministically.
+func zipDir(dir, out string) error {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		files = append(files, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	zw := zip.NewWriter(f)
+	stamp := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, name := range files {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store, Modified: stamp})
+		if err != nil {
+			return err
+		}
+		src, err := os.Open(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(w, src)
+		src.Close()
+		if err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+func report(out string) error {
+	var total int64
+	sizes := map[string]int64{}
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		top := strings.SplitN(filepath.ToSlash(rel), "/", 2)[0]
+		sizes[top] += info.Size()
+		total += info.Size()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(sizes))
+	for n := range sizes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Printf("  %-22s %7.1f KiB\n", n, float64(sizes[n])/1024)
+	}
+	fmt.Printf("sample data in %s: %.1f MiB\n", out, float64(total)/(1<<20))
+	return nil
+}
