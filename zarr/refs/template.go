@@ -51,7 +51,7 @@ func (v value) String() string {
 	return v.s
 }
 
-func intValue(i int64) value { return value{i: i, isInt: true} }
+func intValue(i int64) value  { return value{i: i, isInt: true} }
 func strValue(s string) value { return value{s: s} }
 
 // template is a parsed jinja-str: literal text and expressions.
@@ -87,7 +87,9 @@ type kwarg struct {
 }
 
 // hasTemplate reports whether s needs rendering.
-func hasTemplate(s string) bool { return strings.Contains(s, "{{") || strings.Contains(s, "{%") || strings.Contains(s, "{#") }
+func hasTemplate(s string) bool {
+	return strings.Contains(s, "{{") || strings.Contains(s, "{%") || strings.Contains(s, "{#")
+}
 
 // parseTemplate splits s into text and "{{ }}" expressions.
 func parseTemplate(s string) (*template, error) {
@@ -135,8 +137,8 @@ func parseTemplate(s string) (*template, error) {
 
 // env is what names resolve to while rendering.
 type env struct {
-	vars      map[string]value   // gen dimensions or macro arguments
-	templates map[string]string  // template texts
+	vars      map[string]value  // gen dimensions or macro arguments
+	templates map[string]string // template texts
 	compiled  map[string]*template
 	depth     int
 }
