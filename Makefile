@@ -17,7 +17,7 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./jsbridge/ ./wasm/
 
-test: vet test-go test-js
+test: vet test-go test-js test-demo
 
 test-go:
 	$(GO) test -count=1 ./...

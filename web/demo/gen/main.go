@@ -1,7 +1,8 @@
 // Command gen writes the demo viewer's sample data with the zarr-wasm
 // engine: small, deterministic hierarchies that exercise what the viewer
 // shows (v3 with blosc, a sharded zstd image, complex, bool and integer
-// arrays, attributes; the same climate data as v2; a zipped store).
+// arrays, attributes; the same climate data as v2; a zipped store; one
+// month of it as a v1 array).
 //
 //	go run ./web/demo/gen -out web/demo/data
 //
@@ -12,6 +13,8 @@ package main
 
 import (
 	"archive/zip"
+	"bytes"
+	"compress/zlib"
 	"context"
 	"encoding/binary"
 	"flag"
@@ -55,6 +58,9 @@ func run(out string) error {
 	}
 	if err := zipDir(v2, filepath.Join(out, "sample-v2.zarr.zip")); err != nil {
 		return fmt.Errorf("sample-v2.zarr.zip: %w", err)
+	}
+	if err := writeV1(filepath.Join(out, "sample-v1.zarr")); err != nil {
+		return fmt.Errorf("sample-v1.zarr: %w", err)
 	}
 	return report(out)
 }
@@ -419,6 +425,59 @@ func writeV2(ctx context.Context, dir string) error {
 		return err
 	}
 	return zarr.Consolidate(ctx, s, "")
+}
+
+// writeV1 writes month 0 of the temperature as a Zarr v1 array by hand
+// (the engine reads v1 but, like zarr-python, does not write it): a "meta"
+// document, "attrs", and zlib-compressed chunks named "i.j".
+func writeV1(dir string) error {
+	const cy, cx = 90, 90
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	meta := `{
+  "zarr_format": 1,
+  "shape": [180, 360],
+  "chunks": [90, 90],
+  "dtype": "<f4",
+  "compression": "zlib",
+  "compression_opts": 1,
+  "fill_value": null,
+  "order": "C"
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "meta"), []byte(meta), 0o644); err != nil {
+		return err
+	}
+	attrs := `{"long_name": "Near-surface air temperature, month 0 (synthetic)", "units": "K"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "attrs"), []byte(attrs), 0o644); err != nil {
+		return err
+	}
+	for ci := 0; ci < nLat/cy; ci++ {
+		for cj := 0; cj < nLon/cx; cj++ {
+			v := make([]float32, 0, cy*cx)
+			for i := ci * cy; i < (ci+1)*cy; i++ {
+				for j := cj * cx; j < (cj+1)*cx; j++ {
+					v = append(v, Temperature(0, i, j))
+				}
+			}
+			var buf bytes.Buffer
+			zw, err := zlib.NewWriterLevel(&buf, 1)
+			if err != nil {
+				return err
+			}
+			if _, err := zw.Write(f32Bytes(v)); err != nil {
+				return err
+			}
+			if err := zw.Close(); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d.%d", ci, cj)), buf.Bytes(), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // zipDir writes a store directory as an uncompressed zip with its keys at

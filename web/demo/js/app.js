@@ -27,6 +27,7 @@ const examples = [
   { label: "Sample · Zarr v3 (blosc, sharded zstd, complex, bool)", url: "data/sample.zarr", path: "climate/temperature" },
   { label: "Sample · Zarr v2 (consolidated)", url: "data/sample-v2.zarr", path: "temperature" },
   { label: "Sample · Zarr v2 in a .zip", url: "data/sample-v2.zarr.zip", path: "temperature" },
+  { label: "Sample · Zarr v1 array (zlib)", url: "data/sample-v1.zarr", path: "" },
 ];
 
 // ------------------------------------------------------------------ state
@@ -221,8 +222,13 @@ async function openStore(inner, source, path = "", extra = {}, serial = ++app.op
   app.source = source;
   app.selected = null;
   app.arr = null;
+  app.slice = null;
+  app.stats = null;
   view.clear();
   showMode("empty");
+  $("stage-title").replaceChildren();
+  $("slice-panel").hidden = true;
+  $("color-panel").hidden = true;
   $("source-label").textContent = source.label.replace(/^https?:\/\/[^/]+\//, "").replace(/\/$/, "");
   $("source-label").title = source.label;
   $("tree").replaceChildren(el("div", { class: "note", text: "Reading metadata…" }));
@@ -250,11 +256,13 @@ async function openStore(inner, source, path = "", extra = {}, serial = ++app.op
     hideLoading();
     $("tree").replaceChildren(el("div", { class: "note error", text: "Could not open this store." }));
     showError(e, "open");
+    $("banner-detail").textContent = `${source.label}: ${$("banner-detail").textContent}`;
     return;
   }
   if (serial !== app.openSerial) return;
   hideLoading();
-  app.root = makeTreeNode(rootNode, rootNode.kind === "group" ? "/" : rootNode.name || "/", null);
+  const storeName = source.label.replace(/\/+$/, "").split("/").pop() || "/";
+  app.root = makeTreeNode(rootNode, rootNode.kind === "group" ? "/" : storeName, null);
   app.root.expanded = true;
   renderTree();
   if (rootNode.kind === "group") await expand(app.root, 2);
@@ -338,13 +346,23 @@ async function findPath(path) {
   return t;
 }
 
+/** The array to show first: the largest numeric one with two or more dimensions. */
 function firstDrawable(t) {
-  if (t.kind === "array") return numericKind(t.node) && t.node.shape.length >= 2 ? t : null;
-  for (const c of t.children ?? []) {
-    const f = firstDrawable(c);
-    if (f) return f;
-  }
-  return null;
+  let best = null;
+  let bestSize = -1;
+  const walk = (n) => {
+    if (n.kind === "array") {
+      const a = n.node;
+      const size = a.shape.reduce((x, y) => x * y, 1);
+      if (numericKind(a) && a.shape.length >= 2 && size > bestSize) {
+        best = n;
+        bestSize = size;
+      }
+    }
+    for (const c of n.children ?? []) walk(c);
+  };
+  walk(t);
+  return best;
 }
 
 function renderTree() {

@@ -170,7 +170,11 @@ export class SliceView {
 
   /** One data pixel per screen (CSS) pixel, keeping the centre. */
   actualSize() {
-    this.view.z = 1;
+    // Keep data pixel edges on screen pixel edges (crisp, unambiguous).
+    const v = this.view;
+    const fy = (this.ch / 2) % 1;
+    const fx = (this.cw / 2) % 1;
+    this.view = { cx: Math.round(v.cx - fx) + fx, cy: Math.round(v.cy - fy) + fy, z: 1 };
     this.#changed();
   }
 

@@ -1,0 +1,354 @@
+// The demo viewer in Debian's chromium (never a downloaded browser), driven
+// by playwright-core from npm/'s devDependencies. The page is served by
+// web/demo/serve with the sample data web/demo/gen writes (make demo-data).
+//
+// Colours are checked against values this test computes itself
+// (sample.mjs mirrors the generator's formulas), the contrast limits, and
+// colormap anchors written out below, never against an earlier screenshot.
+// Screenshots are kept in tests/demo/out/ for people to look at.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { temperature, temperatureSlice, cells, cellCentre, percentile, nLat, nLon, cellsSize } from "./sample.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, "..", "..");
+const outDir = path.join(here, "out");
+const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const required = process.env.ZARR_WASM_REQUIRE_PEERS === "1";
+const flags = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+async function exists(p) {
+  return fs.stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+const missing = [];
+if (!(await exists(chromiumPath))) missing.push(`${chromiumPath} (apt-get install -y chromium)`);
+if (!(await exists(path.join(repoRoot, "npm", "node_modules", "playwright-core")))) missing.push("npm/node_modules/playwright-core (make npm-deps)");
+if (!(await exists(path.join(repoRoot, "npm", "zarr.wasm")))) missing.push("npm/zarr.wasm (make wasm)");
+if (!(await exists(path.join(repoRoot, "web", "demo", "data", "sample.zarr")))) missing.push("web/demo/data (make demo-data)");
+if (missing.length && required) throw new Error(`missing: ${missing.join(", ")}`);
+
+// viridis: the ten published anchors (viridisLite, n = 10), linear in between.
+const viridis = ["#440154", "#482878", "#3e4a89", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6dcd59", "#b4de2c", "#fde725"].map((h) => {
+  const n = parseInt(h.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+});
+
+function viridisAt(t) {
+  t = Math.min(1, Math.max(0, t)) * 9;
+  const i = Math.min(8, Math.floor(t));
+  const f = t - i;
+  return [0, 1, 2].map((k) => viridis[i][k] + (viridis[i + 1][k] - viridis[i][k]) * f);
+}
+
+function grayAt(t) {
+  const g = Math.round(Math.min(1, Math.max(0, t)) * 255);
+  return [g, g, g];
+}
+
+/** Starts web/demo/serve on a free port; resolves to {url, close}. */
+async function startDemoServer(binDir) {
+  const bin = path.join(binDir, "demo-serve");
+  execFileSync(process.env.GO ?? "go", ["build", "-o", bin, "./web/demo/serve"], { cwd: repoRoot, stdio: "inherit" });
+  const child = spawn(bin, ["-addr", "127.0.0.1:0"], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((resolve, reject) => {
+    let buf = "";
+    child.stdout.on("data", (d) => {
+      buf += d;
+      const line = buf.split("\n")[0];
+      if (buf.includes("\n")) resolve(line.trim());
+    });
+    child.on("exit", (code) => reject(new Error(`web/demo/serve exited (${code})`)));
+  });
+  return { url, close: () => child.kill() };
+}
+
+describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.length ? `missing: ${missing.join(", ")}` : false }, () => {
+  let server;
+  let context;
+  let page;
+  let tmp;
+  const errors = [];
+
+  before(async () => {
+    await fs.mkdir(outDir, { recursive: true });
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-demo-"));
+    server = await startDemoServer(tmp);
+    const require = createRequire(path.join(repoRoot, "npm", "package.json"));
+    const { chromium } = require("playwright-core");
+    context = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
+      executablePath: chromiumPath,
+      headless: true,
+      args: flags,
+      viewport: { width: 1440, height: 900 },
+      deviceScaleFactor: 1,
+    });
+    page = await context.newPage();
+    page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("console", (m) => {
+      // Absent keys are 404s by design (the engine probes zarr.json, .zarray, .zgroup).
+      if (m.type() === "error" && !/status of 404/.test(m.text())) errors.push(m.text());
+    });
+  });
+
+  after(async () => {
+    await context?.close();
+    server?.close();
+    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  /** Runs action, then waits until the viewer has drawn a complete new frame. */
+  async function rendered(action, extra = "true") {
+    const before = await page.evaluate(() => window.zarrDemo?.renders ?? 0);
+    await action();
+    await page.waitForFunction(
+      ([n, cond]) => window.zarrDemo.status === "rendered" && window.zarrDemo.renders > n && eval(cond),
+      [before, extra],
+      { timeout: 60_000 },
+    );
+  }
+
+  /** Canvas pixels (RGB) at CSS points of the view canvas. */
+  function pixels(points) {
+    return page.evaluate((pts) => {
+      const c = document.querySelector(".view-canvas");
+      const g = c.getContext("2d");
+      const dpr = window.devicePixelRatio || 1;
+      return pts.map(([x, y]) => Array.from(g.getImageData(Math.floor(x * dpr), Math.floor(y * dpr), 1, 1).data.slice(0, 3)));
+    }, points);
+  }
+
+  /** Screen point (CSS px) of the centre of data pixel (row, col), and whether it is on the canvas. */
+  function screenOf(vs, row, col) {
+    const px = (col + 0.5 - vs.cx) * vs.z + vs.cw / 2;
+    const py = (row + 0.5 - vs.cy) * vs.z + vs.ch / 2;
+    return { px, py, inside: px >= 1 && py >= 1 && px < vs.cw - 1 && py < vs.ch - 1 };
+  }
+
+  function close(actual, expected, tol, what) {
+    const diff = Math.max(...actual.map((a, k) => Math.abs(a - expected[k])));
+    assert.ok(diff <= tol, `${what}: got rgb(${actual}), expected about rgb(${expected.map((x) => x.toFixed(1))})`);
+  }
+
+  const t0 = temperatureSlice(0);
+  const t0sorted = Float64Array.from(t0).sort();
+
+  test("first render: the default sample's temperature in viridis, contrast from the 1st/99th percentiles", async () => {
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.zarrDemo?.status === "rendered" && window.zarrDemo.path === "climate/temperature", null, { timeout: 60_000 });
+    await page.screenshot({ path: path.join(outDir, "1-first-render.png") });
+    const d = await page.evaluate(() => window.zarrDemo.display);
+    assert.equal(d.cmap, "viridis");
+    assert.equal(d.lo, percentile(t0sorted, 0.01));
+    assert.equal(d.hi, percentile(t0sorted, 0.99));
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    assert.equal(vs.stride, 1);
+    const pts = [];
+    for (const i of [3, 40, 90, 120, 176]) for (const j of [2, 95, 180, 250, 357]) pts.push([i, j]);
+    const scr = pts.map(([i, j]) => screenOf(vs, i, j));
+    assert.ok(scr.every((s) => s.inside), "the whole array is in view");
+    const got = await pixels(scr.map((s) => [s.px, s.py]));
+    pts.forEach(([i, j], k) => {
+      const v = temperature(0, i, j);
+      close(got[k], viridisAt((v - d.lo) / (d.hi - d.lo)), 3, `temperature[0, ${i}, ${j}] = ${v}`);
+    });
+    // The metadata panel shows the array's facts.
+    const details = await page.textContent("#details");
+    for (const s of ["12 × 180 × 360", "float32", "1 × 90 × 90", "blosc", "NaN", "Near-surface air temperature"]) {
+      assert.ok(details.includes(s), `details mention ${s}`);
+    }
+  });
+
+  test("histogram and statistics describe the data in view", async () => {
+    const st = await page.evaluate(() => window.zarrDemo.stats);
+    assert.equal(st.count, nLat * nLon);
+    assert.equal(st.min, t0sorted[0]);
+    assert.equal(st.max, t0sorted[t0sorted.length - 1]);
+    const bins = new Array(st.bins.length).fill(0);
+    const w = (st.max - st.min) / bins.length;
+    for (const v of t0) bins[Math.min(bins.length - 1, Math.floor((v - st.min) / w))]++;
+    assert.deepEqual(st.bins, bins);
+  });
+
+  test("gray colormap with typed contrast limits", async () => {
+    await rendered(() => page.selectOption("#cmap", "gray"));
+    await rendered(async () => {
+      await page.fill("#lo", "250");
+      await page.fill("#hi", "300");
+    }, "window.zarrDemo.display.hi === 300");
+    const d = await page.evaluate(() => window.zarrDemo.display);
+    assert.deepEqual([d.cmap, d.lo, d.hi], ["gray", 250, 300]);
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    const pts = [];
+    for (const i of [0, 30, 60, 89, 110, 150, 179]) for (const j of [0, 77, 200, 359]) pts.push([i, j]);
+    const got = await pixels(pts.map(([i, j]) => screenOf(vs, i, j)).map((s) => [s.px, s.py]));
+    let black = 0;
+    let white = 0;
+    pts.forEach(([i, j], k) => {
+      const v = temperature(0, i, j);
+      const want = grayAt((v - 250) / 50);
+      if (want[0] === 0) black++;
+      if (want[0] === 255) white++;
+      close(got[k], want, 1, `temperature[0, ${i}, ${j}] = ${v}`);
+    });
+    assert.ok(black > 0 && white > 0, "the points include clipped values at both ends");
+  });
+
+  test("moving the time slider changes the picture to the new month", async () => {
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    const pts = [];
+    for (const i of [20, 45, 135, 160]) for (const j of [10, 130, 300]) pts.push([i, j]);
+    const scr = pts.map(([i, j]) => screenOf(vs, i, j)).map((s) => [s.px, s.py]);
+    const beforePx = await pixels(scr);
+    await rendered(() => page.fill('input[type=range][data-dim="0"]', "6"), "window.zarrDemo.slice.index[0] === 6");
+    assert.equal(await page.textContent('[data-val="0"]').then((s) => s.trim().startsWith("6 / 11")), true);
+    const after = await pixels(scr);
+    let changed = 0;
+    pts.forEach(([i, j], k) => {
+      const v = temperature(6, i, j);
+      close(after[k], grayAt((v - 250) / 50), 1, `temperature[6, ${i}, ${j}] = ${v}`);
+      if (after[k][0] !== beforePx[k][0]) changed++;
+    });
+    assert.ok(changed >= pts.length / 2, `${changed} of ${pts.length} points changed`);
+    await page.screenshot({ path: path.join(outDir, "2-slider-gray.png") });
+  });
+
+  test("the value under the cursor", async () => {
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    const s = screenOf(vs, 44, 120);
+    const box = await page.locator(".view-canvas").boundingBox();
+    await page.mouse.move(box.x + s.px, box.y + s.py);
+    const text = await page.textContent("#hover");
+    const v = temperature(6, 44, 120);
+    assert.ok(text.includes("lat 44") && text.includes("lon 120") && text.includes("time 6"), text);
+    assert.ok(text.includes(`= ${Number(v.toPrecision(6))} K`), `${text} shows ${v}`);
+    assert.ok(text.includes("(45.5)") && text.includes("(-59.5)"), `coordinates from lat/lon arrays: ${text}`);
+  });
+
+  test("clicking the sharded uint16 image in the tree: strided when zoomed out, exact at 1:1", async () => {
+    await rendered(() => page.click('#tree button.row[data-path="microscopy/cells"]'), 'window.zarrDemo.path === "microscopy/cells"');
+    await page.screenshot({ path: path.join(outDir, "3-cells-fit.png") });
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    assert.ok(vs.z < 0.5 && vs.stride === 2, `zoomed out to ${vs.z}: stride ${vs.stride}`);
+    // Auto contrast from what the strided view read: every 2nd row and column.
+    const sample = new Float64Array((cellsSize / 2) ** 2);
+    let k = 0;
+    for (let y = 0; y < cellsSize; y += 2) for (let x = 0; x < cellsSize; x += 2) sample[k++] = cells(y, x);
+    sample.sort();
+    const d = await page.evaluate(() => window.zarrDemo.display);
+    assert.equal(d.cmap, "gray");
+    assert.deepEqual([d.lo, d.hi], [percentile(sample, 0.01), percentile(sample, 0.99)]);
+    const details = await page.textContent("#details");
+    for (const s of ["2048 × 2048", "uint16", "shards1024 × 1024", "256 × 256 (inside shards)", "sharding_indexed", "zstd"]) {
+      assert.ok(details.replace(/\s+/g, " ").includes(s) || details.includes(s), `details mention ${s}`);
+    }
+
+    await rendered(() => page.click("#zoom-1"), "window.zarrDemo.viewState.z === 1");
+    const v1 = await page.evaluate(() => window.zarrDemo.viewState);
+    assert.equal(v1.stride, 1);
+    // Sample the screen on a grid plus the centres of cells in view.
+    const pts = [];
+    for (let sy = 40; sy < v1.ch - 40; sy += 97) for (let sx = 40; sx < v1.cw - 40; sx += 101) pts.push([sy + 0.5, sx + 0.5]);
+    for (let ci = 0; ci < 16; ci++) {
+      for (let cj = 0; cj < 16; cj++) {
+        const c = cellCentre(ci, cj);
+        const s = screenOf(v1, Math.round(c.y), Math.round(c.x));
+        if (s.inside) pts.push([s.py, s.px]);
+      }
+    }
+    const got = await pixels(pts.map(([py, px]) => [px, py]));
+    let bright = 0;
+    pts.forEach(([py, px], n) => {
+      const y = Math.floor(v1.cy + (py - v1.ch / 2) / v1.z);
+      const x = Math.floor(v1.cx + (px - v1.cw / 2) / v1.z);
+      const v = cells(y, x);
+      const want = grayAt((v - d.lo) / (d.hi - d.lo));
+      if (want[0] > 128) bright++;
+      close(got[n], want, 1, `cells[${y}, ${x}] = ${v}`);
+    });
+    assert.ok(bright >= 3, `${bright} bright (cell) points checked`);
+    await page.screenshot({ path: path.join(outDir, "4-cells-1to1.png") });
+  });
+
+  test("the zipped v2 example opens through range requests", async () => {
+    await rendered(() => page.selectOption("#examples", "2"), 'window.zarrDemo.path === "temperature" && /\\.zip$/.test(document.getElementById("url").value)');
+    const d = await page.evaluate(() => window.zarrDemo.display);
+    assert.deepEqual([d.lo, d.hi], [percentile(t0sorted, 0.01), percentile(t0sorted, 0.99)]);
+    const details = await page.textContent("#details");
+    assert.ok(details.includes("Zarr v2") && details.includes("blosc"), details);
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    const pts = [[10, 10], [90, 200], [170, 340]];
+    const got = await pixels(pts.map(([i, j]) => screenOf(vs, i, j)).map((s) => [s.px, s.py]));
+    pts.forEach(([i, j], k) => {
+      const v = temperature(0, i, j);
+      close(got[k], grayAt((v - d.lo) / (d.hi - d.lo)), 1, `zip temperature[0, ${i}, ${j}]`);
+    });
+  });
+
+  test("the v1 example (a lone array, zlib) opens", async () => {
+    await rendered(() => page.selectOption("#examples", "3"), '/sample-v1\\.zarr$/.test(document.getElementById("url").value) && window.zarrDemo.path === ""');
+    const d = await page.evaluate(() => window.zarrDemo.display);
+    assert.deepEqual([d.lo, d.hi], [percentile(t0sorted, 0.01), percentile(t0sorted, 0.99)]);
+    assert.ok((await page.textContent("#details")).includes("Zarr v1"));
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    const pts = [[5, 5], [100, 100], [179, 359]];
+    const got = await pixels(pts.map(([i, j]) => screenOf(vs, i, j)).map((s) => [s.px, s.py]));
+    pts.forEach(([i, j], k) => {
+      const v = temperature(0, i, j);
+      close(got[k], grayAt((v - d.lo) / (d.hi - d.lo)), 1, `v1 temperature[${i}, ${j}]`);
+    });
+  });
+
+  test("a local folder and a local zip open through the file pickers", async () => {
+    await rendered(
+      () => page.setInputFiles("#folder-input", path.join(repoRoot, "web", "demo", "data", "sample-v2.zarr")),
+      'window.zarrDemo.path === "temperature" && /local folder/.test(document.getElementById("source-label").textContent)',
+    );
+    const names = await page.$$eval("#tree .row .name", (els) => els.map((e) => e.textContent));
+    assert.deepEqual(names, ["/", "land", "lat", "lon", "temperature", "time"]);
+    await rendered(
+      () => page.setInputFiles("#zip-input", path.join(repoRoot, "web", "demo", "data", "sample-v2.zarr.zip")),
+      'window.zarrDemo.path === "temperature" && /local file/.test(document.getElementById("source-label").textContent)',
+    );
+  });
+
+  test("a 1-D array is plotted and a bool mask drawn", async () => {
+    await page.goto(`${server.url}?url=data/sample.zarr&path=climate/lat`);
+    await page.waitForFunction(() => window.zarrDemo?.status === "rendered" && window.zarrDemo.path === "climate/lat", null, { timeout: 60_000 });
+    assert.equal(await page.isVisible(".plot-canvas"), true);
+    await rendered(() => page.click('#tree button.row[data-path="climate/land"]'), 'window.zarrDemo.path === "climate/land"');
+    const d = await page.evaluate(() => window.zarrDemo.display);
+    assert.deepEqual([d.lo, d.hi], [0, 1]);
+  });
+
+  test("errors are shown in the page in plain words", async () => {
+    await page.fill("#url", `${server.url}data/no-such.zarr`);
+    await page.click("#open-form button[type=submit]");
+    await page.waitForSelector("#banner:not([hidden])");
+    assert.equal((await page.textContent("#banner-title")).trim(), "No Zarr data found at this address");
+    assert.ok((await page.textContent("#banner-hint")).includes("zarr.json"));
+    await page.screenshot({ path: path.join(outDir, "5-error.png") });
+  });
+
+  test("no script errors in the page", () => {
+    assert.deepEqual(errors, []);
+  });
+});
