@@ -21,6 +21,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
 // Version is the bridge protocol version the npm wrapper checks.
@@ -286,6 +287,77 @@ func API() js.Value {
 		}
 		return nodeInfo(g), nil
 	})
+	// getChunk(id, coords, signal) → {data, shape, stride}: one chunk as
+	// stored (the fill value where it is absent), decoded.
+	fn("getChunk", func(a []js.Value) (js.Value, error) {
+		arr, err := lookupArray(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		idx, err := chunkCoords(arr, a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		ctx, done, err := callContext(a[2])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		key := arr.ChunkKey(idx)
+		data, ok, err := arr.Store().Get(ctx, key)
+		if err != nil {
+			if errs.CodeOf(err) == "" {
+				err = errs.Wrap(errs.Store, key, err, "read failed")
+			}
+			return js.Value{}, abortAware(ctx, err)
+		}
+		if !ok {
+			m := arr.Metadata()
+			return resultToJS(nd.Filled(m.DType, m.Grid.ChunkShape(idx), m.Fill))
+		}
+		chunk, err := arr.DecodeChunk(idx, data)
+		if err != nil {
+			return js.Value{}, err
+		}
+		return resultToJS(chunk)
+	})
+	// decodeChunk(id, coords, bytes) → {data, shape, stride}: the pure
+	// decoding step (codec chain, encoded bytes, chunk shape, data type),
+	// which a worker pool can run anywhere.
+	fn("decodeChunk", func(a []js.Value) (js.Value, error) {
+		arr, err := lookupArray(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		idx, err := chunkCoords(arr, a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		data, ok, err := bytesFromJS(arr.ChunkKey(idx), a[2])
+		if err != nil {
+			return js.Value{}, err
+		}
+		if !ok {
+			return js.Value{}, errs.New(errs.Codec, arr.ChunkKey(idx), "no bytes to decode")
+		}
+		chunk, err := arr.DecodeChunk(idx, data)
+		if err != nil {
+			return js.Value{}, err
+		}
+		return resultToJS(chunk)
+	})
+	// chunkKey(id, coords) → the store key of a chunk (absolute).
+	fn("chunkKey", func(a []js.Value) (js.Value, error) {
+		arr, err := lookupArray(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		idx, err := chunkCoords(arr, a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		return js.ValueOf(jsKey(arr.ChunkKey(idx))), nil
+	})
 	// parseSelection(text) → normalised items (checks the syntax only)
 	fn("parseSelection", func(a []js.Value) (js.Value, error) {
 		sel, err := zarr.ParseSelection(a[0].String())
@@ -308,6 +380,30 @@ func API() js.Value {
 		return len(handles)
 	}))
 	return api
+}
+
+// chunkCoords reads chunk coordinates and checks them against the grid.
+func chunkCoords(arr *zarr.Array, v js.Value) ([]int, error) {
+	if v.Type() != js.TypeObject || !jsArray.Call("isArray", v).Bool() {
+		return nil, errs.New(errs.Selection, arr.Path(), "chunk coordinates are an array of integers")
+	}
+	shape := arr.Shape()
+	if v.Length() != len(shape) {
+		return nil, errs.New(errs.Selection, arr.Path(), "%d chunk coordinates for %d dimensions", v.Length(), len(shape))
+	}
+	grid := arr.Metadata().Grid.Shape(shape)
+	idx := make([]int, len(shape))
+	for d := range idx {
+		n, err := intFromJS(v.Index(d), "chunk coordinate")
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 || n >= max(grid[d], 1) {
+			return nil, errs.New(errs.Selection, arr.Path(), "chunk coordinate %d is out of range for dimension %d (%d chunks)", n, d, grid[d])
+		}
+		idx[d] = n
+	}
+	return idx, nil
 }
 
 func optString(v js.Value) string {

@@ -237,6 +237,12 @@ export declare class ZarrArray extends ZarrNode {
   get(selection?: Selection, options?: { signal?: AbortSignal; concurrency?: number }): Promise<Chunk>;
   set(selection: Selection, value: Value, options?: { signal?: AbortSignal }): Promise<void>;
   resize(shape: number[]): Promise<void>;
+  /** One chunk by grid coordinates, decoded (the fill value where the store has none). */
+  getChunk(coords: number[], options?: { signal?: AbortSignal }): Promise<Chunk>;
+  /** Decodes the stored bytes of a chunk: the pure step, no store access (for worker pools). */
+  decodeChunk(coords: number[], bytes: Uint8Array): Promise<Chunk>;
+  /** The store key of a chunk ("/path/c/0/1"). */
+  chunkKey(coords: number[]): Promise<string>;
 }
 
 export interface Child {

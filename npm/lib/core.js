@@ -152,6 +152,22 @@ export class ZarrArray extends ZarrNode {
     const sel = normSelection(selection);
     return withSignal(options.signal, (signal) => callBridge("set", this._info.id, sel, desc, signal));
   }
+  /**
+   * One chunk, decoded (the fill value where the store has none).
+   * @param {number[]} coords chunk coordinates in the grid
+   */
+  async getChunk(coords, options = {}) {
+    const c = Array.from(coords, Number);
+    return withSignal(options.signal, (signal) => callBridge("getChunk", this._info.id, c, signal));
+  }
+  /** Decodes the stored bytes of chunk `coords` (the pure step; no store access). */
+  async decodeChunk(coords, bytes) {
+    return callBridge("decodeChunk", this._info.id, Array.from(coords, Number), bytes);
+  }
+  /** The store key of a chunk ("/path/c/0/1"). */
+  async chunkKey(coords) {
+    return callBridge("chunkKey", this._info.id, Array.from(coords, Number));
+  }
   /** Changes the shape; chunks outside the new shape are deleted. */
   async resize(shape) {
     const info = await callBridge("resize", this._info.id, Array.from(shape, Number));

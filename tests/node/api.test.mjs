@@ -253,6 +253,24 @@ describe("hierarchy, attributes, resize", () => {
   });
 });
 
+describe("chunks", () => {
+  test("getChunk, chunkKey and decodeChunk (the pure step)", async () => {
+    const store = new zarr.MemoryStore();
+    const a = await zarr.create(store, { shape: [5, 4], chunks: [2, 3], dtype: "int16", fillValue: -1 });
+    await a.set("0:2, 0:3", Int16Array.of(1, 2, 3, 4, 5, 6));
+    assert.equal(await a.chunkKey([0, 0]), "/c/0/0");
+    const c = await a.getChunk([0, 0]);
+    assert.deepEqual(c.shape, [2, 3]);
+    assert.deepEqual([...c.data], [1, 2, 3, 4, 5, 6]);
+    const empty = await a.getChunk([2, 1]);
+    assert.deepEqual([...empty.data], [-1, -1, -1, -1, -1, -1]);
+    const d = await a.decodeChunk([0, 0], store.get("/c/0/0"));
+    assert.deepEqual([...d.data], [1, 2, 3, 4, 5, 6]);
+    await assert.rejects(a.getChunk([3, 0]), (e) => e.code === "SELECTION");
+    await assert.rejects(a.decodeChunk([0, 0], Uint8Array.of(1, 2)), (e) => e.code === "CODEC");
+  });
+});
+
 describe("errors", () => {
   test("NOT_FOUND names the path and suggests a near name", async () => {
     const store = new zarr.MemoryStore();
