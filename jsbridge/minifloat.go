@@ -127,7 +127,24 @@ func (t *miniTable) encode(v float64) uint32 {
 	if math.IsNaN(v) {
 		return uint32(max(nanCode, 0))
 	}
+	overflow := func(best int) uint32 {
+		switch {
+		case infCode >= 0:
+			return uint32(infCode)
+		case nanCode >= 0:
+			return uint32(nanCode)
+		}
+		return uint32(best) // no Inf, no NaN: saturate
+	}
 	best, bestD, maxFinite := -1, math.Inf(1), 0.0
+	if math.IsInf(v, 0) {
+		for c, x := range t.values {
+			if !math.IsNaN(x) && !math.IsInf(x, 0) && math.Signbit(x) == math.Signbit(v) && (best < 0 || math.Abs(x) > math.Abs(t.values[best])) {
+				best = c
+			}
+		}
+		return overflow(best)
+	}
 	for c, x := range t.values {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			continue
@@ -135,7 +152,7 @@ func (t *miniTable) encode(v float64) uint32 {
 		maxFinite = math.Max(maxFinite, math.Abs(x))
 		d := math.Abs(x - v)
 		switch {
-		case d < bestD:
+		case best < 0 || d < bestD:
 			best, bestD = c, d
 		case d == bestD && x == 0 && t.values[best] == 0:
 			if math.Signbit(x) == math.Signbit(v) {
@@ -145,13 +162,8 @@ func (t *miniTable) encode(v float64) uint32 {
 			best = c
 		}
 	}
-	if math.Abs(v)-maxFinite >= halfTopULP(t.f, maxFinite) || math.IsInf(v, 0) {
-		switch {
-		case infCode >= 0:
-			return uint32(infCode)
-		case nanCode >= 0:
-			return uint32(nanCode)
-		}
+	if math.Abs(v)-maxFinite >= halfTopULP(t.f, maxFinite) {
+		return overflow(best)
 	}
 	return uint32(best)
 }
