@@ -115,6 +115,34 @@ describe("data type mapping", () => {
     assert.deepEqual([...r1.data.b.d], [5, 6]);
     assert.deepEqual(r1.data.s, ["z"]);
   });
+  test("v3 types: bfloat16, float8, int4, string, bytes, fixed_length_utf32, datetime64", async () => {
+    const rt = async (dtype, value, extra = {}) => {
+      const store = new zarr.MemoryStore();
+      const n = Array.isArray(value) ? value.length : value.length / (extra.items ?? 1);
+      const a = await zarr.create(store, { shape: [n], chunks: [2], dtype, zarrFormat: 3, ...extra.create });
+      await a.set(null, value);
+      return (await zarr.open(store, { kind: "array" })).get();
+    };
+    let r = await rt("bfloat16", Float32Array.of(1, -2.5, 3.140625, Infinity, NaN));
+    assert.ok(r.data instanceof Float32Array);
+    assert.deepEqual([...r.data], [1, -2.5, 3.140625, Infinity, NaN]);
+    r = await rt("float8_e4m3fn", Float32Array.of(0.5, -448, 1.125, 3.3));
+    assert.deepEqual([...r.data], [0.5, -448, 1.125, 3.25]);
+    r = await rt("int4", Int8Array.of(-8, 7, 0, -1));
+    assert.ok(r.data instanceof Int8Array);
+    assert.deepEqual([...r.data], [-8, 7, 0, -1]);
+    r = await rt("string", ["a", "", "日本語"]);
+    assert.deepEqual(r.data, ["a", "", "日本語"]);
+    r = await rt("bytes", [Uint8Array.of(1, 2), new Uint8Array(0)]);
+    assert.deepEqual(r.data.map((b) => [...b]), [[1, 2], []]);
+    r = await rt({ name: "fixed_length_utf32", configuration: { length_bytes: 12 } }, ["abc", "ü"]);
+    assert.deepEqual(r.data, ["abc", "ü"]);
+    r = await rt({ name: "numpy.datetime64", configuration: { unit: "s", scale_factor: 1 } }, BigInt64Array.of(0n, 1700000000n));
+    assert.ok(r.data instanceof BigInt64Array);
+    assert.deepEqual([...r.data], [0n, 1700000000n]);
+    r = await rt("complex128", Float64Array.of(1, 2, 3, 4), { items: 2 });
+    assert.deepEqual([...r.data], [1, 2, 3, 4]);
+  });
   test("fill values come back typed", async () => {
     const s = new zarr.MemoryStore();
     assert.equal((await zarr.create(s, { zarrFormat: 2, path: "f", shape: [2], dtype: "<f8", fillValue: NaN })).fillValue, NaN);
