@@ -32,7 +32,8 @@ export function formatShape(shape) {
  * ZarrError codes, its HTTPError, network failures and zip problems.
  */
 export function explain(e, context = "") {
-  const msg = String(e?.message ?? e);
+  let msg = String(e?.message ?? e);
+  if (e?.where && !msg.includes(e.where)) msg = `${e.where}: ${msg}`;
   const code = e?.code;
   const net = /failed to fetch|networkerror|fetch .* failed|load failed/i.test(msg) || e?.name === "TypeError";
   const status = e?.status ?? Number(/HTTP (\d{3})/.exec(msg)?.[1] ?? 0);
