@@ -243,6 +243,14 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     assert.ok(text.includes("(45.5)") && text.includes("(-59.5)"), `coordinates from lat/lon arrays: ${text}`);
   });
 
+  test("Auto resets the contrast limits to the percentiles of the data in view", async () => {
+    await rendered(() => page.click("#auto"), "window.zarrDemo.display.hi !== 300");
+    const d = await page.evaluate(() => window.zarrDemo.display);
+    const s6 = Float64Array.from(temperatureSlice(6)).sort();
+    assert.deepEqual([d.lo, d.hi], [percentile(s6, 0.01), percentile(s6, 0.99)]);
+    assert.equal(Number(await page.inputValue("#hi")), Number(d.hi.toPrecision(7)));
+  });
+
   test("clicking the sharded uint16 image in the tree: strided when zoomed out, exact at 1:1", async () => {
     await rendered(() => page.click('#tree button.row[data-path="microscopy/cells"]'), 'window.zarrDemo.path === "microscopy/cells"');
     await page.screenshot({ path: path.join(outDir, "3-cells-fit.png") });

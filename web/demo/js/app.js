@@ -398,9 +398,11 @@ function fillTreeItem(t) {
     el("span", { class: "meta", text: meta }),
   );
   row.addEventListener("click", async (e) => {
+    // The caret, or a click on the selected group, folds and unfolds it;
+    // a click on another node selects it (and unfolds a group).
     if (t.kind === "group" && (e.target === caret || app.selected === t)) {
       await toggle(t);
-      if (e.target === caret) return;
+      return;
     }
     if (t.kind === "group" && !t.expanded) await toggle(t);
     select(t);

@@ -148,6 +148,7 @@ export class SliceView {
   /** Sets the contrast limits from the data in view when it has loaded. */
   autoContrast() {
     this.autoPending = true;
+    this.complete = false;
     this.#checkComplete();
   }
 
