@@ -799,7 +799,7 @@ function drawHistogram() {
   }
   const s = $("stats");
   if (st && st.count) {
-    s.textContent = `In view: min ${formatNumber(st.min)}, max ${formatNumber(st.max)}${st.nan ? `, ${st.nan} NaN` : ""} · ${st.count.toLocaleString()} values${st.sampled ? " (sampled)" : ""}. √count bars.`;
+    s.textContent = `In view: min ${formatNumber(st.min)}, max ${formatNumber(st.max)}${st.nan ? `, ${st.nan} NaN` : ""} · ${st.count.toLocaleString()} values${st.sampled ? " (sampled)" : ""}; bar height ∝ √count.`;
   } else if (st) {
     s.textContent = "No finite values in view.";
   } else s.textContent = "";

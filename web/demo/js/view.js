@@ -40,9 +40,12 @@ export function readChunkShape(arr) {
   return arr.shape.map((n) => Math.max(1, n));
 }
 
+// Tile edge (in samples) for a dimension with chunk size c: one chunk when
+// chunks are 128..1024 long, so a tile at full resolution reads exactly the
+// chunks it covers; several small chunks together; big chunks in parts.
 function tileBase(c) {
   if (!(c > 0)) return 256;
-  if (c < 256) return c * Math.ceil(256 / c);
+  if (c < 128) return c * Math.ceil(128 / c);
   if (c <= 1024) return c;
   return 512;
 }
