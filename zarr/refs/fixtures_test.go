@@ -161,9 +161,9 @@ func TestExpandedLikeFsspec(t *testing.T) {
 type keyBytes struct {
 	Keys   map[string]string `json:"keys"`
 	Ranges []struct {
-		Key   string  `json:"key"`
-		Start *int64  `json:"start"`
-		End   *int64  `json:"end"`
+		Key    string  `json:"key"`
+		Start  *int64  `json:"start"`
+		End    *int64  `json:"end"`
 		Data   *string `json:"data"`
 		Sliced string  `json:"sliced"`
 		Error  string  `json:"error"`
