@@ -338,6 +338,24 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     );
   });
 
+  test("the address restores a view: colormap, contrast limits, month, row 0 at the bottom", async () => {
+    await page.goto(`${server.url}?url=data/sample.zarr&path=climate/temperature&index=9,0,0&cmap=gray&clim=240,310&flip=1`);
+    await page.waitForFunction(() => window.zarrDemo?.status === "rendered" && window.zarrDemo.path === "climate/temperature", null, { timeout: 60_000 });
+    const d = await page.evaluate(() => window.zarrDemo.display);
+    assert.deepEqual([d.cmap, d.lo, d.hi], ["gray", 240, 310]);
+    assert.equal(await page.isChecked("#flip"), true);
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    const pts = [[0, 10], [1, 200], [90, 90], [178, 300], [179, 5]];
+    // Flipped: row i's centre is at display row H - i - 0.5.
+    const scr = pts.map(([i, j]) => [(j + 0.5 - vs.cx) * vs.z + vs.cw / 2, (vs.H - i - 0.5 - vs.cy) * vs.z + vs.ch / 2]);
+    const got = await pixels(scr);
+    pts.forEach(([i, j], k) => {
+      const v = temperature(9, i, j);
+      close(got[k], grayAt((v - 240) / 70), 1, `flipped temperature[9, ${i}, ${j}] = ${v}`);
+    });
+    assert.ok(scr[0][1] > scr[4][1], "row 0 is below row 179");
+  });
+
   test("a 1-D array is plotted and a bool mask drawn", async () => {
     await page.goto(`${server.url}?url=data/sample.zarr&path=climate/lat`);
     await page.waitForFunction(() => window.zarrDemo?.status === "rendered" && window.zarrDemo.path === "climate/lat", null, { timeout: 60_000 });

@@ -568,6 +568,7 @@ async function showSlice(t, extra) {
     app.display.hi = extra.clim[1];
   }
   app.manualClim = !!manual;
+  app.flipChosen = extra.flip !== undefined;
   showMode("view");
   $("slice-panel").hidden = false;
   $("color-panel").hidden = false;
@@ -575,6 +576,8 @@ async function showSlice(t, extra) {
   syncColorControls();
   setStatus("loading");
   view.setDisplay(app.display);
+  view.flipY = !!extra.flip;
+  $("flip").checked = view.flipY;
   view.setArray(a, slice, { keepDisplay: !!manual });
   if (extra.view) view.setView(extra.view);
   loadCoords(t);
@@ -599,11 +602,23 @@ async function loadCoords(t) {
         app.coordUnits = app.coordUnits ?? [];
         app.coordUnits[d] = typeof c.attrs?.units === "string" ? c.attrs.units : "";
         updateSliderLabels();
+        autoFlip();
       } catch {
         /* no coordinate array: indices only */
       }
     }),
   );
+}
+
+/** North up: latitudes that increase with the row put row 0 at the bottom. */
+function autoFlip() {
+  if (app.flipChosen || !app.slice) return;
+  const d = app.slice.ydim;
+  const c = app.coords[d];
+  const latLike = /^(lat|latitude|y_lat|nav_lat)$/i.test(app.dimNames[d]) || /north/i.test(app.coordUnits?.[d] ?? "");
+  const flip = !!(c && latLike && c.length > 1 && c[c.length - 1] > c[0]);
+  $("flip").checked = flip;
+  view.setFlip(flip);
 }
 
 function buildSliceControls() {
@@ -666,6 +681,7 @@ function changeDims(ydim, xdim) {
   app.slice = { ...app.slice, ydim, xdim };
   buildSliceControls();
   view.setSlice(app.slice);
+  autoFlip();
   saveState();
 }
 
@@ -682,6 +698,11 @@ $("xdim").addEventListener("change", () => {
   changeDims(y, x);
 });
 $("swap-dims").addEventListener("click", () => changeDims(app.slice.xdim, app.slice.ydim));
+$("flip").addEventListener("change", () => {
+  app.flipChosen = true;
+  view.setFlip($("flip").checked);
+  saveState();
+});
 
 // ------------------------------------------------------------------ colour
 
@@ -965,6 +986,7 @@ function saveState() {
     }
     if (app.display.cmap !== "viridis") q.set("cmap", app.display.cmap);
     if (app.display.reversed) q.set("reverse", "1");
+    if (view.flipY) q.set("flip", "1");
     if (app.manualClim) q.set("clim", `${Number(app.display.lo.toPrecision(7))},${Number(app.display.hi.toPrecision(7))}`);
   }
   const s = q.toString().replace(/%2F/g, "/").replace(/%3A/g, ":").replace(/%2C/g, ",");
@@ -984,6 +1006,7 @@ function readState() {
       index: nums(q.get("index")),
       cmap: q.get("cmap") ?? undefined,
       reversed: q.has("reverse") ? q.get("reverse") === "1" : undefined,
+      flip: q.has("flip") ? q.get("flip") === "1" : undefined,
       clim: nums(q.get("clim")),
       view: v && v.length === 3 && v.every(Number.isFinite) ? { cx: v[0], cy: v[1], z: v[2] } : undefined,
     },

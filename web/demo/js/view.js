@@ -208,13 +208,22 @@ export class SliceView {
   /** Data coordinates (fractional column x, row y) of a canvas point (CSS px). */
   toData(px, py) {
     const v = this.view;
-    return { x: v.cx + (px - this.cw / 2) / v.z, y: v.cy + (py - this.ch / 2) / v.z };
+    const yd = v.cy + (py - this.ch / 2) / v.z;
+    return { x: v.cx + (px - this.cw / 2) / v.z, y: this.flipY ? this.H - yd : yd };
   }
 
   /** Canvas point (CSS px) of data coordinates. */
   toScreen(x, y) {
     const v = this.view;
-    return { px: (x - v.cx) * v.z + this.cw / 2, py: (y - v.cy) * v.z + this.ch / 2 };
+    const yd = this.flipY ? this.H - y : y;
+    return { px: (x - v.cx) * v.z + this.cw / 2, py: (yd - v.cy) * v.z + this.ch / 2 };
+  }
+
+  /** Shows row 0 at the bottom (for latitudes that increase with the row). */
+  setFlip(flip) {
+    if (!!flip === !!this.flipY) return;
+    this.flipY = !!flip;
+    this.#changed();
   }
 
   #changed() {
@@ -228,8 +237,8 @@ export class SliceView {
     const a = this.toData(0, 0);
     const b = this.toData(this.cw, this.ch);
     return {
-      y0: Math.max(0, Math.floor(a.y)),
-      y1: Math.min(this.H, Math.ceil(b.y)),
+      y0: Math.max(0, Math.floor(Math.min(a.y, b.y))),
+      y1: Math.min(this.H, Math.ceil(Math.max(a.y, b.y))),
       x0: Math.max(0, Math.floor(a.x)),
       x1: Math.min(this.W, Math.ceil(b.x)),
     };
@@ -553,8 +562,10 @@ export class SliceView {
     ctx.fillStyle = "#16181d";
     ctx.fillRect(0, 0, this.cw, this.ch);
     if (!this.arr || this.tooBig) return;
-    const a = this.toScreen(0, 0);
-    const b = this.toScreen(this.W, this.H);
+    const s0 = this.toScreen(0, 0);
+    const s1 = this.toScreen(this.W, this.H);
+    const a = { px: s0.px, py: Math.min(s0.py, s1.py) };
+    const b = { px: s1.px, py: Math.max(s0.py, s1.py) };
     // The array's extent; NaN and not-yet-loaded areas show this checker.
     ctx.save();
     ctx.beginPath();
@@ -582,7 +593,16 @@ export class SliceView {
         const p = this.toScreen(t.x0, t.y0);
         ctx.imageSmoothingEnabled = v.z * t.s < 1;
         ctx.imageSmoothingQuality = "medium";
-        ctx.drawImage(t.bitmap, p.px, p.py, t.nx * t.s * v.z, t.ny * t.s * v.z);
+        if (this.flipY) {
+          // Row t.y0 sits at p.py and later rows go up the screen.
+          ctx.save();
+          ctx.translate(0, p.py);
+          ctx.scale(1, -1);
+          ctx.drawImage(t.bitmap, p.px, 0, t.nx * t.s * v.z, t.ny * t.s * v.z);
+          ctx.restore();
+        } else {
+          ctx.drawImage(t.bitmap, p.px, p.py, t.nx * t.s * v.z, t.ny * t.s * v.z);
+        }
       }
       for (const k of this.needed ?? []) {
         const t = this.tiles.get(k);
@@ -590,6 +610,7 @@ export class SliceView {
         const p = this.toScreen(t.x0, t.y0);
         const q = this.toScreen(t.x1, t.y1);
         ctx.fillStyle = "rgba(200, 60, 60, 0.35)";
+        // (q may be above p when flipped; fillRect takes negative heights.)
         ctx.fillRect(p.px, p.py, q.px - p.px, q.py - p.py);
       }
     }
