@@ -13,9 +13,9 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
-// MaxGenKeys bounds how many keys the "gen" entries of one reference set
-// may expand to.
-const MaxGenKeys = 1 << 24
+// DefaultMaxGenKeys bounds how many keys the "gen" entries of one
+// reference set may expand to (Options.MaxGenKeys changes it).
+const DefaultMaxGenKeys = 1 << 24
 
 type kind uint8
 
@@ -112,7 +112,11 @@ func parseJSON(data []byte, opt *Options) (map[string]*ref, error) {
 		}
 	}
 	if raw, ok := top["gen"]; ok && !isNull(raw) {
-		if err := expandGen(raw, e, out); err != nil {
+		limit := opt.MaxGenKeys
+		if limit <= 0 {
+			limit = DefaultMaxGenKeys
+		}
+		if err := expandGen(raw, e, out, limit); err != nil {
 			return nil, err
 		}
 	}
@@ -246,7 +250,7 @@ type dimension struct {
 	values []value
 }
 
-func expandGen(raw json.RawMessage, e *env, out map[string]*ref) error {
+func expandGen(raw json.RawMessage, e *env, out map[string]*ref, maxKeys int) error {
 	var gens []json.RawMessage
 	if err := json.Unmarshal(raw, &gens); err != nil {
 		return errs.Wrap(errs.InvalidMetadata, "gen", err, "gen must be a list")
@@ -265,7 +269,7 @@ func expandGen(raw json.RawMessage, e *env, out map[string]*ref) error {
 		if hasOff != hasLen {
 			return errs.New(errs.InvalidMetadata, where, "a gen entry needs both \"offset\" and \"length\", or neither")
 		}
-		dims, err := parseDimensions(ge.Dimensions, where)
+		dims, err := parseDimensions(ge.Dimensions, where, maxKeys)
 		if err != nil {
 			return err
 		}
@@ -275,13 +279,13 @@ func expandGen(raw json.RawMessage, e *env, out map[string]*ref) error {
 				count = 0
 				break
 			}
-			if count > MaxGenKeys/len(d.values) {
-				return errs.New(errs.Unsupported, where, "gen expands to more than %d keys", MaxGenKeys)
+			if count > maxKeys/len(d.values) {
+				return errs.New(errs.Unsupported, where, "gen expands to more than %d keys", maxKeys)
 			}
 			count *= len(d.values)
 		}
-		if total += count; total > MaxGenKeys {
-			return errs.New(errs.Unsupported, where, "gen expands to more than %d keys", MaxGenKeys)
+		if total += count; total > maxKeys {
+			return errs.New(errs.Unsupported, where, "gen expands to more than %d keys", maxKeys)
 		}
 		if count == 0 {
 			continue
@@ -401,7 +405,7 @@ func pyInt(s string) (int64, error) {
 
 // parseDimensions reads the dimensions object in order (the product varies
 // the last one fastest, so order matters and a Go map would lose it).
-func parseDimensions(raw json.RawMessage, where string) ([]dimension, error) {
+func parseDimensions(raw json.RawMessage, where string, maxKeys int) ([]dimension, error) {
 	if raw == nil || isNull(raw) {
 		return nil, errs.New(errs.InvalidMetadata, where, "a gen entry needs \"dimensions\"")
 	}
@@ -423,7 +427,7 @@ func parseDimensions(raw json.RawMessage, where string) ([]dimension, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, errs.Wrap(errs.InvalidMetadata, where, err, "bad dimensions")
 		}
-		vals, err := dimValues(v)
+		vals, err := dimValues(v, maxKeys)
 		if err != nil {
 			return nil, errs.Wrap(errs.InvalidMetadata, where+".dimensions."+name, err, "bad dimension")
 		}
@@ -437,15 +441,15 @@ func parseDimensions(raw json.RawMessage, where string) ([]dimension, error) {
 	return dims, nil
 }
 
-func dimValues(raw json.RawMessage) ([]value, error) {
+func dimValues(raw json.RawMessage, maxKeys int) ([]value, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '[' {
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
 			return nil, err
 		}
-		if len(items) > MaxGenKeys {
-			return nil, fmt.Errorf("more than %d values", MaxGenKeys)
+		if len(items) > maxKeys {
+			return nil, fmt.Errorf("more than %d values", maxKeys)
 		}
 		out := make([]value, len(items))
 		for i, it := range items {
@@ -502,8 +506,8 @@ func dimValues(raw json.RawMessage) ([]value, error) {
 			n++
 		}
 	}
-	if n > MaxGenKeys {
-		return nil, fmt.Errorf("more than %d values", MaxGenKeys)
+	if n > uint64(maxKeys) {
+		return nil, fmt.Errorf("more than %d values", maxKeys)
 	}
 	out := make([]value, n)
 	for i := range out {

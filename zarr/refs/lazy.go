@@ -212,7 +212,7 @@ func (l *lazy) file(ctx context.Context, field string, i int64) (*table, error) 
 		if err != nil || !ok {
 			return nil, err
 		}
-		t, err := readTable(data, int(min(l.recordSize, parquet.MaxRows)))
+		t, err := readTable(data, int(min(l.recordSize, parquet.MaxRows)), l.s.opt.parquetPage)
 		if err != nil {
 			code := errs.CodeOf(err)
 			if code == "" {
@@ -235,16 +235,13 @@ type table struct {
 	rawNull []bool
 }
 
-func readTable(data []byte, maxRows int) (*table, error) {
-	f, err := parquet.Open(data)
+func readTable(data []byte, maxRows, maxPage int) (*table, error) {
+	// padded files hold record_size rows; more is not a record file
+	f, err := parquet.OpenLimits(data, parquet.Limits{Rows: maxRows, PageSize: maxPage})
 	if err != nil {
 		return nil, err
 	}
 	t := &table{rows: f.NumRows()}
-	if t.rows > maxRows {
-		// padded files hold record_size rows; more is not a record file
-		return nil, errs.New(errs.InvalidMetadata, "", "%d rows, more than record_size %d", t.rows, maxRows)
-	}
 	hasPath, hasRaw := f.HasColumn("path"), f.HasColumn("raw")
 	if !hasPath && !hasRaw {
 		return nil, errs.New(errs.InvalidMetadata, "", "neither a path nor a raw column (columns: %s)", strings.Join(f.Columns(), ", "))

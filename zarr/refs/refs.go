@@ -94,6 +94,11 @@ type Options struct {
 	// CacheFiles is how many Parquet record files are kept decoded
 	// (0: DefaultCacheFiles).
 	CacheFiles int
+	// MaxGenKeys bounds the keys "gen" entries may expand to
+	// (0: DefaultMaxGenKeys, 16 Mi).
+	MaxGenKeys int
+
+	parquetPage int // a lower page size limit, for fuzzing
 }
 
 // DefaultCacheFiles is how many Parquet record files a store keeps by

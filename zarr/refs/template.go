@@ -145,6 +145,10 @@ type env struct {
 
 const maxMacroDepth = 16
 
+// maxRendered bounds what one template renders to (macros calling macros
+// could otherwise double it at every level).
+const maxRendered = 1 << 16
+
 func (t *template) render(e *env) (string, error) {
 	if len(t.parts) == 1 && t.parts[0].expr == nil {
 		return t.parts[0].text, nil
@@ -160,6 +164,9 @@ func (t *template) render(e *env) (string, error) {
 			return "", err
 		}
 		b.WriteString(v.String())
+		if b.Len() > maxRendered {
+			return "", tmplErrorf(true, "renders to more than %d bytes", maxRendered)
+		}
 	}
 	return b.String(), nil
 }
@@ -247,6 +254,9 @@ func eval(n node, e *env) (value, error) {
 		r, err := eval(x.r, e)
 		if err != nil {
 			return value{}, err
+		}
+		if x.op == "+" && !l.isInt && !r.isInt && len(l.s)+len(r.s) > maxRendered {
+			return value{}, tmplErrorf(true, "renders to more than %d bytes", maxRendered)
 		}
 		return binop(x.op, l, r)
 	}

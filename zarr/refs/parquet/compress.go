@@ -10,8 +10,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// maxPage bounds the decompressed size of one page.
-const maxPage = 1 << 30
 
 var zstdDec struct {
 	once sync.Once
@@ -24,15 +22,15 @@ func zstdDecoder() (*zstd.Decoder, error) {
 		zstdDec.d, zstdDec.err = zstd.NewReader(nil,
 			zstd.WithDecodeAllCapLimit(true), // never grow beyond the declared size
 			zstd.WithDecoderConcurrency(0),
-			zstd.WithDecoderMaxMemory(maxPage))
+			zstd.WithDecoderMaxMemory(1<<31))
 	})
 	return zstdDec.d, zstdDec.err
 }
 
-// decompress expands a page body to exactly size bytes.
-func decompress(codec int32, b []byte, size int) ([]byte, error) {
-	if size < 0 || size > maxPage {
-		return nil, corrupt("page of %d bytes", size)
+// decompress expands a page body to exactly size bytes (at most limit).
+func decompress(codec int32, b []byte, size, limit int) ([]byte, error) {
+	if size < 0 || size > limit {
+		return nil, corrupt("page of %d bytes (at most %d are read)", size, limit)
 	}
 	var out []byte
 	switch codec {

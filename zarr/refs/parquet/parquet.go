@@ -26,9 +26,20 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
-// MaxRows bounds the rows of a file the reader accepts (fsspec's record
-// files hold 10 000 or 100 000).
+// MaxRows bounds the rows of a file the reader accepts by default (fsspec's
+// record files hold 10 000 or 100 000).
 const MaxRows = 1 << 24
+
+// MaxPageSize bounds the decompressed size of a page by default
+// (fastparquet writes a column chunk as one page; a raw column of 100 000
+// inlined 500-byte chunks is 50 MB).
+const MaxPageSize = 256 << 20
+
+// Limits bound what a file may make the reader allocate.
+type Limits struct {
+	Rows     int // 0: MaxRows
+	PageSize int // 0: MaxPageSize
+}
 
 var magic = []byte("PAR1")
 
@@ -44,6 +55,7 @@ func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
 // File is an opened Parquet file held in memory.
 type File struct {
+	limits    Limits
 	data      []byte
 	meta      *fileMeta
 	leaves    []leaf
@@ -60,7 +72,16 @@ type leaf struct {
 }
 
 // Open parses the footer of a whole Parquet file.
-func Open(data []byte) (*File, error) {
+func Open(data []byte) (*File, error) { return OpenLimits(data, Limits{}) }
+
+// OpenLimits is Open with other limits.
+func OpenLimits(data []byte, lim Limits) (*File, error) {
+	if lim.Rows <= 0 || lim.Rows > MaxRows {
+		lim.Rows = MaxRows
+	}
+	if lim.PageSize <= 0 {
+		lim.PageSize = MaxPageSize
+	}
 	if len(data) < 12 || !bytes.Equal(data[:4], magic) || !bytes.Equal(data[len(data)-4:], magic) {
 		if len(data) >= 4 && bytes.Equal(data[len(data)-4:], []byte("PARE")) {
 			return nil, unsupported("encrypted files are not supported")
@@ -76,16 +97,16 @@ func Open(data []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &File{data: data, meta: fm, footerPos: pos}
-	if fm.numRows < 0 || fm.numRows > MaxRows {
-		return nil, corrupt("%d rows", fm.numRows)
+	f := &File{limits: lim, data: data, meta: fm, footerPos: pos}
+	if fm.numRows < 0 || fm.numRows > int64(lim.Rows) {
+		return nil, corrupt("%d rows (at most %d are read)", fm.numRows, lim.Rows)
 	}
 	if err := f.flatten(); err != nil {
 		return nil, err
 	}
 	var sum int64
 	for _, rg := range fm.rowGroups {
-		if rg.numRows < 0 || rg.numRows > MaxRows {
+		if rg.numRows < 0 || rg.numRows > int64(lim.Rows) {
 			return nil, corrupt("row group of %d rows", rg.numRows)
 		}
 		sum += rg.numRows
@@ -257,7 +278,8 @@ type chunkState struct {
 	codec  int32
 	dict   *Column // dictionary values (no nulls)
 	out    *Column
-	rows   int // rows this chunk must deliver
+	rows    int // rows this chunk must deliver
+	maxPage int
 	got    int // rows delivered
 	levels []uint32
 }
@@ -286,7 +308,7 @@ func (f *File) readChunk(l *leaf, cc columnChunk, rows int, out *Column) error {
 	if start < 4 || m.compressedSize < 0 || end > int64(f.footerPos) || end < start {
 		return corrupt("column chunk at %d..%d outside the data (%d bytes)", start, end, f.footerPos)
 	}
-	st := &chunkState{l: l, codec: m.codec, out: out, rows: rows}
+	st := &chunkState{l: l, codec: m.codec, out: out, rows: rows, maxPage: f.limits.PageSize}
 	b := f.data[start:end]
 	pos := 0
 	for st.got < rows {
@@ -328,10 +350,10 @@ func (st *chunkState) dictionaryPage(ph *pageHeader, payload []byte) error {
 	if ph.encoding != encPlain && ph.encoding != encPlainDictionary {
 		return unsupported("dictionary page with %s encoding", encodingName(ph.encoding))
 	}
-	if ph.numValues > MaxRows {
-		return corrupt("dictionary of %d values", ph.numValues)
+	if int(ph.numValues) > st.rows {
+		return corrupt("dictionary of %d values for %d rows", ph.numValues, st.rows)
 	}
-	data, err := decompress(st.codec, payload, int(ph.uncompressedSize))
+	data, err := decompress(st.codec, payload, int(ph.uncompressedSize), st.maxPage)
 	if err != nil {
 		return err
 	}
@@ -351,7 +373,7 @@ func (st *chunkState) dataPageV1(ph *pageHeader, payload []byte) error {
 	if n > st.rows-st.got {
 		return corrupt("data page of %d values where %d rows remain", n, st.rows-st.got)
 	}
-	data, err := decompress(st.codec, payload, int(ph.uncompressedSize))
+	data, err := decompress(st.codec, payload, int(ph.uncompressedSize), st.maxPage)
 	if err != nil {
 		return err
 	}
@@ -414,7 +436,7 @@ func (st *chunkState) dataPageV2(ph *pageHeader, payload []byte) error {
 			return corrupt("page smaller than its levels")
 		}
 		var err error
-		if vals, err = decompress(st.codec, vals, size); err != nil {
+		if vals, err = decompress(st.codec, vals, size, st.maxPage); err != nil {
 			return err
 		}
 	}
