@@ -1,0 +1,166 @@
+// zarr-wasm vs zarrita.js: the same 4096×4096 float32 array in 256×256
+// chunks (raw, blosc-lz4, zstd, zlib), read from the same in-memory store
+// in one run: the whole array, a 1000×1000 window, and a [::4, ::4] stride.
+// Prints MB/s of decoded output (10^6 bytes/s, median of RUNS interleaved
+// runs after a warm-up) and the ratio, then the .wasm size and the time to initialise.
+//
+//   node tests/bench/bench.mjs            (make bench-js)
+//   RUNS=9 node tests/bench/bench.mjs
+import { execFileSync } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import * as zlib from "node:zlib";
+import * as os from "node:os";
+import { fileURLToPath } from "node:url";
+import * as zarr from "../../npm/index.js";
+import { zarrita } from "../../npm/dev/deps.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const npmDir = path.resolve(here, "..", "..", "npm");
+const RUNS = Number(process.env.RUNS ?? 5);
+const N = 4096;
+const C = 256;
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+// A smooth field plus a little noise, quantised to 1/16 (compresses like real data).
+function makeData() {
+  const data = new Float32Array(N * N);
+  let seed = 12345;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  for (let i = 0; i < N; i++) {
+    for (let j = 0; j < N; j++) {
+      const v = 100 * Math.sin(i / 300) * Math.cos(j / 200) + 20 * Math.sin((i + j) / 50) + (rnd() - 0.5) * 4;
+      data[i * N + j] = Math.round(v * 16) / 16;
+    }
+  }
+  return data;
+}
+
+const codecs = [
+  ["raw", { compressor: null }],
+  ["blosc-lz4", { compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 } }],
+  ["zstd", { compressor: { id: "zstd", level: 3 } }],
+  ["zlib", { compressor: { id: "zlib", level: 1 } }],
+];
+
+const reads = [
+  ["whole array", null, [null, null], N * N * 4],
+  ["1000×1000 window", [zarr.slice(1500, 2500), zarr.slice(1200, 2200)], [zarrita.slice(1500, 2500), zarrita.slice(1200, 2200)], 1000 * 1000 * 4],
+  ["[::4, ::4]", [zarr.slice(null, null, 4), zarr.slice(null, null, 4)], [zarrita.slice(null, null, 4), zarrita.slice(null, null, 4)], (N / 4) * (N / 4) * 4],
+];
+
+async function main() {
+  const t0 = performance.now();
+  await zarr.init();
+  const initInProcess = performance.now() - t0;
+
+  const store = new zarr.MemoryStore();
+  const data = makeData();
+  const stored = {};
+  for (const [name, opts] of codecs) {
+    const arr = await zarr.create(store, { path: name, shape: [N, N], chunks: [C, C], dtype: "<f4", zarrFormat: 2, ...opts });
+    await arr.set(null, { data, shape: [N, N] });
+    let bytes = 0;
+    for (const [k, v] of store.map) if (k.startsWith(`/${name}/`) && !k.endsWith(".zarray")) bytes += v.length;
+    stored[name] = bytes;
+  }
+
+  // Both libraries must agree before anything is timed.
+  for (const [name] of codecs) {
+    const ours = await (await zarr.open(store, { path: name, kind: "array" })).get([zarr.slice(0, 300), zarr.slice(0, 300)]);
+    const theirs = await zarrita.get(await zarrita.open(zarrita.root(store).resolve(name), { kind: "array" }), [zarrita.slice(0, 300), zarrita.slice(0, 300)]);
+    for (let i = 0; i < ours.data.length; i++) {
+      if (!Object.is(ours.data[i], theirs.data[i])) throw new Error(`${name}: element ${i} differs`);
+    }
+  }
+
+  // Open everything, warm up every read of both libraries (V8 tiers the
+  // 8 MB module up while it runs), then time the reads interleaved —
+  // zarr-wasm and zarrita.js alternately, in alternating order — so both
+  // see the same machine load. Medians of RUNS.
+  const jobs = [];
+  for (const [name] of codecs) {
+    const ours = await zarr.open(store, { path: name, kind: "array" });
+    const theirs = await zarrita.open(zarrita.root(store).resolve(name), { kind: "array" });
+    for (const [label, selW, selZ, outBytes] of reads) {
+      jobs.push({ codec: name, read: label, outBytes, wasm: () => ours.get(selW), zarrita: () => zarrita.get(theirs, selZ), tw: [], tz: [] });
+    }
+  }
+  for (let w = 0; w < 2; w++) {
+    for (const j of jobs) {
+      await j.wasm();
+      await j.zarrita();
+    }
+  }
+  const timed = async (fn, into) => {
+    const t0 = performance.now();
+    await fn();
+    into.push(performance.now() - t0);
+  };
+  for (let r = 0; r < RUNS; r++) {
+    for (const j of jobs) {
+      if (r % 2 === 0) {
+        await timed(j.wasm, j.tw);
+        await timed(j.zarrita, j.tz);
+      } else {
+        await timed(j.zarrita, j.tz);
+        await timed(j.wasm, j.tw);
+      }
+    }
+    process.stderr.write(".");
+  }
+  process.stderr.write("\n");
+  const rows = jobs.map((j) => {
+    const tw = median(j.tw);
+    const tz = median(j.tz);
+    const mbs = (ms) => j.outBytes / 1e6 / (ms / 1000);
+    return { codec: j.codec, read: j.read, wasmMs: tw, zarritaMs: tz, wasm: mbs(tw), zarrita: mbs(tz) };
+  });
+
+  const wasm = await fs.readFile(path.join(npmDir, "zarr.wasm"));
+  const gz = zlib.gzipSync(wasm, { level: 9 }).length;
+  const br = zlib.brotliCompressSync(wasm, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+
+  // Time to initialise in a fresh Node process (compile + instantiate + Go runtime start).
+  const inits = [];
+  for (let i = 0; i < Math.max(3, RUNS); i++) {
+    const out = execFileSync(process.execPath, [
+      "--input-type=module",
+      "-e",
+      `const t0 = performance.now(); const z = await import(${JSON.stringify(path.join(npmDir, "index.js"))}); const t1 = performance.now(); await z.init(); console.log(JSON.stringify([t1 - t0, performance.now() - t1]));`,
+    ]);
+    inits.push(JSON.parse(out));
+  }
+
+  const f = (x, d = 0) => x.toFixed(d);
+  const load = os.loadavg().map((x) => x.toFixed(1)).join(" ");
+  console.log(`zarr-wasm vs zarrita.js ${zarritaVersion()} — Node ${process.version}, ${N}×${N} float32 in ${C}×${C} chunks, in-memory store, median of ${RUNS} interleaved runs after a warm-up`);
+  console.log("");
+  console.log("| codec (stored MB) | read | zarr-wasm MB/s | zarrita.js MB/s | ratio (zarr-wasm / zarrita.js) |");
+  console.log("|---|---|---:|---:|---:|");
+  for (const r of rows) {
+    console.log(`| ${r.codec} (${f(stored[r.codec] / 1e6, 1)}) | ${r.read} | ${f(r.wasm)} (${f(r.wasmMs, 1)} ms) | ${f(r.zarrita)} (${f(r.zarritaMs, 1)} ms) | ${f(r.wasm / r.zarrita, 2)} |`);
+  }
+  console.log("");
+  console.log(`zarr.wasm: ${wasm.length.toLocaleString("en")} bytes raw, ${gz.toLocaleString("en")} gzip -9, ${br.toLocaleString("en")} brotli q11`);
+  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average at the end ${load}`);
+  console.log(`init in a fresh Node process: import ${f(median(inits.map((x) => x[0])), 1)} ms + init() ${f(median(inits.map((x) => x[1])), 1)} ms (median of ${inits.length}); in this process ${f(initInProcess, 1)} ms`);
+}
+
+function zarritaVersion() {
+  try {
+    return JSON.parse(execFileSync("node", ["-p", "JSON.stringify(require('./node_modules/zarrita/package.json').version)"], { cwd: npmDir, encoding: "utf8" }));
+  } catch {
+    return "";
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
