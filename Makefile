@@ -6,7 +6,7 @@ NODE ?= node
 NPM ?= npm
 
 .PHONY: all build test test-go vet fixtures bench fuzz
-.PHONY: wasm npm-deps test-js test-node test-browser bench-js FORCE
+.PHONY: wasm npm-deps test-js test-node test-browser bench-js pack FORCE
 
 all: build wasm
 
@@ -58,6 +58,10 @@ npm-deps: npm/node_modules/.package-lock.json
 
 npm/node_modules/.package-lock.json: npm/package-lock.json
 	cd npm && $(NPM) ci --no-audit --no-fund
+
+# The npm tarball (npm/zarr-wasm-VERSION.tgz), with the .wasm inside.
+pack: wasm
+	cd npm && $(NPM) pack
 
 test-js: test-node test-browser
 

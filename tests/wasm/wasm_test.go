@@ -149,3 +149,20 @@ func TestFixturesUnderWASI(t *testing.T) {
 		t.Errorf("runner exit status %d: %s", exit, summary)
 	}
 }
+
+// TestJSModuleIsLean: the GOOS=js module must not link net/http (HTTP is
+// done in JS, by FetchStore); it would add about 1.7 MB.
+func TestJSModuleIsLean(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "./wasm")
+	cmd.Dir = peers.RepoRoot()
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if pkg == "net/http" || pkg == "net" || pkg == "os/exec" {
+			t.Errorf("the js/wasm module links %s", pkg)
+		}
+	}
+}
