@@ -408,3 +408,24 @@ describe("abort and concurrency", () => {
     assert.ok(c.signals >= 1);
   });
 });
+
+describe("resources", () => {
+  test("Go-side handles are released when arrays are garbage collected", async () => {
+    const v8 = await import("node:v8");
+    const vm = await import("node:vm");
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc");
+    const { bridge } = await import("../../npm/lib/runtime.js");
+    const api = await bridge();
+    const store = new zarr.MemoryStore();
+    await zarr.create(store, { path: "a", shape: [2], dtype: "uint8" });
+    const before = api.handleCount();
+    for (let i = 0; i < 200; i++) await zarr.open(store, { path: "a" });
+    assert.ok(api.handleCount() >= before + 100, "opened arrays hold handles");
+    for (let i = 0; i < 20 && api.handleCount() > before + 20; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.ok(api.handleCount() <= before + 20, `${api.handleCount() - before} handles still held`);
+  });
+});
