@@ -366,6 +366,12 @@ func API() js.Value {
 		}
 		return js.ValueOf(sel.String()), nil
 	})
+	api.Set("setHelpers", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 {
+			setHelpers(args[0])
+		}
+		return nil
+	}))
 	api.Set("release", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeNumber {
 			handlesMu.Lock()

@@ -125,16 +125,22 @@ func dataToJS(a *zarr.NDArray) (js.Value, error) {
 		}
 		return stringsToJS(ss), nil
 	case dtype.Void:
-		out := jsArray.New(n)
+		list := make([][]byte, n)
 		b := a.Bytes()
-		for i := 0; i < n; i++ {
-			out.SetIndex(i, bytesToJS(b[i*dt.Size:(i+1)*dt.Size]))
+		for i := range list {
+			list[i] = b[i*dt.Size : (i+1)*dt.Size]
 		}
-		return out, nil
+		return bytesListToJS(list), nil
 	case dtype.Object, dtype.VarBytes:
 		objs, err := a.Objects()
 		if err != nil {
 			return js.Value{}, err
+		}
+		if ss, ok := allStrings(objs); ok {
+			return stringsToJS(ss), nil
+		}
+		if bl, ok := allBytes(objs, dt.Kind == dtype.VarBytes); ok {
+			return bytesListToJS(bl), nil
 		}
 		out := jsArray.New(len(objs))
 		for i, o := range objs {
@@ -163,12 +169,36 @@ func dataToJS(a *zarr.NDArray) (js.Value, error) {
 	return js.Value{}, errs.New(errs.Unsupported, dt.String(), "no JavaScript form for this data type")
 }
 
-func stringsToJS(ss []string) js.Value {
-	out := jsArray.New(len(ss))
-	for i, s := range ss {
-		out.SetIndex(i, s)
+// allStrings returns the values as strings if every one is a string.
+func allStrings(objs []any) ([]string, bool) {
+	ss := make([]string, len(objs))
+	for i, o := range objs {
+		s, ok := o.(string)
+		if !ok {
+			return nil, false
+		}
+		ss[i] = s
 	}
-	return out
+	return ss, len(objs) > 0
+}
+
+// allBytes returns the values as byte strings if every one is []byte (nil
+// counts as empty for variable-length bytes).
+func allBytes(objs []any, nilIsEmpty bool) ([][]byte, bool) {
+	bl := make([][]byte, len(objs))
+	for i, o := range objs {
+		switch b := o.(type) {
+		case []byte:
+			bl[i] = b
+		case nil:
+			if !nilIsEmpty {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return bl, len(objs) > 0
 }
 
 func bytesToJS(b []byte) js.Value {

@@ -103,6 +103,59 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 			}
 		}
 		return raw, nil, nil
+	case "stringBatch", "bytesBatch":
+		var items []any
+		var ss []string
+		if kind == "stringBatch" {
+			var err error
+			if ss, err = stringsFromBatch(v, n); err != nil {
+				return nil, nil, err
+			}
+			if dt.Variable() {
+				items = make([]any, n)
+				for i, s := range ss {
+					items[i] = s
+				}
+			}
+		} else {
+			bl, err := bytesFromBatch(v, n)
+			if err != nil {
+				return nil, nil, err
+			}
+			if dt.Kind == dtype.Void {
+				out := make([]byte, dt.Size*n)
+				for i, b := range bl {
+					if len(b) != dt.Size {
+						return nil, nil, errs.New(errs.Selection, "", "element %d has %d bytes, the type holds %d", i, len(b), dt.Size)
+					}
+					copy(out[i*dt.Size:], b)
+				}
+				return out, nil, nil
+			}
+			if !dt.Variable() {
+				return nil, nil, errs.New(errs.Selection, "", "Uint8Array values cannot be stored as %s", dt)
+			}
+			items = make([]any, n)
+			for i, b := range bl {
+				items[i] = b
+			}
+		}
+		if dt.Variable() {
+			if dt.Kind == dtype.VarBytes && kind == "stringBatch" {
+				return nil, nil, errs.New(errs.Selection, "", "a bytes array takes Uint8Array values, not strings")
+			}
+			if dt.Kind == dtype.String && kind == "bytesBatch" {
+				return nil, nil, errs.New(errs.Selection, "", "a string array takes strings, not Uint8Array values")
+			}
+			return nil, items, nil
+		}
+		out := make([]byte, dt.Size*n)
+		for i, s := range ss {
+			if err := putString(dt, out[i*dt.Size:(i+1)*dt.Size], s, i); err != nil {
+				return nil, nil, err
+			}
+		}
+		return out, nil, nil
 	case "strings", "objects":
 		vals := v.Get("values")
 		if vals.Length() != n {
@@ -148,20 +201,9 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 					return nil, nil, errs.New(errs.Selection, "", "element %d has %d bytes, the type holds %d", i, e.Get("byteLength").Int(), dt.Size)
 				}
 				js.CopyBytesToGo(b, e)
-			case e.Type() == js.TypeString && dt.Kind == dtype.Bytes:
-				s := e.String()
-				for k, r := range []rune(s) {
-					if r > 255 {
-						return nil, nil, errs.New(errs.Selection, "", "element %d: %q is not Latin-1 (an S type holds bytes)", i, s)
-					}
-					if k >= dt.Size {
-						return nil, nil, errs.New(errs.Selection, "", "element %d: %q is longer than %s", i, s, dt)
-					}
-					b[k] = byte(r)
-				}
-			case e.Type() == js.TypeString && dt.Kind == dtype.Unicode:
-				if err := dtype.PutUnicode(b, e.String()); err != nil {
-					return nil, nil, errs.Wrap(errs.Selection, "", err, "element %d", i)
+			case e.Type() == js.TypeString && (dt.Kind == dtype.Bytes || dt.Kind == dtype.Unicode):
+				if err := putString(dt, b, e.String(), i); err != nil {
+					return nil, nil, err
 				}
 			default:
 				return nil, nil, errs.New(errs.Selection, "", "element %d cannot be stored as %s", i, dt)
@@ -194,6 +236,34 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 		return out, nil, nil
 	}
 	return nil, nil, errs.New(errs.Selection, "", "unknown value kind %q", kind)
+}
+
+// putString stores s as one S (Latin-1) or U (UCS4) element.
+func putString(dt *dtype.DataType, b []byte, s string, i int) error {
+	if dt.Kind == dtype.Unicode {
+		if err := dtype.PutUnicode(b, s); err != nil {
+			return errs.Wrap(errs.Selection, "", err, "element %d", i)
+		}
+		return nil
+	}
+	if dt.Kind != dtype.Bytes {
+		return errs.New(errs.Selection, "", "element %d: a string cannot be stored as %s", i, dt)
+	}
+	k := 0
+	for _, r := range s {
+		if r > 255 {
+			return errs.New(errs.Selection, "", "element %d: %q is not Latin-1 (an S type holds bytes)", i, s)
+		}
+		if k >= dt.Size {
+			return errs.New(errs.Selection, "", "element %d: %q is longer than %s", i, s, dt)
+		}
+		b[k] = byte(r)
+		k++
+	}
+	for ; k < len(b); k++ {
+		b[k] = 0
+	}
+	return nil
 }
 
 func countError(got, want int) error {

@@ -68,6 +68,7 @@ async function start(source) {
     }),
   ]);
   if (api.version !== 1) throw new ZarrError("INTERNAL", `zarr.wasm speaks bridge version ${api.version}, this wrapper 1`);
+  api.setHelpers(helpers);
   exitedError = null;
   return api;
 }
@@ -102,6 +103,25 @@ async function compile(source) {
   }
   throw new ZarrError("STORE", "init(): pass a URL, a Response, bytes or a WebAssembly.Module");
 }
+
+// Lists of strings and byte strings come from Go in bulk: one buffer and
+// offsets (UTF-16 code units for strings), split here.
+const textDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const helpers = {
+  splitStrings(utf8, offsets) {
+    const all = textDecoder.decode(utf8);
+    const n = offsets.length - 1;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = all.slice(offsets[i], offsets[i + 1]);
+    return out;
+  },
+  splitBytes(bytes, offsets) {
+    const n = offsets.length - 1;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = bytes.slice(offsets[i], offsets[i + 1]);
+    return out;
+  },
+};
 
 /** Returns the bridge, starting the engine if needed. */
 export async function bridge() {

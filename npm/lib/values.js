@@ -35,14 +35,47 @@ export function describeValue(type, value) {
   return describe(type, value, shape);
 }
 
+// Lists from this length go to Go in bulk (one buffer + lengths).
+const batchMin = 32;
+const textEncoder = new TextEncoder();
+
+function stringBatch(values, shape) {
+  return {
+    kind: "stringBatch",
+    joined: textEncoder.encode(values.join("")),
+    lens: Uint32Array.from(values, (s) => s.length),
+    shape,
+  };
+}
+
+function bytesBatch(values, shape) {
+  let total = 0;
+  for (const b of values) total += b.length;
+  const joined = new Uint8Array(total);
+  let pos = 0;
+  for (const b of values) {
+    joined.set(b, pos);
+    pos += b.length;
+  }
+  return { kind: "bytesBatch", joined, lens: Uint32Array.from(values, (b) => b.length), shape };
+}
+
 function describe(type, value, shape) {
   switch (type.js) {
-    case "string":
-      return { kind: "strings", ...listOf(value, shape, (x) => typeof x === "string", "a string") };
-    case "bytes":
-      return { kind: "objects", ...listOf(value, shape, (x) => x instanceof Uint8Array, "a Uint8Array") };
+    case "string": {
+      const l = listOf(value, shape, (x) => typeof x === "string", "a string");
+      return l.values.length >= batchMin ? stringBatch(l.values, l.shape) : { kind: "strings", ...l };
+    }
+    case "bytes": {
+      const l = listOf(value, shape, (x) => x instanceof Uint8Array, "a Uint8Array");
+      return l.values.length >= batchMin ? bytesBatch(l.values, l.shape) : { kind: "objects", ...l };
+    }
     case "object": {
       const { values, shape: s } = listOf(value, shape, () => true, "");
+      if (values.length >= batchMin) {
+        if (values.every((x) => typeof x === "string")) return stringBatch(values, s);
+        if (values.every((x) => x instanceof Uint8Array)) return bytesBatch(values, s);
+      }
       return { kind: "objects", values: values.map(objectElement), shape: s };
     }
     case "struct":

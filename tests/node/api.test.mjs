@@ -143,6 +143,32 @@ describe("data type mapping", () => {
     r = await rt("complex128", Float64Array.of(1, 2, 3, 4), { items: 2 });
     assert.deepEqual([...r.data], [1, 2, 3, 4]);
   });
+  test("long lists of strings and bytes cross in bulk, exactly", async () => {
+    const tricky = ["\ufeffbom first", "", "🙂 pair", "日本語", "a\u0000b", "\u00e9", "x".repeat(300), "\ud83d lone high", "lone low \udc00"];
+    const strings = Array.from({ length: 200 }, (_, i) => tricky[i % tricky.length] + (i % 3 ? String(i) : ""));
+    // Lone surrogates cannot be stored as UTF-8; they come back as U+FFFD.
+    const expected = strings.map((s) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd"));
+    for (const [dtype, fmt] of [["string", 3], ["|O", 2]]) {
+      const store = new zarr.MemoryStore();
+      const a = await zarr.create(store, { shape: [200], chunks: [64], dtype, zarrFormat: fmt, ...(fmt === 2 ? { filters: [{ id: "vlen-utf8" }] } : {}) });
+      await a.set(null, strings);
+      assert.deepEqual((await a.get()).data, expected, dtype);
+      assert.deepEqual((await a.get("150:")).data, expected.slice(150), dtype);
+    }
+    const u = await zarr.create(new zarr.MemoryStore(), { shape: [200], chunks: [64], dtype: "<U40", zarrFormat: 2 });
+    const short = strings.map((s) => s.slice(0, 20));
+    await u.set(null, short);
+    assert.deepEqual((await u.get()).data, short.map((s) => s.replace(/[\ud800-\udfff](?![\udc00-\udfff])/g, (c, i, w) => (/[\udc00-\udfff]/.test(c) && /[\ud800-\udbff]/.test(w[i - 1] ?? "") ? c : "\ufffd")).replace(/\u0000+$/, "")));
+    const blobs = Array.from({ length: 100 }, (_, i) => Uint8Array.from({ length: i % 7 }, (_, k) => (i * 31 + k) & 255));
+    const b = await zarr.create(new zarr.MemoryStore(), { shape: [100], chunks: [30], dtype: "bytes" });
+    await b.set(null, blobs);
+    assert.deepEqual((await b.get()).data.map((x) => [...x]), blobs.map((x) => [...x]));
+    const v = await zarr.create(new zarr.MemoryStore(), { shape: [100], chunks: [30], dtype: "|V2", zarrFormat: 2 });
+    const pairs = Array.from({ length: 100 }, (_, i) => Uint8Array.of(i, 255 - i));
+    await v.set(null, pairs);
+    assert.deepEqual((await v.get()).data.map((x) => [...x]), pairs.map((x) => [...x]));
+    await assert.rejects(b.set(null, strings.slice(0, 100)), (e) => e.code === "SELECTION");
+  });
   test("fill values come back typed", async () => {
     const s = new zarr.MemoryStore();
     assert.equal((await zarr.create(s, { zarrFormat: 2, path: "f", shape: [2], dtype: "<f8", fillValue: NaN })).fillValue, NaN);
