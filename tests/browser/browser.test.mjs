@@ -1,7 +1,7 @@
 // Browser suite: Debian's chromium (never a downloaded browser) driven by
 // playwright-core loads (1) a page that imports the package as it ships
-// (npm/ served as is, an import map for "zarr-wasm") and (2) a web app
-// bundled by Vite; each reads the v2 and v3 fixture cases over HTTP with
+// (the files `npm pack` puts in the tarball, unpacked and served; an import
+// map stands for "zarr-wasm") and (2) a web app bundled by Vite; each reads the v2 and v3 fixture cases over HTTP with
 // FetchStore, and the values are checked in Node against cases.json.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -9,6 +9,7 @@ import * as path from "node:path";
 import * as os from "node:os";
 import { promises as fs } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
 import { repoRoot, npmDir, startServer, loadCases, compareCase, exists, peersRequired } from "../node/helpers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -62,6 +63,7 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
   let context;
   let userDataDir;
   let bundleDir;
+  let packDir;
 
   before(async () => {
     const { chromium, vite } = await import("../../npm/dev/browser-deps.mjs");
@@ -79,9 +81,15 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
         ],
       },
     });
+    // The package as it ships: npm pack, then unpack the tarball.
+    packDir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-pack-"));
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], { cwd: npmDir, encoding: "utf8" }),
+    );
+    execFileSync("tar", ["-xzf", path.join(packDir, packed[0].filename), "-C", packDir]);
     server = await startServer(here, {
       mounts: {
-        "/pkg": npmDir,
+        "/pkg": path.join(packDir, "package"),
         "/fixtures": path.join(repoRoot, "tests", "fixtures"),
         "/bundle": bundleDir,
       },
@@ -97,7 +105,7 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
   after(async () => {
     await context?.close();
     await server?.close();
-    for (const d of [userDataDir, bundleDir]) if (d) await fs.rm(d, { recursive: true, force: true });
+    for (const d of [userDataDir, bundleDir, packDir]) if (d) await fs.rm(d, { recursive: true, force: true });
   });
 
   for (const page of [
