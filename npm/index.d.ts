@@ -49,7 +49,7 @@ export interface Readable {
 }
 
 export interface Writable {
-  set(key: AbsolutePath, value: Uint8Array): void | Promise<void>;
+  set(key: AbsolutePath, value: Uint8Array): unknown;
   delete?(key: AbsolutePath): unknown;
 }
 

@@ -32,7 +32,7 @@ export async function usage(signal: AbortSignal): Promise<number> {
   });
   const g2: zarr.ZarrGroup = await zarr.createGroup(new zarr.MemoryStore(), { path: "g" });
   try {
-    await zarr.open(new Map<string, Uint8Array>() as unknown as zarr.Store);
+    await zarr.open(new Map<string, Uint8Array>());
   } catch (e) {
     if (e instanceof zarr.ZarrError) {
       const code: zarr.ZarrErrorCode = e.code;
