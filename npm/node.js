@@ -3,6 +3,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 
 export * from "./index.js";
 
@@ -16,7 +17,7 @@ const absent = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
 export class FileSystemStore {
   /** @param {string | URL} root */
   constructor(root) {
-    this.root = nodePath.resolve(root instanceof URL ? new URL(root).pathname : String(root));
+    this.root = nodePath.resolve(root instanceof URL || String(root).startsWith("file:") ? fileURLToPath(root) : String(root));
   }
 
   /** The file of a key; keys are absolute ("/a/b/.zarray"). */
