@@ -125,6 +125,10 @@ func API() js.Value {
 			return js.Value{}, err
 		}
 		defer done()
+		// Per call: Read takes Concurrency before it first yields (the
+		// wasm scheduler is cooperative), so concurrent calls with different
+		// values do not disturb each other.
+		arr.Concurrency = zarr.DefaultConcurrency
 		if a[3].Type() == js.TypeNumber && a[3].Int() > 0 {
 			arr.Concurrency = a[3].Int()
 		}
