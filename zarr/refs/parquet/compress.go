@@ -10,7 +10,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-
 var zstdDec struct {
 	once sync.Once
 	d    *zstd.Decoder

@@ -274,14 +274,14 @@ func wrapColumn(err error, name string, rg int) error {
 
 // chunkState is the decoding state of one column chunk.
 type chunkState struct {
-	l      *leaf
-	codec  int32
-	dict   *Column // dictionary values (no nulls)
-	out    *Column
+	l       *leaf
+	codec   int32
+	dict    *Column // dictionary values (no nulls)
+	out     *Column
 	rows    int // rows this chunk must deliver
 	maxPage int
-	got    int // rows delivered
-	levels []uint32
+	got     int // rows delivered
+	levels  []uint32
 }
 
 func (f *File) readChunk(l *leaf, cc columnChunk, rows int, out *Column) error {
