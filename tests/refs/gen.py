@@ -5,7 +5,7 @@ Run from anywhere with Debian's packages (python3-fsspec 2022.11,
 python3-zarr 2.13, python3-numcodecs, python3-numpy; jinja2 comes with
 fsspec's v1 support):
 
-    /usr/bin/python3 tests/refs/gen.py
+    /usr/bin/python3 tests/refs/gen.py [output directory, default tests/refs]
 
 then `node tests/refs/write_parquet.mjs` (after `npm ci` in tests/refs) for
 the Parquet forms of data/pq/refs.json.
@@ -67,7 +67,10 @@ from fsspec.implementations.reference import ReferenceFileSystem
 from numcodecs import GZip, Shuffle, Zlib
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE / "data"
+# an optional argument writes everything under another directory (the Go
+# tests regenerate into a temporary one and compare with the committed files)
+OUT = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else HERE
+DATA = OUT / "data"
 sys.path.insert(0, str(HERE.parent / "python"))
 import verify_cases as vc  # noqa: E402
 
@@ -515,9 +518,16 @@ def array_cases(rel, fs, extra):
 
 
 def main():
-    if DATA.exists():
-        shutil.rmtree(DATA)
-    DATA.mkdir(parents=True)
+    # remove what this script writes; data/pq's sub-directories are the
+    # Parquet forms the other writers make (write_parquet.mjs, pqgo/)
+    for d in (DATA / "json", DATA / "spec"):
+        if d.exists():
+            shutil.rmtree(d)
+    if (DATA / "pq").exists():
+        for f in (DATA / "pq").iterdir():
+            if f.is_file():
+                f.unlink()
+    DATA.mkdir(parents=True, exist_ok=True)
     sets = {}
     sets.update(build_json())
     sets.update(build_spec())
@@ -554,9 +564,9 @@ def main():
     if set(spec) != set(SPEC_EXPANDED):
         raise SystemExit("spec example keys differ: %s" % sorted(set(spec) ^ set(SPEC_EXPANDED)))
 
-    write_json(HERE / "expanded.json", expanded_all)
-    write_json(HERE / "keys.json", keys_all)
-    (HERE / "cases.json").write_text(json.dumps(cases, indent=1) + "\n")
+    write_json(OUT / "expanded.json", expanded_all)
+    write_json(OUT / "keys.json", keys_all)
+    (OUT / "cases.json").write_text(json.dumps(cases, indent=1) + "\n")
     print("%d reference sets, %d cases, fsspec %s, zarr %s, numcodecs %s" % (
         len(sets), len(cases), fsspec.__version__, zarr.__version__, numcodecs.__version__))
 

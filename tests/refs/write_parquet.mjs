@@ -2,7 +2,7 @@
 // from data/pq/refs.json with hyparquet-writer, an implementation other than
 // ours. Run after gen.py, from anywhere:
 //
-//     (cd tests/refs && npm ci) && node tests/refs/write_parquet.mjs
+//     (cd tests/refs && npm ci) && node tests/refs/write_parquet.mjs [data/pq directory]
 //
 // Layout of each variant directory data/pq/<variant>/:
 //   .zmetadata                {"metadata": {key: parsed JSON}, "record_size": 16}
@@ -34,7 +34,9 @@ import { parquetReadObjects } from 'hyparquet'
 import { init as zstdInit, compress as zstdCompress, decompress as zstdDecompress } from '@bokuweb/zstd-wasm'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const root = path.join(here, 'data', 'pq')
+// an optional argument: the data/pq directory to write into (the Go tests
+// regenerate into a temporary copy and compare with the committed files)
+const root = process.argv[2] ? path.resolve(process.argv[2]) : path.join(here, 'data', 'pq')
 const RECORD_SIZE = 16
 
 await zstdInit()
