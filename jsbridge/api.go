@@ -229,7 +229,17 @@ func API() js.Value {
 		}
 		out := jsArray.New(len(kids))
 		for i, k := range kids {
-			info := nodeInfo(k.Node)
+			var info js.Value
+			if k.Err != nil {
+				// Listed with its error so one unreadable array does not
+				// hide its siblings.
+				info = jsObject.New()
+				info.Set("kind", "unknown")
+				info.Set("path", strings.TrimPrefix(g.Path()+"/"+k.Name, "/"))
+				info.Set("error", errorValue(k.Err))
+			} else {
+				info = nodeInfo(k.Node)
+			}
 			info.Set("name", k.Name)
 			out.SetIndex(i, info)
 		}

@@ -248,8 +248,11 @@ export declare class ZarrArray extends ZarrNode {
 export interface Child {
   name: string;
   path: string;
-  kind: "array" | "group";
-  node: ZarrArray | ZarrGroup;
+  /** "unknown" for a child that exists but cannot be opened; see error. */
+  kind: "array" | "group" | "unknown";
+  node: ZarrArray | ZarrGroup | null;
+  /** Why the child cannot be opened (kind "unknown" only). */
+  error?: ZarrError;
 }
 
 export declare class ZarrGroup extends ZarrNode {

@@ -392,3 +392,25 @@ func TestV2VariableChunks(t *testing.T) {
 		t.Errorf("got %v %v, want %v", nd.Shape(), nd.Bytes(), want)
 	}
 }
+
+// TestChildrenListsUnopenableChildren: one array with an unsupported codec
+// is listed with its error, and its siblings are still listed.
+func TestChildrenListsUnopenableChildren(t *testing.T) {
+	ctx := context.Background()
+	s := zarr.NewMemoryStore()
+	if _, err := zarr.CreateArray(ctx, s, "g/good", zarr.ArrayOptions{Shape: []int{2}, DType: "int8"}); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Set(ctx, "g/bad/.zarray", []byte(`{"zarr_format":2,"shape":[2],"chunks":[2],"dtype":"<i4","compressor":{"id":"imagecodecs_jpeg2k"},"fill_value":0,"order":"C","filters":null}`))
+	g, err := zarr.OpenGroup(ctx, s, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kids, err := g.Children(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kids) != 2 || kids[0].Name != "bad" || kids[0].Node != nil || zarr.ErrorCodeOf(kids[0].Err) != zarr.CodeUnsupported || kids[1].Node == nil {
+		t.Fatalf("children %+v", kids)
+	}
+}

@@ -118,7 +118,8 @@ func joinPath(a, b string) string {
 
 // Children returns the arrays and groups directly inside the group, sorted
 // by name. The store must be able to list, or the group must have
-// consolidated metadata.
+// consolidated metadata. A child that cannot be opened is listed with its
+// error (Child.Err); a failure to list, or to read at all, is an error.
 func (g *Group) Children(ctx context.Context) ([]Child, error) {
 	l, ok := g.store.(store.Lister)
 	if !ok {
@@ -149,18 +150,23 @@ func (g *Group) Children(ctx context.Context) ([]Child, error) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			n, err := Open(ctx, g.store, joinPath(g.path, name))
-			if err != nil {
-				if errs.CodeOf(err) == errs.NotFound {
-					return // a directory that is not a node
+			switch errs.CodeOf(err) {
+			case "":
+				if err == nil {
+					children[i] = &Child{Name: name, Node: n}
+					return
 				}
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
+			case errs.NotFound:
+				return // a directory that is not a node
+			case errs.InvalidMetadata, errs.Unsupported:
+				children[i] = &Child{Name: name, Err: err}
 				return
 			}
-			children[i] = &Child{Name: name, Node: n}
+			mu.Lock()
+			if firstErr == nil {
+				firstErr = err
+			}
+			mu.Unlock()
 		}()
 	}
 	wg.Wait()

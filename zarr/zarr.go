@@ -76,10 +76,13 @@ type Node interface {
 	ZarrFormat() int
 }
 
-// Child is one entry of Group.Children.
+// Child is one entry of Group.Children. A child that exists but cannot be
+// opened (an unsupported codec, broken metadata) has Node nil and Err set,
+// so one bad array does not hide its siblings.
 type Child struct {
 	Name string
 	Node Node
+	Err  error
 }
 
 // NewZipStore opens the zip file stored at key in s (a directory, an HTTP

@@ -7,7 +7,7 @@ package main
 import (
 	"context"
 	"encoding/binary"
-		"fmt"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -94,6 +94,10 @@ func printTree(ctx context.Context, name string, n zarr.Node, indent string) err
 			return err
 		}
 		for _, k := range kids {
+			if k.Err != nil {
+				fmt.Printf("%s  %s  cannot be opened: %v\n", indent, k.Name, k.Err)
+				continue
+			}
 			if err := printTree(ctx, k.Name, k.Node, indent+"  "); err != nil {
 				return err
 			}

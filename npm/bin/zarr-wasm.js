@@ -56,6 +56,10 @@ async function printTree(node, name, prefix, childPrefix, out) {
   }
   for (let i = 0; i < kids.length; i++) {
     const last = i === kids.length - 1;
+    if (!kids[i].node) {
+      out.push(`${childPrefix}${last ? "└── " : "├── "}${kids[i].name}  (cannot be opened: ${kids[i].error.code}: ${kids[i].error.message})`);
+      continue;
+    }
     await printTree(kids[i].node, kids[i].name, childPrefix + (last ? "└── " : "├── "), childPrefix + (last ? "    " : "│   "), out);
   }
 }

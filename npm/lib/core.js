@@ -1,7 +1,7 @@
 // The public API: open, create, arrays and groups. Every method is async and
 // runs in the Go engine (one goroutine per call).
 import { callBridge, bridgeIfRunning, unlimitedListeners } from "./runtime.js";
-import { ZarrError } from "./errors.js";
+import { ZarrError, toZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
 import { describeValue } from "./values.js";
 
@@ -185,12 +185,18 @@ export class ZarrGroup extends ZarrNode {
   }
   /**
    * The arrays and groups directly inside, sorted by name. Needs a store
-   * with list() or consolidated metadata.
-   * @returns {Promise<Array<{name: string, path: string, kind: "array"|"group", node: ZarrArray|ZarrGroup}>>}
+   * with list() or consolidated metadata. A child that exists but cannot be
+   * opened (unsupported codec, broken metadata) has kind "unknown", node
+   * null and its ZarrError in `error`.
+   * @returns {Promise<Array<{name: string, path: string, kind: "array"|"group"|"unknown", node: ZarrArray|ZarrGroup|null, error?: ZarrError}>>}
    */
   async children(options = {}) {
     const kids = await withSignal(options.signal, (signal) => callBridge("children", this._info.id, signal));
-    return kids.map((info) => ({ name: info.name, path: info.path, kind: info.kind, node: node(info, this.store) }));
+    return kids.map((info) =>
+      info.kind === "unknown"
+        ? { name: info.name, path: info.path, kind: "unknown", node: null, error: toZarrError(info.error) }
+        : { name: info.name, path: info.path, kind: info.kind, node: node(info, this.store) },
+    );
   }
   /** Opens a node below this group by relative path. */
   async open(path, options = {}) {

@@ -289,8 +289,10 @@ function hideLoading() {
 
 // ---------------------------------------------------------------- the tree
 
-function makeTreeNode(node, name, parent) {
-  return { node, name, path: node.path, kind: node.kind, parent, children: null, expanded: false, error: null, li: null };
+function makeTreeNode(node, name, parent, error = null) {
+  // A child that cannot be opened has no node; it is listed with its error.
+  const path = node ? node.path : parent?.path ? `${parent.path}/${name}` : name;
+  return { node, name, path, kind: node ? node.kind : "unknown", parent, children: null, expanded: false, error, li: null };
 }
 
 function describeArray(a) {
@@ -302,7 +304,7 @@ async function loadChildren(t) {
   if (t.children || t.kind !== "group") return;
   try {
     const kids = await t.node.children();
-    t.children = kids.map((k) => makeTreeNode(k.node, k.name, t));
+    t.children = kids.map((k) => makeTreeNode(k.node, k.name, t, k.error ?? null));
   } catch (e) {
     t.children = [];
     t.error = e;
@@ -388,7 +390,7 @@ function fillTreeItem(t) {
   if (t.kind === "group") li.setAttribute("aria-expanded", String(t.expanded));
   const caret = el("span", { class: "caret", text: t.kind === "group" ? (t.expanded ? "▾" : "▸") : "" });
   const icon = el("span", { class: `icon ${t.kind}`, text: t.kind === "group" ? "▣" : "▦" });
-  const meta = t.kind === "array" ? describeArray(t.node) : t.children ? `${t.children.length}` : "";
+  const meta = t.kind === "array" ? describeArray(t.node) : t.kind === "unknown" ? "cannot be opened" : t.children ? `${t.children.length}` : "";
   const row = el(
     "button",
     { type: "button", class: `row${app.selected === t ? " selected" : ""}`, "data-path": t.path, title: t.path || "/" },
@@ -460,6 +462,11 @@ async function select(t, extra = {}) {
   const ctrl = new AbortController();
   app.selectCtrl = ctrl;
   markSelected(t);
+  if (!t.node) {
+    // Listed by its group, but it cannot be opened.
+    showError(t.error, "select");
+    return;
+  }
   renderDetails(t);
   const n = t.node;
   $("stage-title").replaceChildren(
