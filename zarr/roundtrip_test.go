@@ -174,6 +174,7 @@ func roundTripCases() []rtCase {
 	for _, c := range []map[string]any{
 		{"id": "zlib", "level": 6}, {"id": "gzip", "level": 5}, {"id": "bz2", "level": 9},
 		{"id": "lzma", "format": 1, "check": -1, "preset": 6, "filters": nil},
+		{"id": "lzma", "format": 3, "check": -1, "preset": nil, "filters": []any{map[string]any{"id": 3, "dist": 8}, map[string]any{"id": 33, "preset": 1}}},
 		// numcodecs 0.11 rejects zstd's "checksum" key, so zarr-python 2.13
 		// cannot check it; zarrita's fixtures cover reading it.
 		{"id": "zstd", "level": 3}, {"id": "lz4", "acceleration": 1},
@@ -190,6 +191,9 @@ func roundTripCases() []rtCase {
 		}
 		if c["checksum"] != nil {
 			name += "_checksum"
+		}
+		if c["format"] == 3 {
+			name += "_raw_delta"
 		}
 		add(name, zarr.ArrayOptions{DType: "<f8", Compressor: c, Shape: []int{200, 30}, Chunks: []int{64, 16}}, numbers("<f8"))
 	}

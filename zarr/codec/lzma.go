@@ -16,9 +16,9 @@ import (
 
 // lzmaCodec is numcodecs "lzma" (Python's lzma module): format 1 is an xz
 // stream, 2 the legacy .lzma ("alone") format, 3 a raw stream described by
-// the filters list, 0 (decode only) detects xz or alone. Only LZMA2 (and,
-// for raw streams, LZMA1) are available: xz's delta and branch filters are
-// reported as unsupported.
+// the filters list, 0 (decode only) detects xz or alone. LZMA2 is
+// available, and for raw streams LZMA1 and delta filters before it; branch
+// (BCJ) filters, and delta inside xz containers, are reported as unsupported.
 type lzmaCodec struct {
 	format int
 	check  byte
@@ -30,6 +30,9 @@ type lzmaFilterSpec struct {
 	lzma1      bool
 	dictSize   int
 	lc, lp, pb int
+	// deltas are the distances of xz delta filters listed before the LZMA
+	// filter (raw streams only): applied in order before compressing.
+	deltas []int
 }
 
 const (
@@ -40,6 +43,7 @@ const (
 
 	lzmaFilterLZMA1 = "4611686018427387905" // 0x4000000000000001
 	lzmaFilterLZMA2 = "33"                  // 0x21
+	lzmaFilterDelta = "3"
 )
 
 // liblzma's dictionary size for presets 0-9.
@@ -100,6 +104,9 @@ func newLZMA(cfg json.RawMessage, _ Spec) (any, error) {
 	if c.format == lzmaFormatXZ && c.filter != nil && c.filter.lzma1 {
 		return nil, fmt.Errorf("xz streams cannot use the LZMA1 filter")
 	}
+	if c.format != lzmaFormatRaw && c.filter != nil && len(c.filter.deltas) > 0 {
+		return nil, errs.New(errs.Unsupported, "lzma", "the delta filter is supported in raw streams (format 3) only")
+	}
 	return c, nil
 }
 
@@ -111,9 +118,22 @@ func parseLZMAFilters(raw json.RawMessage, preset int) (*lzmaFilterSpec, error) 
 		return nil, fmt.Errorf("filters must be a list of objects with an \"id\": %v", err)
 	}
 	var spec *lzmaFilterSpec
+	var deltas []int
 	for _, f := range list {
 		id := strings.TrimSpace(string(f["id"]))
 		switch id {
+		case lzmaFilterDelta:
+			if spec != nil {
+				return nil, errs.New(errs.Unsupported, "lzma", "a delta filter after the LZMA filter is not supported")
+			}
+			dist, err := intOption(f["dist"], "dist", 1)
+			if err != nil {
+				return nil, err
+			}
+			if dist < 1 || dist > 256 {
+				return nil, fmt.Errorf("delta dist must be 1-256, got %d", dist)
+			}
+			deltas = append(deltas, dist)
 		case lzmaFilterLZMA1, lzmaFilterLZMA2:
 			if spec != nil {
 				return nil, fmt.Errorf("filters has more than one LZMA filter")
@@ -161,7 +181,23 @@ func parseLZMAFilters(raw json.RawMessage, preset int) (*lzmaFilterSpec, error) 
 	if spec == nil {
 		return nil, fmt.Errorf("filters has no LZMA1 or LZMA2 filter")
 	}
+	spec.deltas = deltas
 	return spec, nil
+}
+
+// deltaEncode applies xz's delta filter in place: each byte minus the byte
+// dist positions before it (zero before the start).
+func deltaEncode(b []byte, dist int) {
+	for i := len(b) - 1; i >= dist; i-- {
+		b[i] -= b[i-dist]
+	}
+}
+
+// deltaDecode undoes deltaEncode in place.
+func deltaDecode(b []byte, dist int) {
+	for i := dist; i < len(b); i++ {
+		b[i] += b[i-dist]
+	}
 }
 
 // encodeDictSize picks a dictionary no larger than needed: the decoder
@@ -185,6 +221,12 @@ func (c *lzmaCodec) props() (*lzma.Properties, int) {
 }
 
 func (c *lzmaCodec) Encode(b []byte) ([]byte, error) {
+	if c.filter != nil && len(c.filter.deltas) > 0 {
+		b = append([]byte(nil), b...)
+		for _, d := range c.filter.deltas {
+			deltaEncode(b, d)
+		}
+	}
 	props, dict := c.props()
 	dict = encodeDictSize(dict, len(b))
 	var buf bytes.Buffer
@@ -273,6 +315,11 @@ func (c *lzmaCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 	out, err := readAllLimit(r, limit)
 	if err != nil {
 		return nil, Corrupt("lzma", "cannot decompress %d bytes: %v", len(b), err)
+	}
+	if format == lzmaFormatRaw {
+		for i := len(c.filter.deltas) - 1; i >= 0; i-- {
+			deltaDecode(out, c.filter.deltas[i])
+		}
 	}
 	return out, nil
 }

@@ -166,7 +166,7 @@ func TestConfigErrors(t *testing.T) {
 		{"msgpack2", `{"id":"msgpack2"}`},
 		{"numcodecs.msgpack2", `{}`},
 		{"packbits", `{"padding_encoding":"first_byte"}`},
-		{"lzma", `{"format":3,"filters":[{"id":3,"dist":4},{"id":33}]}`},
+		{"lzma", `{"format":1,"filters":[{"id":3,"dist":4},{"id":33}]}`},
 		{"lzma", `{"format":1,"filters":[{"id":4},{"id":33}]}`},
 		{"vlen-array", `{"dtype":"<c16"}`},
 		{"json2", `{"encoding":"latin-1"}`},
