@@ -314,7 +314,7 @@ func (a *Array) writeChunk(ctx context.Context, w store.Writer, t chunkTask, src
 			return err
 		}
 		if ok {
-			chunk = existing
+			chunk = existing.Clone() // a decoded chunk may share the store's bytes
 		}
 	}
 	if chunk == nil {

@@ -414,3 +414,32 @@ func TestChildrenListsUnopenableChildren(t *testing.T) {
 		t.Fatalf("children %+v", kids)
 	}
 }
+
+// TestPartialWriteLeavesStoredBytesAlone: decoding may share the store's
+// bytes; a read-modify-write must not change them in place.
+func TestPartialWriteLeavesStoredBytesAlone(t *testing.T) {
+	ctx := context.Background()
+	s := zarr.NewMemoryStore()
+	arr, err := zarr.CreateArray(ctx, s, "a", zarr.ArrayOptions{Shape: []int{8}, Chunks: []int{8}, DType: "uint8", NoCompressor: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := zarr.NDArrayFromBytes(arr.DType(), []int{8}, []byte{1, 2, 3, 4, 5, 6, 7, 8})
+	if err := arr.Write(ctx, nil, full); err != nil {
+		t.Fatal(err)
+	}
+	before, _, _ := s.Get(ctx, "a/c/0")
+	snapshot := string(before)
+	one, _ := zarr.NDArrayFromBytes(arr.DType(), []int{}, []byte{99})
+	sel, _ := zarr.ParseSelection("2:4")
+	if err := arr.Write(ctx, sel, one); err != nil {
+		t.Fatal(err)
+	}
+	if string(before) != snapshot {
+		t.Fatalf("the stored bytes were modified in place: %v", before)
+	}
+	after, _, _ := s.Get(ctx, "a/c/0")
+	if string(after) != string([]byte{1, 2, 99, 99, 5, 6, 7, 8}) {
+		t.Fatalf("after the write: %v", after)
+	}
+}

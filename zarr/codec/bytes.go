@@ -73,9 +73,15 @@ func (c *bytesCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 	if len(b) != want {
 		return nil, Corrupt("bytes", "chunk has %d bytes, expected %d for shape %v of %s", len(b), want, out.Shape, out.DType)
 	}
+	signed, bits, lowInt := dtype.LowPrecInt(out.DType.Format)
+	if !lowInt && !c.swaps(out.DType) {
+		// Nothing to change: the array shares b (the chain copies where a
+		// later step could modify it).
+		return nd.FromBytes(out.DType, out.Shape, b)
+	}
 	data := append([]byte(nil), b...)
 	dtype.SwapTo(out.DType, data, c.endian)
-	if signed, bits, ok := dtype.LowPrecInt(out.DType.Format); ok {
+	if lowInt {
 		// Sub-byte integers: readers ignore the upper bits; in memory the
 		// value is sign- or zero-extended through the byte.
 		for i, v := range data {
@@ -83,6 +89,20 @@ func (c *bytesCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 		}
 	}
 	return nd.FromBytes(out.DType, out.Shape, data)
+}
+
+// swaps reports whether decoding t reverses any bytes.
+func (c *bytesCodec) swaps(t *dtype.DataType) bool {
+	for _, l := range t.Leaves(0, nil) {
+		e := l.Endian
+		if e == dtype.Unset {
+			e = c.endian
+		}
+		if e == dtype.Big {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *bytesCodec) EncodedSize(n int) (int, bool) { return n, true }

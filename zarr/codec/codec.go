@@ -216,7 +216,8 @@ func buildChain(cfgs []Config, in Spec, implyBytes bool) (*Chain, []Config, erro
 }
 
 // Decode decodes one stored chunk into an array of the chain's input
-// representation.
+// representation. The result may share b's memory: callers that modify it
+// must copy it first.
 func (c *Chain) Decode(b []byte) (*nd.Array, error) {
 	var err error
 	for i := len(c.BB) - 1; i >= 0; i-- {
@@ -233,6 +234,11 @@ func (c *Chain) Decode(b []byte) (*nd.Array, error) {
 		if b, err = c.BB[i].Decode(b); err != nil {
 			return nil, err
 		}
+	}
+	if len(c.BB) == 0 && len(c.AA) > 0 {
+		// The array→bytes codec may share b with the store; array→array
+		// codecs may work in place.
+		b = append([]byte(nil), b...)
 	}
 	a, err := c.AB.Decode(b, c.specs[len(c.AA)])
 	if err != nil {

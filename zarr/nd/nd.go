@@ -129,6 +129,12 @@ func (a *Array) SetDType(dt *dtype.DataType) { a.dt = dt }
 // variable-size types.
 func (a *Array) Bytes() []byte { return a.data }
 
+// Clone returns a copy that shares no memory with a.
+func (a *Array) Clone() *Array {
+	return &Array{shape: append([]int(nil), a.shape...), dt: a.dt,
+		data: append([]byte(nil), a.data...), objs: append([]any(nil), a.objs...)}
+}
+
 // Reshape returns an array sharing a's elements with another shape of the
 // same size.
 func (a *Array) Reshape(shape []int) (*Array, error) {
