@@ -443,3 +443,22 @@ func TestPartialWriteLeavesStoredBytesAlone(t *testing.T) {
 		t.Fatalf("after the write: %v", after)
 	}
 }
+
+// TestBareNaNFillValue: zarr-python's JSON writer can emit fill_value NaN
+// as a bare token; it reads as the canonical NaN.
+func TestBareNaNFillValue(t *testing.T) {
+	ctx := context.Background()
+	s := zarr.NewMemoryStore()
+	_ = s.Set(ctx, "a/.zarray", []byte(`{"zarr_format":2,"shape":[2],"chunks":[2],"dtype":"<f4","compressor":null,"fill_value":NaN,"order":"C","filters":null}`))
+	arr, err := zarr.OpenArray(ctx, s, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd, err := arr.Read(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprintf("% x", nd.Bytes()) != "00 00 c0 7f 00 00 c0 7f" {
+		t.Errorf("got % x", nd.Bytes())
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"math"
 	"math/big"
 	"strconv"
@@ -40,11 +41,9 @@ func (t *DataType) ZeroFill() Fill {
 
 // ParseFillV2 converts a v1/v2 "fill_value" JSON value.
 func (t *DataType) ParseFillV2(raw json.RawMessage) (Fill, error) {
-	var v any
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return Fill{}, fmt.Errorf("fill_value is not valid JSON: %v", err)
+	v, err := fillJSON(raw)
+	if err != nil {
+		return Fill{}, err
 	}
 	if v == nil {
 		return t.ZeroFill(), nil
@@ -468,3 +467,13 @@ func floatJSON(f float64) any {
 // canonicalNaN is the quiet NaN NumPy and the v3 spec mean by "NaN"
 // (math.NaN has a payload bit set).
 var canonicalNaN = math.Float64frombits(0x7ff8000000000000)
+
+// fillJSON decodes a fill_value, accepting the bare NaN / Infinity tokens
+// zarr-python writes, with exact integers.
+func fillJSON(raw json.RawMessage) (any, error) {
+	var v any
+	if err := jsonx.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("fill_value is not valid JSON: %v", err)
+	}
+	return v, nil
+}

@@ -259,11 +259,9 @@ func (t *DataType) V3JSON() (any, error) {
 
 // ParseFillV3 converts a v3 "fill_value" for t.
 func (t *DataType) ParseFillV3(raw json.RawMessage) (Fill, error) {
-	var v any
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return Fill{}, fmt.Errorf("fill_value is not valid JSON: %v", err)
+	v, err := fillJSON(raw)
+	if err != nil {
+		return Fill{}, err
 	}
 	return t.fillV3(v)
 }
