@@ -27,14 +27,15 @@ import (
 // Version is the bridge protocol version the npm wrapper checks.
 const Version = 1
 
-// handles keeps the Go arrays and groups JS objects refer to by id.
+// handles keeps the Go arrays, groups and stores (reference sets) JS
+// objects refer to by id.
 var (
 	handlesMu sync.Mutex
-	handles   = map[int]zarr.Node{}
+	handles   = map[int]any{}
 	nextID    = 1
 )
 
-func keep(n zarr.Node) int {
+func keep(n any) int {
 	handlesMu.Lock()
 	defer handlesMu.Unlock()
 	id := nextID
@@ -49,7 +50,7 @@ func lookup(v js.Value) (zarr.Node, error) {
 	}
 	handlesMu.Lock()
 	defer handlesMu.Unlock()
-	n, ok := handles[v.Int()]
+	n, ok := handles[v.Int()].(zarr.Node)
 	if !ok {
 		return nil, errs.New(errs.Store, "", "the array or group was released")
 	}
@@ -380,6 +381,7 @@ func API() js.Value {
 		}
 		return js.ValueOf(sel.String()), nil
 	})
+	refAPI(fn, api)
 	api.Set("setHelpers", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
 			setHelpers(args[0])

@@ -45,6 +45,9 @@ func hasMethod(obj js.Value, name string) bool {
 // the engine's fallbacks (a whole read instead of a range, "cannot list")
 // work as for any Go store.
 func newStore(obj js.Value) (store.Store, error) {
+	if s, ok := storeHandle(obj); ok {
+		return s, nil
+	}
 	if obj.Type() != js.TypeObject && obj.Type() != js.TypeFunction {
 		return nil, errs.New(errs.Store, "", "a store must be an object with a get(key) method, got %s", obj.Type())
 	}

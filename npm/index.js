@@ -4,3 +4,4 @@ export { init, wasmModule } from "./lib/runtime.js";
 export { ZarrError, codes } from "./lib/errors.js";
 export { open, create, createGroup, slice, ZarrArray, ZarrGroup } from "./lib/core.js";
 export { MemoryStore, FetchStore, HTTPError, RangeMismatchError } from "./lib/stores.js";
+export { ReferenceStore } from "./lib/refs.js";

@@ -145,75 +145,34 @@ export class HTTPError extends Error {
 const retryStatus = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 /**
- * A read-only store over HTTP(S).
+ * Reads URLs and byte ranges of them with fetch: what FetchStore and the
+ * reference sets' target reads share (Range headers, checked answers,
+ * retries with backoff, a bound on requests in flight). `range` is null
+ * (the whole file), {offset, length} ({offset} alone: to the end) or
+ * {suffix}. A 404 (and, strict, a 410) is undefined.
  *
- * - 404 → the key is absent (undefined); every other failure is an error.
- * - Ranges are real Range requests (`bytes=a-b`, suffixes `bytes=-n`). A
- *   206 is checked against the range asked for (Content-Range and length);
- *   a server that ignores Range and answers 200 with the whole body is
- *   detected and the body sliced, so the bytes are right either way.
- * - Network errors, 408/425/429 and 5xx are retried with exponential backoff
- *   and jitter (`retries`, default 3).
- * - At most `concurrency` requests are in flight (default 16).
+ * Strict (reference targets, as the Go engine's HTTP fetcher): a ranged
+ * read must be answered 206 for the bytes asked for (fewer only at the end
+ * of the file); a 200 with the whole file is an error unless the range is
+ * the whole file anyway or acceptFullResponse is set, since a target may
+ * be gigabytes. Not strict (FetchStore): a 200 is sliced.
+ * @internal
  */
-export class FetchStore {
-  /**
-   * @param {string | URL} url the root of the hierarchy
-   * @param {{headers?: HeadersInit, fetch?: (req: Request) => Promise<Response>,
-   *   concurrency?: number, retries?: number, retryDelay?: number,
-   *   requestInit?: RequestInit}} [options]
-   */
-  constructor(url, options = {}) {
-    const base = new URL(String(url), globalThis.location?.href);
-    if (!base.pathname.endsWith("/")) base.pathname += "/";
-    this.url = base;
+export class HTTPReader {
+  constructor(options = {}) {
     this.headers = options.headers;
     this.requestInit = options.requestInit ?? {};
     this.fetchImpl = options.fetch ?? ((req) => globalThis.fetch(req));
     this.retries = options.retries ?? 3;
     this.retryDelay = options.retryDelay ?? 100;
     this.limiter = new Limiter(options.concurrency ?? 16);
-    /** Requests sent (each retry counts), for diagnostics. */
+    this.strict = !!options.strict;
+    this.acceptFullResponse = !!options.acceptFullResponse;
+    /** Requests sent (each retry counts). */
     this.requests = 0;
   }
 
-  /** The URL of a key. */
-  resolve(key) {
-    checkKey(key);
-    const u = new URL(this.url.href);
-    const rel = key
-      .slice(1)
-      .split("/")
-      .map((s) => encodeURIComponent(s))
-      .join("/");
-    u.pathname = this.url.pathname + rel;
-    return u;
-  }
-
-  async get(key, options = {}) {
-    return this.#fetch(key, null, options.signal);
-  }
-
-  async getRange(key, range, options = {}) {
-    if (range.suffixLength !== undefined) {
-      const n = Number(range.suffixLength);
-      if (!(n > 0)) throw new RangeError(`bad suffixLength ${range.suffixLength}`);
-      return this.#fetch(key, { suffix: n }, options.signal);
-    }
-    const offset = Number(range.offset ?? 0);
-    const length = range.length === undefined ? undefined : Number(range.length);
-    if (!(offset >= 0) || (length !== undefined && !(length >= 0))) {
-      throw new RangeError(`bad range ${JSON.stringify(range)}`);
-    }
-    if (length === 0) {
-      const whole = await this.#fetch(key, null, options.signal);
-      return whole === undefined ? undefined : new Uint8Array(0);
-    }
-    return this.#fetch(key, { offset, length }, options.signal);
-  }
-
-  async #fetch(key, range, signal) {
-    const url = this.resolve(key);
+  async read(url, range, signal) {
     const headers = new Headers(this.headers);
     if (range) {
       headers.set(
@@ -235,16 +194,17 @@ export class FetchStore {
         const req = new Request(url, { ...this.requestInit, headers, signal });
         const res = await this.fetchImpl(req);
         status = res.status;
-        if (status === 404) {
-          await res.body?.cancel();
+        if (status === 404 || (this.strict && status === 410)) {
+          await res.body?.cancel().catch(() => {});
           return undefined;
         }
         if (status === 200 || status === 206) {
+          if (this.strict) this.#checkStatus(url, range, status, res);
           const body = new Uint8Array(await res.arrayBuffer());
-          return checkBody(url, range, status, res.headers, body);
+          return this.strict && status === 206 ? checkPartial(url, range, res.headers, body) : checkBody(url, range, status, res.headers, body);
         }
         await res.body?.cancel().catch(() => {});
-        failure = new HTTPError(status, url.href);
+        failure = new HTTPError(status, String(url));
         if (!retryStatus.has(status)) throw failure;
       } catch (e) {
         if (signal?.aborted || e?.name === "AbortError") throw e;
@@ -256,14 +216,99 @@ export class FetchStore {
         this.limiter.release();
       }
       if (attempt >= this.retries) {
-        const msg = failure instanceof HTTPError ? failure.message : `fetch ${url.href} failed: ${failure?.message}`;
-        const err = new HTTPError(status, url.href, `${msg} (after ${attempt + 1} attempts)`);
+        const msg = failure instanceof HTTPError ? failure.message : `fetch ${url} failed: ${failure?.message}`;
+        const err = new HTTPError(status, String(url), `${msg} (after ${attempt + 1} attempts)`);
         err.cause = failure;
         throw err;
       }
       const delay = this.retryDelay * 2 ** attempt * (0.5 + Math.random());
       await sleep(Math.min(delay, 10_000), signal);
     }
+  }
+
+  #checkStatus(url, range, status, res) {
+    if (status === 206 && !range) {
+      res.body?.cancel().catch(() => {});
+      throw new RangeMismatchError(`${url}: 206 Partial Content to a request without Range`);
+    }
+    if (status === 200 && range && !this.acceptFullResponse && !(range.suffix === undefined && range.offset === 0 && range.length === undefined)) {
+      res.body?.cancel().catch(() => {});
+      const what = range.suffix !== undefined ? `the last ${range.suffix} bytes` : `bytes ${range.offset}-${range.length === undefined ? "" : range.offset + range.length - 1}`;
+      throw new RangeMismatchError(
+        `${url}: the server ignored the Range header (200 with the whole file instead of 206 for ${what}); pass acceptFullResponse: true to read such servers`,
+      );
+    }
+  }
+}
+
+/**
+ * A read-only store over HTTP(S).
+ *
+ * - 404 → the key is absent (undefined); every other failure is an error.
+ * - Ranges are real Range requests (`bytes=a-b`, suffixes `bytes=-n`). A
+ *   206 is checked against the range asked for (Content-Range and length);
+ *   a server that ignores Range and answers 200 with the whole body is
+ *   detected and the body sliced, so the bytes are right either way.
+ * - Network errors, 408/425/429 and 5xx are retried with exponential backoff
+ *   and jitter (`retries`, default 3).
+ * - At most `concurrency` requests are in flight (default 16).
+ */
+export class FetchStore {
+  #reader;
+  /**
+   * @param {string | URL} url the root of the hierarchy
+   * @param {{headers?: HeadersInit, fetch?: (req: Request) => Promise<Response>,
+   *   concurrency?: number, retries?: number, retryDelay?: number,
+   *   requestInit?: RequestInit}} [options]
+   */
+  constructor(url, options = {}) {
+    const base = new URL(String(url), globalThis.location?.href);
+    if (!base.pathname.endsWith("/")) base.pathname += "/";
+    this.url = base;
+    this.#reader = new HTTPReader(options);
+  }
+
+  /** Requests sent (each retry counts), for diagnostics. */
+  get requests() {
+    return this.#reader.requests;
+  }
+  set requests(n) {
+    this.#reader.requests = n;
+  }
+
+  /** The URL of a key. */
+  resolve(key) {
+    checkKey(key);
+    const u = new URL(this.url.href);
+    const rel = key
+      .slice(1)
+      .split("/")
+      .map((s) => encodeURIComponent(s))
+      .join("/");
+    u.pathname = this.url.pathname + rel;
+    return u;
+  }
+
+  async get(key, options = {}) {
+    return this.#reader.read(this.resolve(key), null, options.signal);
+  }
+
+  async getRange(key, range, options = {}) {
+    if (range.suffixLength !== undefined) {
+      const n = Number(range.suffixLength);
+      if (!(n > 0)) throw new RangeError(`bad suffixLength ${range.suffixLength}`);
+      return this.#reader.read(this.resolve(key), { suffix: n }, options.signal);
+    }
+    const offset = Number(range.offset ?? 0);
+    const length = range.length === undefined ? undefined : Number(range.length);
+    if (!(offset >= 0) || (length !== undefined && !(length >= 0))) {
+      throw new RangeError(`bad range ${JSON.stringify(range)}`);
+    }
+    if (length === 0) {
+      const whole = await this.#reader.read(this.resolve(key), null, options.signal);
+      return whole === undefined ? undefined : new Uint8Array(0);
+    }
+    return this.#reader.read(this.resolve(key), { offset, length }, options.signal);
   }
 }
 
@@ -322,4 +367,44 @@ function checkBody(url, range, status, headers, body) {
     throw new RangeMismatchError(`${url}: ${want} bytes asked for, ${body.length} received`);
   }
   return body;
+}
+
+/**
+ * Checks a 206 strictly (reference targets): Content-Range must answer the
+ * range asked for; fewer bytes only at the end of the file. When CORS hides
+ * Content-Range, the length must be the one asked for.
+ */
+function checkPartial(url, range, headers, body) {
+  const cr = headers.get("Content-Range");
+  const n = body.length;
+  if (!cr) {
+    const ok = range.suffix !== undefined ? n > 0 && n <= range.suffix : range.length === undefined ? true : n === range.length;
+    if (!ok) throw new RangeMismatchError(`${url}: ${range.suffix ?? range.length} bytes asked for, ${n} received`);
+    return body;
+  }
+  const m = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i.exec(cr.trim());
+  if (!m) throw new RangeMismatchError(`${url}: unreadable Content-Range ${JSON.stringify(cr)}`);
+  const first = Number(m[1]);
+  const last = Number(m[2]);
+  const total = m[3] === "*" ? -1 : Number(m[3]);
+  if (last - first + 1 !== n) throw new RangeMismatchError(`${url}: Content-Range ${cr} but ${n} bytes received`);
+  const bad = () => new RangeMismatchError(`${url}: Content-Range ${cr} does not answer ${describeRange(range)}`);
+  if (range.suffix !== undefined) {
+    if (total >= 0 && (last !== total - 1 || n !== Math.min(range.suffix, total))) throw bad();
+    if (n > range.suffix) throw bad();
+    return body;
+  }
+  if (first !== range.offset) throw bad();
+  if (range.length !== undefined) {
+    const want = range.offset + range.length - 1;
+    if (last > want || (last < want && (total < 0 || last !== total - 1))) throw bad();
+  } else if (total >= 0 && last !== total - 1) {
+    throw bad();
+  }
+  return body;
+}
+
+function describeRange(range) {
+  if (range.suffix !== undefined) return `the last ${range.suffix} bytes`;
+  return range.length === undefined ? `bytes ${range.offset}-` : `bytes ${range.offset}-${range.offset + range.length - 1}`;
 }

@@ -39,10 +39,11 @@ const mime = {
  *  - delayMs: wait before answering (to observe concurrency)
  *  - routes: {"/path": (req, res) => void} handlers tried first
  *  - mounts: {"/prefix": dir} serve dir under /prefix (root serves the rest)
- * stats: requests, rangeRequests, inFlight, maxInFlight, byStatus, paths.
+ * stats: requests, rangeRequests, inFlight, maxInFlight, byStatus, paths,
+ * log ({path, range, headers} per request).
  */
 export async function startServer(root, options = {}) {
-  const stats = { requests: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [] };
+  const stats = { requests: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [], log: [] };
   const failures = new Map();
   const server = http.createServer(async (req, res) => {
     stats.requests++;
@@ -58,6 +59,7 @@ export async function startServer(root, options = {}) {
       const url = new URL(req.url, "http://127.0.0.1");
       const pathname = decodeURIComponent(url.pathname);
       stats.paths.push(pathname);
+      stats.log.push({ path: pathname, range: req.headers.range ?? null, headers: req.headers });
       if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
       if (options.routes?.[pathname]) return options.routes[pathname](req, res, finish);
       if (options.failFirst) {
@@ -131,7 +133,7 @@ export async function startServer(root, options = {}) {
     url: `http://127.0.0.1:${port}`,
     stats,
     reset() {
-      Object.assign(stats, { requests: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [] });
+      Object.assign(stats, { requests: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [], log: [] });
     },
     close: () =>
       new Promise((resolve) => {

@@ -1,0 +1,374 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"syscall/js"
+	"time"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+)
+
+// Reference sets (fsspec / kerchunk, zarr/refs) from JS. The npm wrapper's
+// ReferenceStore asks refOpen for a *refs.Store and gets an id; handing the
+// ReferenceStore to open() gives the engine that Go store directly (no JS
+// in between), and its get/getRange/list methods reach the same store
+// through refGet, refGetRange and refList so it also works as a plain
+// zarrita-style store. Targets and Parquet files are read through a JS
+// function the wrapper passes in (fetch with Range, checked answers,
+// retries): jsFetcher.
+
+var jsAbortController = js.Global().Get("AbortController")
+
+// jsFetcher is a refs.Fetcher over a JS function
+//
+//	read(url, range, signal) → Promise<Uint8Array | undefined>
+//
+// where range is null (the whole file), {offset, length} ({offset} alone:
+// to the end) or {suffix}, and undefined means the file does not exist.
+// Each Fetch awaits its own promise from the calling goroutine, so the
+// coalescer's merged blocks are fetched concurrently. The request is
+// aborted (through an AbortController of its own) when ctx ends: the
+// coalescer cancels a merged fetch only once every read waiting for it
+// has given up, which the JS signal of any one API call cannot express.
+type jsFetcher struct{ read js.Value }
+
+func (f jsFetcher) Fetch(ctx context.Context, url string, r store.ByteRange) ([]byte, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, errs.Wrap(errs.Aborted, url, err, "aborted")
+	}
+	q := js.Null()
+	if r != (store.ByteRange{}) {
+		q = jsObject.New()
+		if r.Suffix > 0 {
+			q.Set("suffix", r.Suffix)
+		} else {
+			q.Set("offset", r.Offset)
+			if r.Length >= 0 {
+				q.Set("length", r.Length)
+			}
+		}
+	}
+	ac := jsAbortController.New()
+	stop := context.AfterFunc(ctx, func() { ac.Call("abort") })
+	defer stop()
+	p, err := invoke(f.read, url, q, ac.Get("signal"))
+	if err != nil {
+		return nil, false, err
+	}
+	v, err := await(ctx, p)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, false, errs.Wrap(errs.Aborted, url, ctx.Err(), "aborted")
+		}
+		return nil, false, err
+	}
+	return bytesFromJS(url, v)
+}
+
+// invoke calls a JS function and converts a synchronous throw into an error.
+func invoke(fn js.Value, args ...any) (v js.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if je, ok := r.(js.Error); ok {
+				err = jsErr(je.Value)
+				return
+			}
+			err = errs.New(errs.Store, "", "%v", r)
+		}
+	}()
+	return fn.Invoke(args...), nil
+}
+
+// refOptions reads the options object of refOpen: baseUrl, target,
+// templates ({name: text}), identityUrlMap (the wrapper maps urls itself,
+// in JS), maxGap, maxBlock, window (ms), concurrency, cacheFiles.
+func refOptions(o js.Value, read js.Value) (refs.Options, error) {
+	opt := refs.Options{Fetcher: jsFetcher{read: read}}
+	if o.Type() != js.TypeObject {
+		return opt, nil
+	}
+	opt.BaseURL = optString(o.Get("baseUrl"))
+	opt.Target = optString(o.Get("target"))
+	if o.Get("identityUrlMap").Truthy() {
+		opt.URLMap = func(u string) string { return u }
+	}
+	if t := o.Get("templates"); t.Type() == js.TypeObject {
+		keys := jsObject.Call("keys", t)
+		opt.Templates = make(map[string]string, keys.Length())
+		for i := 0; i < keys.Length(); i++ {
+			k := keys.Index(i).String()
+			v := t.Get(k)
+			if v.Type() != js.TypeString {
+				return opt, errs.New(errs.InvalidMetadata, "templates."+k, "a template override is a string")
+			}
+			opt.Templates[k] = v.String()
+		}
+	}
+	num := func(name string) (float64, bool, error) {
+		v := o.Get(name)
+		switch v.Type() {
+		case js.TypeUndefined, js.TypeNull:
+			return 0, false, nil
+		case js.TypeNumber:
+			return v.Float(), true, nil
+		}
+		return 0, false, errs.New(errs.InvalidMetadata, name, "the %s option is a number", name)
+	}
+	var err error
+	set := func(name string, dst *int64) {
+		if err != nil {
+			return
+		}
+		var x float64
+		var ok bool
+		if x, ok, err = num(name); ok {
+			*dst = int64(x)
+		}
+	}
+	var gap, block, window, conc, cache int64
+	set("maxGap", &gap)
+	set("maxBlock", &block)
+	set("window", &window)
+	set("concurrency", &conc)
+	set("cacheFiles", &cache)
+	if err != nil {
+		return opt, err
+	}
+	opt.MaxGap, opt.MaxBlock = gap, block
+	opt.Concurrency, opt.CacheFiles = int(conc), int(cache)
+	if x, ok, _ := num("window"); ok {
+		if x < 0 {
+			opt.Window = -1
+		} else if x == 0 {
+			opt.Window = 0
+		} else {
+			opt.Window = time.Duration(x * float64(time.Millisecond))
+		}
+	}
+	return opt, nil
+}
+
+func lookupRefs(v js.Value) (*refs.Store, error) {
+	if v.Type() != js.TypeNumber {
+		return nil, errs.New(errs.Store, "", "bad handle")
+	}
+	handlesMu.Lock()
+	defer handlesMu.Unlock()
+	s, ok := handles[v.Int()].(*refs.Store)
+	if !ok {
+		return nil, errs.New(errs.Store, "", "the reference store was released")
+	}
+	return s, nil
+}
+
+// storeHandle returns the Go store behind a JS object that carries a
+// bridge handle (a ReferenceStore), so the engine reads it without a trip
+// through JS.
+func storeHandle(obj js.Value) (store.Store, bool) {
+	if obj.Type() != js.TypeObject {
+		return nil, false
+	}
+	h := obj.Get("_zarrWasmHandle")
+	if h.Type() != js.TypeNumber {
+		return nil, false
+	}
+	handlesMu.Lock()
+	defer handlesMu.Unlock()
+	s, ok := handles[h.Int()].(store.Store)
+	return s, ok
+}
+
+// refKey turns an absolute JS key into a Go key.
+func refKey(v js.Value) (string, error) {
+	if v.Type() != js.TypeString || len(v.String()) == 0 || v.String()[0] != '/' {
+		return "", errs.New(errs.Store, "", "store keys are absolute paths starting with \"/\"")
+	}
+	return v.String()[1:], nil
+}
+
+func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
+	// refOpen(mode, source, options, read, signal) → {id}; mode "url"
+	// (JSON or a Parquet directory, detected), "json" (source: the bytes,
+	// compressed or not) or "parquet".
+	fn("refOpen", func(a []js.Value) (js.Value, error) {
+		mode := optString(a[0])
+		if a[3].Type() != js.TypeFunction {
+			return js.Value{}, errs.New(errs.Store, "", "refOpen needs a read function")
+		}
+		opt, err := refOptions(a[2], a[3])
+		if err != nil {
+			return js.Value{}, err
+		}
+		ctx, done, err := callContext(a[4])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		var s *refs.Store
+		switch mode {
+		case "url":
+			s, err = refs.FromURL(ctx, optString(a[1]), opt)
+		case "parquet":
+			s, err = refs.FromParquet(ctx, optString(a[1]), opt)
+		case "json":
+			var data []byte
+			var ok bool
+			data, ok, err = bytesFromJS("references", a[1])
+			if err == nil && !ok {
+				err = errs.New(errs.InvalidMetadata, "", "no reference set given")
+			}
+			if err == nil {
+				s, err = refs.FromJSON(ctx, data, opt)
+			}
+		default:
+			return js.Value{}, errs.New(errs.Store, mode, "unknown reference source")
+		}
+		if err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		o := jsObject.New()
+		o.Set("id", keep(s))
+		return o, nil
+	})
+	// refGet(id, key, signal) → Uint8Array | undefined
+	fn("refGet", func(a []js.Value) (js.Value, error) {
+		s, err := lookupRefs(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		key, err := refKey(a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		ctx, done, err := callContext(a[2])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		data, ok, err := s.Get(ctx, key)
+		if err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		if !ok {
+			return js.Undefined(), nil
+		}
+		return bytesToJS(data), nil
+	})
+	// refGetRange(id, key, {offset, length} | {suffixLength}, signal)
+	fn("refGetRange", func(a []js.Value) (js.Value, error) {
+		s, err := lookupRefs(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		key, err := refKey(a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		q := a[2]
+		if q.Type() != js.TypeObject {
+			return js.Value{}, errs.New(errs.Store, key, "a range is {offset, length} or {suffixLength}")
+		}
+		var br store.ByteRange
+		if sl := q.Get("suffixLength"); sl.Type() == js.TypeNumber {
+			br.Suffix = int64(sl.Float())
+			if br.Suffix <= 0 {
+				return js.Value{}, errs.New(errs.Store, key, "bad suffixLength %d", br.Suffix)
+			}
+		} else {
+			if off := q.Get("offset"); off.Type() == js.TypeNumber {
+				br.Offset = int64(off.Float())
+			}
+			br.Length = -1
+			if n := q.Get("length"); n.Type() == js.TypeNumber {
+				br.Length = int64(n.Float())
+			}
+			if br.Offset < 0 || br.Length < -1 {
+				return js.Value{}, errs.New(errs.Store, key, "bad range")
+			}
+		}
+		ctx, done, err := callContext(a[3])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		data, ok, err := s.GetRange(ctx, key, br)
+		if err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		if !ok {
+			return js.Undefined(), nil
+		}
+		return bytesToJS(data), nil
+	})
+	// refList(id, prefix) → names directly under prefix ("/" or "/a/")
+	fn("refList", func(a []js.Value) (js.Value, error) {
+		s, err := lookupRefs(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		prefix, err := refKey(a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		if prefix != "" && prefix[len(prefix)-1] != '/' {
+			prefix += "/"
+		}
+		names, err := s.List(context.Background(), prefix)
+		if err != nil {
+			return js.Value{}, err
+		}
+		out := jsArray.New(len(names))
+		for i, n := range names {
+			out.SetIndex(i, n)
+		}
+		return out, nil
+	})
+	// refLookup(id, key, signal) → where a key's bytes are: {inline: true,
+	// length} or {url, fetchUrl, offset, length} (length -1: the whole
+	// file); undefined for a key without a reference.
+	fn("refLookup", func(a []js.Value) (js.Value, error) {
+		s, err := lookupRefs(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		key, err := refKey(a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		ctx, done, err := callContext(a[2])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		r, ok, err := s.Lookup(ctx, key)
+		if err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		if !ok {
+			return js.Undefined(), nil
+		}
+		o := jsObject.New()
+		if r.Inline {
+			o.Set("inline", true)
+			o.Set("length", len(r.Data))
+			return o, nil
+		}
+		o.Set("url", r.URL)
+		o.Set("fetchUrl", r.FetchURL)
+		o.Set("offset", r.Offset)
+		o.Set("length", r.Length)
+		return o, nil
+	})
+	// defaultURLMap(url) → the public HTTPS URL of s3:// and gs:// urls
+	// (synchronous: the wrapper's urlMap hook offers it to the caller).
+	api.Set("defaultURLMap", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeString {
+			return js.Undefined()
+		}
+		return refs.DefaultURLMap(args[0].String())
+	}))
+}

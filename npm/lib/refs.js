@@ -1,0 +1,199 @@
+// Reference sets (fsspec / kerchunk): a Zarr hierarchy whose keys are
+// inline bytes or byte ranges of other files (HDF5, NetCDF, TIFF, GRIB ...).
+// The Go engine (zarr/refs) parses the set, resolves and maps the target
+// urls and merges neighbouring ranges; this module gives it a fetch to read
+// targets with and wraps its store in a JS object that open() accepts.
+import { callBridge, bridgeIfRunning } from "./runtime.js";
+import { ZarrError } from "./errors.js";
+import { toJSONText } from "./json.js";
+import { HTTPReader } from "./stores.js";
+
+const registry =
+  typeof FinalizationRegistry === "function"
+    ? new FinalizationRegistry((id) => bridgeIfRunning()?.release(id))
+    : null;
+
+const textEncoder = new TextEncoder();
+
+function checkKey(key) {
+  if (typeof key !== "string" || !key.startsWith("/")) {
+    throw new TypeError(`store keys are absolute paths starting with "/", got ${JSON.stringify(key)}`);
+  }
+  return key;
+}
+
+/** An absolute URL (against the page in browsers), or null. */
+function absoluteURL(u) {
+  try {
+    return new URL(String(u), globalThis.location?.href).href;
+  } catch {
+    return null;
+  }
+}
+
+/** The built-in mapping of s3:// and gs:// urls to public HTTPS endpoints. */
+function defaultUrlMap(url) {
+  const b = bridgeIfRunning();
+  if (!b) throw new ZarrError("INTERNAL", "the zarr-wasm engine is not running");
+  return b.defaultURLMap(String(url));
+}
+
+function options(o) {
+  if (o === undefined || o === null) return {};
+  if (typeof o !== "object") throw new ZarrError("STORE", "ReferenceStore options are an object");
+  return o;
+}
+
+/**
+ * The function the Go engine reads targets and Parquet files with:
+ * (url, range, signal) → Promise<Uint8Array | undefined>, range null (the
+ * whole file), {offset, length?} or {suffix}.
+ */
+function makeRead(reader, opt) {
+  const { urlMap } = opt;
+  const custom = typeof opt.fetch === "function";
+  return async (url, range, signal) => {
+    if (typeof urlMap === "function") {
+      const mapped = await urlMap(url, defaultUrlMap);
+      if (typeof mapped !== "string" && !(mapped instanceof URL)) {
+        throw new ZarrError("STORE", `urlMap returned ${typeof mapped} for ${url}, not a URL`);
+      }
+      url = String(mapped);
+    }
+    const abs = absoluteURL(url);
+    if (abs === null) {
+      throw new ZarrError("STORE", `cannot fetch ${JSON.stringify(url)}: not an absolute URL (give the reference set's location: baseUrl)`);
+    }
+    if (!custom && !/^(https?|blob|data):/i.test(abs)) {
+      throw new ZarrError(
+        "UNSUPPORTED",
+        `cannot fetch ${abs}: only http(s) URLs are fetched; map the others to HTTPS with the urlMap option, or read them with a fetch hook`,
+      );
+    }
+    return reader.read(abs, range, signal);
+  };
+}
+
+/** Options the Go side reads (refs.Options). */
+function goOptions(opt, extra) {
+  const o = { ...extra };
+  if (opt.target !== undefined && opt.target !== null) o.target = String(opt.target);
+  if (opt.templates !== undefined) o.templates = opt.templates;
+  if (typeof opt.urlMap === "function") o.identityUrlMap = true;
+  for (const k of ["maxGap", "maxBlock", "window", "concurrency", "cacheFiles"]) {
+    if (opt[k] !== undefined && opt[k] !== null) o[k] = Number(opt[k]);
+  }
+  return o;
+}
+
+/**
+ * A reference set as a read-only store. Make one with
+ * `ReferenceStore.fromUrl`, `fromJSON` or `fromParquet`; hand it to
+ * `zarr.open` (the engine then reads the Go store behind it directly). Its
+ * get/getRange/list make it a plain zarrita-style store as well.
+ */
+export class ReferenceStore {
+  #id;
+  #reader;
+  /** @internal use fromUrl, fromJSON or fromParquet */
+  constructor(id, reader, url) {
+    this.#id = id;
+    this.#reader = reader;
+    /** The reference file's URL (or the Parquet directory's; fromJSON: its baseUrl). */
+    this.url = url;
+    // The engine recognises the store by this handle.
+    Object.defineProperty(this, "_zarrWasmHandle", { value: id, enumerable: false });
+    registry?.register(this, id);
+  }
+
+  /**
+   * Opens the reference set at url: a JSON file (version 0 or 1, gzip or
+   * zstd compressed too) or a Parquet reference directory (fsspec's
+   * LazyReferenceMapper layout), told apart by the URL ("…/", "…/.zmetadata",
+   * ".parq", ".parquet" are Parquet) and else by what is there.
+   * @param {string | URL} url
+   * @param {import("../index.d.ts").ReferenceStoreOptions} [opts]
+   */
+  static async fromUrl(url, opts) {
+    return open("url", url, opts);
+  }
+
+  /** Opens a Parquet reference directory (the URL of the directory holding .zmetadata). */
+  static async fromParquet(url, opts) {
+    return open("parquet", url, opts);
+  }
+
+  /**
+   * Reads a JSON reference set given as an object, its text, or its bytes
+   * (gzip or zstd compressed too). Relative target urls resolve against
+   * `baseUrl` (the reference file's own location).
+   */
+  static async fromJSON(refs, opts) {
+    const opt = options(opts);
+    let bytes;
+    if (typeof refs === "string") bytes = textEncoder.encode(refs);
+    else if (refs instanceof Uint8Array) bytes = refs;
+    else if (refs instanceof ArrayBuffer) bytes = new Uint8Array(refs);
+    else if (ArrayBuffer.isView(refs)) bytes = new Uint8Array(refs.buffer, refs.byteOffset, refs.byteLength);
+    else if (refs && typeof refs === "object") bytes = textEncoder.encode(toJSONText(refs));
+    else throw new ZarrError("INVALID_METADATA", "fromJSON takes a reference set: an object, its JSON text or its bytes");
+    let base;
+    if (opt.baseUrl !== undefined && opt.baseUrl !== null) {
+      base = absoluteURL(opt.baseUrl);
+      if (base === null) throw new ZarrError("STORE", `baseUrl ${JSON.stringify(String(opt.baseUrl))} is not a URL`);
+    }
+    const reader = new HTTPReader({ ...opt, strict: true });
+    const info = await callBridge("refOpen", "json", bytes, goOptions(opt, base ? { baseUrl: base } : {}), makeRead(reader, opt), opt.signal);
+    return new ReferenceStore(info.id, reader, base ?? null);
+  }
+
+  /** HTTP requests sent so far for targets, record files and the reference file (retries count). */
+  get requests() {
+    return this.#reader.requests;
+  }
+
+  get(key, opts = {}) {
+    return callBridge("refGet", this.#id, checkKey(key), opts?.signal);
+  }
+
+  /** @param {{offset: number, length?: number} | {suffixLength: number}} range */
+  getRange(key, range, opts = {}) {
+    const r = {};
+    if (range?.suffixLength !== undefined) r.suffixLength = Number(range.suffixLength);
+    else {
+      r.offset = Number(range?.offset ?? 0);
+      if (range?.length !== undefined) r.length = Number(range.length);
+    }
+    return callBridge("refGetRange", this.#id, checkKey(key), r, opts?.signal);
+  }
+
+  /**
+   * Names directly under prefix (sub-prefixes end in "/"). A Parquet set
+   * lists its metadata and array directories, not chunk keys.
+   */
+  list(prefix = "/") {
+    return callBridge("refList", this.#id, checkKey(prefix));
+  }
+
+  /**
+   * Where a key's bytes come from, without reading them: {inline: true,
+   * length} or {url, fetchUrl, offset, length} (length -1: the whole
+   * file); undefined for a key without a reference.
+   */
+  lookup(key, opts = {}) {
+    return callBridge("refLookup", this.#id, checkKey(key), opts?.signal);
+  }
+
+  toString() {
+    return `<zarr-wasm ReferenceStore ${this.url ?? "(JSON)"}>`;
+  }
+}
+
+async function open(mode, url, opts) {
+  const opt = options(opts);
+  const abs = absoluteURL(url);
+  if (abs === null) throw new ZarrError("STORE", `${JSON.stringify(String(url))} is not a URL`);
+  const reader = new HTTPReader({ ...opt, strict: true });
+  const info = await callBridge("refOpen", mode, abs, goOptions(opt, {}), makeRead(reader, opt), opt.signal);
+  return new ReferenceStore(info.id, reader, abs);
+}
