@@ -114,6 +114,86 @@ export declare class RangeMismatchError extends Error {
   readonly name: "RangeMismatchError";
 }
 
+// ---- reference sets (fsspec / kerchunk) ------------------------------------
+
+export interface ReferenceStoreOptions {
+  /**
+   * Replaces fetch for every request (the reference file, Parquet record
+   * files, targets): sign, re-route, add credentials. Receives a Request
+   * (with its Range header and AbortSignal), after urlMap.
+   */
+  fetch?: (request: Request) => Promise<Response>;
+  /**
+   * Maps each resolved target url (s3://…, gs://…, https://…) to the URL
+   * fetched; the default maps s3:// and gs:// (gcs://) to their public
+   * HTTPS endpoints, and is passed as the second argument so a mapping can
+   * fall back to it. May return a promise.
+   */
+  urlMap?: (url: string, defaultUrlMap: (url: string) => string) => string | URL | Promise<string | URL>;
+  /** The file a reference with a null url reads (fsspec's target=); relative to the reference file. */
+  target?: string;
+  /** Template overrides (fsspec's template_overrides). */
+  templates?: Record<string, string>;
+  /** fromJSON: where the reference file lives (relative target urls resolve against it). */
+  baseUrl?: string | URL;
+  /** Headers sent with every request. */
+  headers?: HeadersInit;
+  /** Extra RequestInit fields (credentials, mode, cache, ...). */
+  requestInit?: RequestInit;
+  /** Requests in flight at once (default 16). */
+  concurrency?: number;
+  /** Retries of network errors, 408/425/429 and 5xx, with exponential backoff (default 3). */
+  retries?: number;
+  /** Base backoff delay in ms (default 100). */
+  retryDelay?: number;
+  /**
+   * Read ranges from servers that ignore Range (200 with the whole file).
+   * Off by default: a target may be gigabytes, and such an answer is an error.
+   */
+  acceptFullResponse?: boolean;
+  /** Largest gap (bytes) between two ranges of one file still read as one request (default 64 000; negative: never merge). */
+  maxGap?: number;
+  /** Largest merged request in bytes (default 256 MB). */
+  maxBlock?: number;
+  /** How long (ms) a read waits for other reads of the same file to merge with (default 2; negative: none). */
+  window?: number;
+  /** Parquet record files kept decoded (default 32). */
+  cacheFiles?: number;
+  /** Aborts opening. */
+  signal?: AbortSignal;
+}
+
+/** Where a key's bytes come from (ReferenceStore.lookup). */
+export type ReferenceLocation =
+  | { inline: true; length: number }
+  | { inline?: undefined; url: string; fetchUrl: string; offset: number; length: number };
+
+/**
+ * A reference set (kerchunk / fsspec JSON v0 and v1, or a Parquet reference
+ * directory) as a read-only store: hand it to open(). Reads of one target
+ * file that arrive together are merged into few Range requests and fetched
+ * concurrently. Also a plain store (get, getRange, list).
+ */
+export declare class ReferenceStore implements Readable, Listable {
+  private constructor();
+  /** A JSON reference file (gzip/zstd too) or a Parquet reference directory, detected. */
+  static fromUrl(url: string | URL, options?: ReferenceStoreOptions): Promise<ReferenceStore>;
+  /** A JSON reference set given as an object, its text or its bytes. */
+  static fromJSON(refs: object | string | Uint8Array | ArrayBuffer, options?: ReferenceStoreOptions): Promise<ReferenceStore>;
+  /** A Parquet reference directory (its URL, or that of its .zmetadata). */
+  static fromParquet(url: string | URL, options?: ReferenceStoreOptions): Promise<ReferenceStore>;
+  /** The reference file's URL (fromJSON: baseUrl, or null). */
+  readonly url: string | null;
+  /** HTTP requests sent so far (retries count). */
+  readonly requests: number;
+  get(key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined>;
+  getRange(key: AbsolutePath, range: RangeQuery | { offset: number }, options?: GetOptions): Promise<Uint8Array | undefined>;
+  /** Names under prefix; a Parquet set lists metadata and array directories, not chunk keys. */
+  list(prefix?: AbsolutePath): Promise<string[]>;
+  /** Where a key's bytes are, without reading them; undefined without a reference. */
+  lookup(key: AbsolutePath, options?: GetOptions): Promise<ReferenceLocation | undefined>;
+}
+
 // ---- data -----------------------------------------------------------------
 
 /** JSON values as attributes hold them (integers beyond 2^53 as bigint, NaN/Infinity as numbers). */

@@ -142,7 +142,7 @@ export class ReferenceStore {
       base = absoluteURL(opt.baseUrl);
       if (base === null) throw new ZarrError("STORE", `baseUrl ${JSON.stringify(String(opt.baseUrl))} is not a URL`);
     }
-    const reader = new HTTPReader({ ...opt, strict: true });
+    const reader = new HTTPReader({ ...opt, strict: true, noStoreRanges: true });
     const info = await callBridge("refOpen", "json", bytes, goOptions(opt, base ? { baseUrl: base } : {}), makeRead(reader, opt), opt.signal);
     return new ReferenceStore(info.id, reader, base ?? null);
   }
@@ -193,7 +193,7 @@ async function open(mode, url, opts) {
   const opt = options(opts);
   const abs = absoluteURL(url);
   if (abs === null) throw new ZarrError("STORE", `${JSON.stringify(String(url))} is not a URL`);
-  const reader = new HTTPReader({ ...opt, strict: true });
+  const reader = new HTTPReader({ ...opt, strict: true, noStoreRanges: true });
   const info = await callBridge("refOpen", mode, abs, goOptions(opt, {}), makeRead(reader, opt), opt.signal);
   return new ReferenceStore(info.id, reader, abs);
 }

@@ -35,6 +35,15 @@ for (const v of ["v2", "v3"]) {
 }
 const anyNaN = new Set(["fill/c8_nan_inf"]);
 
+// Reference sets (tests/refs): the JSON cases, and the Parquet directories
+// read against their JSON source's cases.
+const refsData = path.join(repoRoot, "tests", "refs", "data");
+const refCases = await loadCases(path.join(repoRoot, "tests", "refs", "cases.json"));
+const pqDirs = (await fs.readdir(path.join(refsData, "pq"), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+for (const d of pqDirs) {
+  for (const c of refCases.filter((x) => x.store === "pq/refs.json")) refCases.push({ ...c, name: `pq/${d}/:${c.name.split(":").slice(1).join(":")}`, store: `pq/${d}/` });
+}
+
 function fromB64(s) {
   return new Uint8Array(Buffer.from(s, "base64"));
 }
@@ -88,9 +97,12 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
     );
     execFileSync("tar", ["-xzf", path.join(packDir, packed[0].filename), "-C", packDir]);
     server = await startServer(here, {
+      delayMs: (p) => (p.startsWith("/slowrefs/") ? 40 : 0),
       mounts: {
         "/pkg": path.join(packDir, "package"),
         "/fixtures": path.join(repoRoot, "tests", "fixtures"),
+        "/refs": refsData,
+        "/slowrefs": refsData,
         "/bundle": bundleDir,
       },
     });
@@ -163,6 +175,35 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
           assert.deepEqual(failures, []);
         });
       }
+
+      test("reference sets over HTTP (JSON v0/v1, Parquet) match cases.json", async (t) => {
+        const results = await p.evaluate(([cases, base]) => globalThis.runRefCases(cases, base), [
+          refCases.map((c) => ({ name: c.name, store: c.store, target: c.target, path: c.path, selection: c.selection })),
+          `${server.url}/refs/`,
+        ]);
+        const failures = [];
+        refCases.forEach((c, i) => {
+          const r = results[i];
+          if (r.error) return failures.push(`${c.name}: ${r.error.code} ${r.error.message}`);
+          const diff = compareCase(c, { shape: r.shape, data: decode(r.data) });
+          if (diff) failures.push(`${c.name}: ${diff}`);
+        });
+        t.diagnostic(`${refCases.length - failures.length}/${refCases.length} reference cases match (${pqDirs.length} Parquet directories)`);
+        assert.deepEqual(failures, []);
+      });
+
+      test("reference sets: neighbouring ranges are merged, separate ones fetched concurrently", async (t) => {
+        server.reset();
+        const merged = await p.evaluate((u) => globalThis.refRequests(u, "counts"), `${server.url}/refs/json/v0.json`);
+        const t1 = server.stats.log.filter((l) => l.path === "/refs/json/t1.bin").map((l) => l.range);
+        server.reset();
+        const apart = await p.evaluate((u) => globalThis.refRequests(u, "counts", { maxGap: -1 }), `${server.url}/slowrefs/json/v0.json`);
+        const t1apart = server.stats.log.filter((l) => l.path === "/slowrefs/json/t1.bin").map((l) => l.range);
+        t.diagnostic(`counts (10 chunks): ${merged.requests} request merged (${t1}), ${apart.requests} with maxGap -1, at most ${server.stats.maxInFlight} in flight (a 40 ms server)`);
+        assert.deepEqual([merged.n, merged.requests, t1], [100, 1, ["bytes=1000-1199"]]);
+        assert.deepEqual([apart.requests, t1apart.length], [10, 10]);
+        assert.ok(server.stats.maxInFlight >= 3, `at most ${server.stats.maxInFlight} in flight`);
+      });
 
       test("no errors in the page", () => {
         assert.deepEqual(errors, []);

@@ -36,7 +36,8 @@ const mime = {
  * Serves root on 127.0.0.1 (a random port). Options:
  *  - ignoreRange: answer ranged requests with 200 and the whole body
  *  - failFirst: answer the first N requests of each path with 503
- *  - delayMs: wait before answering (to observe concurrency)
+ *  - delayMs: wait before answering (to observe concurrency); a number, or
+ *    a function of the decoded path giving one
  *  - routes: {"/path": (req, res) => void} handlers tried first
  *  - mounts: {"/prefix": dir} serve dir under /prefix (root serves the rest)
  * stats: requests, rangeRequests, inFlight, maxInFlight, byStatus, paths,
@@ -60,7 +61,8 @@ export async function startServer(root, options = {}) {
       const pathname = decodeURIComponent(url.pathname);
       stats.paths.push(pathname);
       stats.log.push({ path: pathname, range: req.headers.range ?? null, headers: req.headers });
-      if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+      const delay = typeof options.delayMs === "function" ? options.delayMs(pathname) : options.delayMs;
+      if (delay) await new Promise((r) => setTimeout(r, delay));
       if (options.routes?.[pathname]) return options.routes[pathname](req, res, finish);
       if (options.failFirst) {
         const n = failures.get(pathname) ?? 0;

@@ -39,6 +39,32 @@ export function install(zarr, label) {
     }
     return out;
   };
+  // Reference sets: c.store is the reference file (or Parquet directory)
+  // relative to base; c.target the default target for null urls.
+  globalThis.runRefCases = async (cases, base) => {
+    const stores = new Map();
+    const out = [];
+    for (const c of cases) {
+      try {
+        const id = `${c.store}|${c.target ?? ""}`;
+        if (!stores.has(id)) stores.set(id, await zarr.ReferenceStore.fromUrl(new URL(c.store, base), { target: c.target }));
+        const arr = await zarr.open(stores.get(id), { path: c.path, kind: "array" });
+        const r = await arr.get(c.selection);
+        out.push({ name: c.name, shape: r.shape, data: encode(r.data) });
+      } catch (e) {
+        out.push({ name: c.name, error: { name: e.name, code: e.code, message: e.message, zarrError: e instanceof zarr.ZarrError } });
+      }
+    }
+    return out;
+  };
+  // One array of a fresh reference store: the requests it took.
+  globalThis.refRequests = async (url, path, options = {}) => {
+    const s = await zarr.ReferenceStore.fromUrl(url, options);
+    const arr = await zarr.open(s, { path, kind: "array" });
+    const before = s.requests;
+    const r = await arr.get();
+    return { requests: s.requests - before, n: r.shape.reduce((a, b) => a * b, 1) };
+  };
   globalThis.probe = async (base) => {
     const res = {};
     try {

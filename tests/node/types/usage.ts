@@ -39,7 +39,21 @@ export async function usage(signal: AbortSignal): Promise<number> {
       void code;
     }
   }
+  const refs = await zarr.ReferenceStore.fromUrl("https://host/refs.json", {
+    target: "data.nc",
+    urlMap: (url, defaults) => (url.startsWith("s3://private/") ? url.replace("s3://private/", "https://proxy/") : defaults(url)),
+    fetch: (req) => fetch(req),
+    maxGap: 1 << 20,
+    signal,
+  });
+  const refs2 = await zarr.ReferenceStore.fromJSON({ version: 1, refs: {} }, { baseUrl: "https://host/refs.json" });
+  const refs3 = await zarr.ReferenceStore.fromParquet(new URL("https://host/refs.parq/"));
+  const ra = await zarr.open(refs, { path: "temperature", kind: "array" });
+  const where = await refs2.lookup("/temperature/0.0");
+  const loc: string = where && !where.inline ? where.fetchUrl : "inline";
+  const sent: number = refs3.requests;
+  const listed: string[] = await refs.list("/");
   await zarr.init(new URL("https://cdn/zarr.wasm"));
-  void [shape, chunks, dtype, fmt, fill, attrs, data, s2, stride, r2, names, a2, g2];
+  void [shape, chunks, dtype, fmt, fill, attrs, data, s2, stride, r2, names, a2, g2, ra, loc, sent, listed];
   return data instanceof Float32Array ? data.length : 0;
 }
