@@ -15,6 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { temperature, temperatureSlice, cells, cellCentre, percentile, nLat, nLon, cellsSize } from "./sample.mjs";
+import { startServer, loadCases } from "../node/helpers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "..", "..");
@@ -31,6 +32,8 @@ const flags = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+const refCases = await loadCases(path.join(repoRoot, "tests", "refs", "cases.json"));
 
 async function exists(p) {
   return fs.stat(p).then(
@@ -323,6 +326,64 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
       const v = temperature(0, i, j);
       close(got[k], grayAt((v - d.lo) / (d.hi - d.lo)), 1, `v1 temperature[${i}, ${j}]`);
     });
+  });
+
+  test("the kerchunk JSON example reads the v2 data out of one binary file, neighbouring chunks merged", async (t) => {
+    await rendered(() => page.selectOption("#examples", "4"), 'window.zarrDemo.path === "temperature" && /refs\\/sample\\.json$/.test(document.getElementById("url").value)');
+    const d = await page.evaluate(() => window.zarrDemo.display);
+    assert.deepEqual([d.lo, d.hi], [percentile(t0sorted, 0.01), percentile(t0sorted, 0.99)]);
+    const details = await page.textContent("#details");
+    assert.ok(details.includes("Zarr v2") && details.includes("blosc") && details.includes("12 × 180 × 360"), details);
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    const pts = [[10, 10], [90, 200], [170, 340], [45, 300]];
+    const got = await pixels(pts.map(([i, j]) => screenOf(vs, i, j)).map((s) => [s.px, s.py]));
+    pts.forEach(([i, j], k) => {
+      const v = temperature(0, i, j);
+      close(got[k], grayAt((v - d.lo) / (d.hi - d.lo)), 1, `refs temperature[0, ${i}, ${j}]`);
+    });
+    const r = await page.evaluate(() => window.zarrDemo.requests);
+    t.diagnostic(`store reads ${r.requests}, HTTP requests ${r.http} (the reference file included)`);
+    assert.equal(r.references, true);
+    assert.ok(r.http < r.requests, `${r.http} HTTP requests for ${r.requests} reads`);
+    assert.ok((await page.textContent("#status")).includes("HTTP"));
+    await page.screenshot({ path: path.join(outDir, "6-references-json.png") });
+  });
+
+  test("Parquet reference directories open by URL: the .parq example, and a cross-origin one told by its .zmetadata", async (t) => {
+    const big = refCases.find((c) => c.store === "pq/refs.json" && c.path === "a/big" && c.selection === "");
+    const want = new Int32Array(new Uint8Array(Buffer.from(big.bytes, "base64")).buffer);
+    const check = async (label) => {
+      const d = await page.evaluate(() => window.zarrDemo.display);
+      const details = await page.textContent("#details");
+      assert.ok(details.includes("50 × 37") && details.includes("<i4"), details);
+      const vs = await page.evaluate(() => window.zarrDemo.viewState);
+      const pts = [[0, 0], [7, 20], [25, 3], [49, 36], [33, 18]];
+      const got = await pixels(pts.map(([i, j]) => screenOf(vs, i, j)).map((s) => [s.px, s.py]));
+      pts.forEach(([i, j], k) => {
+        const v = want[i * 37 + j];
+        const cmap = d.cmap === "gray" ? grayAt : viridisAt;
+        close(got[k], cmap((v - d.lo) / (d.hi - d.lo)), d.cmap === "gray" ? 1 : 3, `${label} a/big[${i}, ${j}] = ${v} (${d.cmap})`);
+      });
+    };
+    await rendered(() => page.selectOption("#examples", "5"), 'window.zarrDemo.path === "a/big" && /refs\\.parq$/.test(document.getElementById("url").value)');
+    await check("refs.parq");
+    await page.screenshot({ path: path.join(outDir, "7-references-parquet.png") });
+    const other = await startServer(path.join(repoRoot, "tests", "refs", "data"));
+    try {
+      const url = `${other.url}/pq/pqgo_v1_zstd`;
+      await page.goto(`${server.url}?url=${encodeURIComponent(url)}&path=a/big`);
+      await page.waitForFunction(() => window.zarrDemo?.status === "rendered" && window.zarrDemo.path === "a/big", null, { timeout: 60_000 });
+      await check("cross-origin pqgo_v1_zstd");
+      const tree = await page.textContent("#tree");
+      for (const name of ["deep", "empty", "scalar"]) assert.ok(tree.includes(name), `the tree lists ${name}: ${tree}`);
+      const parq = other.stats.paths.filter((p) => p.endsWith(".parq"));
+      t.diagnostic(`cross-origin Parquet set: ${other.stats.requests} requests (${parq.length} record files, ${other.stats.rangeRequests} ranged)`);
+      assert.ok(other.stats.paths.includes("/pq/pqgo_v1_zstd/.zmetadata"));
+      assert.equal(new Set(parq).size, parq.length, "each record file fetched once");
+      assert.ok(other.stats.rangeRequests > 0);
+    } finally {
+      await other.close();
+    }
   });
 
   test("a local folder and a local zip open through the file pickers", async () => {

@@ -2,7 +2,8 @@
 // engine: small, deterministic hierarchies that exercise what the viewer
 // shows (v3 with blosc, a sharded zstd image, complex, bool and integer
 // arrays, attributes; the same climate data as v2; a zipped store; one
-// month of it as a v1 array).
+// month of it as a v1 array; the v2 store as a kerchunk-style reference
+// set over one binary file, and a Parquet reference set from tests/refs).
 //
 //	go run ./web/demo/gen -out web/demo/data
 //
@@ -16,7 +17,9 @@ import (
 	"bytes"
 	"compress/zlib"
 	"context"
+	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -61,6 +64,12 @@ func run(out string) error {
 	}
 	if err := writeV1(filepath.Join(out, "sample-v1.zarr")); err != nil {
 		return fmt.Errorf("sample-v1.zarr: %w", err)
+	}
+	if err := writeRefs(v2, filepath.Join(out, "refs")); err != nil {
+		return fmt.Errorf("refs: %w", err)
+	}
+	if err := copyParquetRefs(filepath.Join(out, "refs", "pq")); err != nil {
+		return fmt.Errorf("refs/pq: %w", err)
 	}
 	return report(out)
 }
@@ -556,4 +565,124 @@ func report(out string) error {
 	}
 	fmt.Printf("sample data in %s: %.1f MiB\n", out, float64(total)/(1<<20))
 	return nil
+}
+
+// ---- reference sets ------------------------------------------------------
+
+// writeRefs turns the v2 store into a kerchunk-style reference set
+// (version 1, a "{{u}}" template for the target) over one binary file laid
+// out the way an HDF5 or NetCDF file holds chunks: a header, then the
+// chunks with padding between them. Metadata is inline JSON text and
+// chunks of at most 64 bytes are inline base64 (kerchunk's inline
+// threshold), as kerchunk writes them: refs/sample.json + refs/sample.bin.
+func writeRefs(v2, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var files []string
+	err := filepath.WalkDir(v2, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(v2, p)
+		if err != nil {
+			return err
+		}
+		if rel != ".zmetadata" {
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	var bin bytes.Buffer
+	bin.WriteString("\x89ZREF\r\n\x1a\n") // a made-up signature, as file formats have
+	bin.Write(make([]byte, 512-bin.Len()))
+	refs := map[string]any{}
+	for _, name := range files {
+		data, err := os.ReadFile(filepath.Join(v2, filepath.FromSlash(name)))
+		if err != nil {
+			return err
+		}
+		base := name[strings.LastIndexByte(name, '/')+1:]
+		switch {
+		case strings.HasPrefix(base, ".z"):
+			refs[name] = string(data)
+		case len(data) <= 64:
+			refs[name] = "base64:" + base64.StdEncoding.EncodeToString(data)
+		default:
+			refs[name] = []any{"{{u}}", bin.Len(), len(data)}
+			bin.Write(data)
+			bin.Write(make([]byte, 24)) // padding between chunks
+		}
+	}
+	doc := map[string]any{"version": 1, "templates": map[string]string{"u": "sample.bin"}, "refs": refs}
+	text, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sample.json"), append(text, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "sample.bin"), bin.Bytes(), 0o644)
+}
+
+// copyParquetRefs copies a Parquet reference set of tests/refs (written by
+// hyparquet-writer, zstd) and its targets: refs/pq/refs.parq/ (the
+// directory with .zmetadata) and p1.bin, p2.bin, whole.bin beside it, where
+// its "../p1.bin" paths point. Skipped with a note when the repository's
+// tests/refs is not there.
+func copyParquetRefs(dst string) error {
+	root, err := repoRoot()
+	if err != nil {
+		fmt.Println("  (no Parquet reference sample:", err, ")")
+		return nil
+	}
+	src := filepath.Join(root, "tests", "refs", "data", "pq")
+	copyFile := func(from, to string) error {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(to, data, 0o644)
+	}
+	for _, f := range []string{"p1.bin", "p2.bin", "whole.bin"} {
+		if err := copyFile(filepath.Join(src, f), filepath.Join(dst, f)); err != nil {
+			return err
+		}
+	}
+	set := filepath.Join(src, "hyp_zstd")
+	return filepath.WalkDir(set, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(set, p)
+		if err != nil {
+			return err
+		}
+		return copyFile(p, filepath.Join(dst, "refs.parq", rel))
+	})
+}
+
+// repoRoot is the directory holding go.mod, from the working directory up.
+func repoRoot() (string, error) {
+	d, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return "", fmt.Errorf("go.mod not found above the working directory")
+		}
+		d = up
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
 )
 
 // The sample stores read back through the engine hold what the formulas
@@ -96,6 +97,38 @@ func TestSampleData(t *testing.T) {
 		t.Errorf("v1 = %v, want %v", got, want)
 	}
 
+	// The reference sets: the JSON one over its binary file, and the
+	// Parquet one copied from tests/refs.
+	refDir, err := zarr.NewDirectoryStore(filepath.Join(dir, "refs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join(dir, "refs", "sample.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := refs.FromJSON(ctx, text, refs.Options{BaseURL: "file:///refs/sample.json", Fetcher: refs.StoreFetcher{Prefix: "file:///refs/", Store: refDir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd = read(rs, "temperature", "5, 100:102, 7")
+	for k := 0; k < 2; k++ {
+		if got, want := f32(nd, k), Temperature(5, 100+k, 7); got != want {
+			t.Errorf("refs temperature[5, %d, 7] = %v, want %v", 100+k, got, want)
+		}
+	}
+	nd = read(rs, "time", "")
+	if got := binary.LittleEndian.Uint32(nd.Bytes()[4*11:]); got != 11 {
+		t.Errorf("refs time[11] = %d (an inline base64 chunk)", got)
+	}
+	pq, err := refs.FromParquet(ctx, "file:///refs/pq/refs.parq/", refs.Options{Fetcher: refs.StoreFetcher{Prefix: "file:///refs/", Store: refDir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nd = read(pq, "a/big", ""); len(nd.Shape()) != 2 || nd.Shape()[0] != 50 {
+		t.Errorf("Parquet a/big shape %v", nd.Shape())
+	}
+
 	// Deterministic: a second run writes the same zip byte for byte.
 	dir2 := t.TempDir()
 	if err := run(dir2); err != nil {
@@ -105,6 +138,11 @@ func TestSampleData(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir2, "sample-v2.zarr.zip"))
 	if !bytes.Equal(a, b) {
 		t.Error("two runs wrote different zips")
+	}
+	a, _ = os.ReadFile(filepath.Join(dir, "refs", "sample.json"))
+	b, _ = os.ReadFile(filepath.Join(dir2, "refs", "sample.json"))
+	if !bytes.Equal(a, b) {
+		t.Error("two runs wrote different reference sets")
 	}
 }
 

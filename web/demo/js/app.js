@@ -28,6 +28,8 @@ const examples = [
   { label: "Sample · Zarr v2 (consolidated)", url: "data/sample-v2.zarr", path: "temperature" },
   { label: "Sample · Zarr v2 in a .zip", url: "data/sample-v2.zarr.zip", path: "temperature" },
   { label: "Sample · Zarr v1 array (zlib)", url: "data/sample-v1.zarr", path: "" },
+  { label: "Sample · kerchunk references (JSON) over one binary file", url: "data/refs/sample.json", path: "temperature" },
+  { label: "Sample · Parquet references (hyparquet-writer)", url: "data/refs/pq/refs.parq", path: "a/big" },
 ];
 
 // ------------------------------------------------------------------ state
@@ -75,7 +77,9 @@ window.zarrDemo = {
     return app.stats && { ...app.stats, bins: Array.from(app.stats.bins ?? []) };
   },
   get requests() {
-    return app.store ? { requests: app.store.requests, bytes: app.store.bytes } : null;
+    if (!app.store) return null;
+    const inner = app.store.inner;
+    return { requests: app.store.requests, bytes: app.store.bytes, http: inner instanceof zarr.ReferenceStore ? inner.requests : null, references: inner instanceof zarr.ReferenceStore };
   },
   lastError: null,
   zarr,
@@ -182,7 +186,12 @@ function absolute(url) {
   return new URL(url, location.href).href;
 }
 
-/** Makes the store for a URL: a zip over range requests, or a FetchStore. */
+/**
+ * Makes the store for a URL: a zip over range requests; a reference set
+ * (kerchunk / fsspec JSON, told by its name, or a Parquet reference
+ * directory, told by its name or by a .zmetadata with a record_size); or a
+ * FetchStore.
+ */
 async function storeForURL(url, signal) {
   const u = new URL(url, location.href);
   if (/\.zip$/i.test(u.pathname)) {
@@ -192,7 +201,26 @@ async function storeForURL(url, signal) {
     const parent = new zarr.FetchStore(dir);
     return ZipStore.open(storeSource(parent, "/" + name), { signal });
   }
+  if (/\.json(\.gz|\.zst)?$/i.test(u.pathname)) return zarr.ReferenceStore.fromUrl(u, { signal });
+  if (/\.(parq|parquet)\/?$|\/\.zmetadata$/i.test(u.pathname) || (await isParquetRoot(u, signal))) {
+    return zarr.ReferenceStore.fromParquet(u, { signal });
+  }
   return new zarr.FetchStore(u);
+}
+
+/** Whether url is a Parquet reference directory: its .zmetadata has a record_size. */
+async function isParquetRoot(url, signal) {
+  const zm = new URL(url.href);
+  zm.pathname = zm.pathname.replace(/\/?$/, "/.zmetadata");
+  try {
+    const res = await fetch(zm, { signal });
+    if (!res.ok) return false;
+    const doc = await res.json();
+    return typeof doc?.record_size === "number" && typeof doc.metadata === "object";
+  } catch (e) {
+    if (e?.name === "AbortError") throw e;
+    return false;
+  }
 }
 
 async function openURL(url, path = "", extra = {}) {
@@ -895,7 +923,11 @@ function updateStatusLine() {
     bits.push(p.stride > 1 ? `stride ${p.stride}${p.budgetRaised ? " (chunk budget)" : ""}` : "full resolution");
     bits.push(`tiles ${p.ready}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}`);
   }
-  if (st) bits.push(`${st.requests} requests · ${formatBytes(st.bytes)}${st.inFlight ? ` · ${st.inFlight} in flight` : ""}`);
+  if (st) {
+    // A reference store merges the reads of neighbouring chunks into fewer HTTP requests.
+    const http = st.inner instanceof zarr.ReferenceStore ? ` (${st.inner.requests} HTTP)` : "";
+    bits.push(`${st.requests} requests${http} · ${formatBytes(st.bytes)}${st.inFlight ? ` · ${st.inFlight} in flight` : ""}`);
+  }
   $("status").textContent = bits.join(" · ");
 }
 

@@ -58,7 +58,7 @@ export function explain(e, context = "") {
         detail: msg + (e.suggest ? ` — did you mean “${e.suggest}”?` : ""),
         hint:
           context === "open"
-            ? "The address should point at the folder that holds zarr.json (Zarr v3), .zgroup or .zarray (v2), or at a .zip of such a folder."
+            ? "The address should point at the folder that holds zarr.json (Zarr v3), .zgroup or .zarray (v2), at a .zip of such a folder, or at a kerchunk reference file (.json) or Parquet reference directory."
             : "",
       };
     case "INVALID_METADATA":
