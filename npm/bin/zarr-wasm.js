@@ -2,17 +2,60 @@
 // zarr-wasm command line:
 //   zarr-wasm info <path-or-url> [node-path]   the hierarchy as a tree: shape, dtype, chunks, codecs, attributes
 //   zarr-wasm cat <array-path-or-url> [selection] [--all]   the values (NumPy-style selection, e.g. "0:5, ::2")
+// A location may be a reference set (kerchunk / fsspec): a .json file or a
+// .parq/.parquet directory, local or a URL, followed by the path inside it
+// (refs.json/temperature).
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { pathToFileURL, fileURLToPath } from "node:url";
 import * as zarr from "../node.js";
 
 const usage = `usage: zarr-wasm info <path-or-url> [node-path]
        zarr-wasm cat <array-path-or-url> [selection] [--all]
 
   info  prints the hierarchy as a tree with shape, dtype, chunks, codecs and attributes
-  cat   prints the values of an array (selection like "0:10, ::2, -1"; --all: no summarising)`;
+  cat   prints the values of an array (selection like "0:10, ::2, -1"; --all: no summarising)
 
-function storeFor(location) {
-  if (/^https?:\/\//i.test(location)) return new zarr.FetchStore(location);
-  return new zarr.FileSystemStore(location);
+  A reference set (kerchunk JSON, .json; Parquet, .parq/.parquet directory)
+  is opened as a store; a path inside it follows: refs.json/temperature`;
+
+const refsRe = /^(.*?\.(?:json(?:\.gz|\.zst)?|parq|parquet))(?:\/+(.*))?$/i;
+
+/** {store, path}: path is the node inside a reference set ("" otherwise). */
+async function storeFor(location) {
+  const m = refsRe.exec(location);
+  if (m) {
+    const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(m[1]) ? m[1] : pathToFileURL(nodePath.resolve(m[1])).href;
+    return { store: await zarr.ReferenceStore.fromUrl(url, { fetch: fileFetch }), path: m[2] ?? "" };
+  }
+  if (/^https?:\/\//i.test(location)) return { store: new zarr.FetchStore(location), path: "" };
+  return { store: new zarr.FileSystemStore(location), path: "" };
+}
+
+/** fetch, plus file: URLs read from disk (with Range), for local reference sets and targets. */
+async function fileFetch(req) {
+  const u = new URL(req.url);
+  if (u.protocol !== "file:") return fetch(req);
+  let fh;
+  try {
+    fh = await fs.open(fileURLToPath(u));
+    const st = await fh.stat();
+    if (!st.isFile()) return new Response(null, { status: 404 });
+    const size = st.size;
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.get("Range") ?? "");
+    if (!range) return new Response(await fh.readFile(), { status: 200 });
+    const start = range[1] === "" ? Math.max(0, size - Number(range[2])) : Number(range[1]);
+    const end = range[1] === "" || range[2] === "" ? size - 1 : Math.min(Number(range[2]), size - 1);
+    if (start > end) return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
+    const buf = Buffer.alloc(end - start + 1);
+    await fh.read(buf, 0, buf.length, start);
+    return new Response(buf, { status: 206, headers: { "Content-Range": `bytes ${start}-${end}/${size}` } });
+  } catch (e) {
+    if (["ENOENT", "ENOTDIR", "EISDIR"].includes(e.code)) return new Response(null, { status: 404 });
+    throw e;
+  } finally {
+    await fh?.close();
+  }
 }
 
 function tuple(a) {
@@ -147,11 +190,11 @@ async function main(argv) {
     console.error(usage);
     return cmd === "-h" || cmd === "--help" ? 0 : 2;
   }
-  const store = storeFor(location);
+  const { store, path: inner } = await storeFor(location);
   if (cmd === "info") {
     let node;
     try {
-      node = await zarr.open(store, { path: third ?? "" });
+      node = await zarr.open(store, { path: third ?? inner });
     } catch (e) {
       e.message = `${location}: ${e.message}`;
       throw e;
@@ -164,7 +207,7 @@ async function main(argv) {
   }
   let arr;
   try {
-    arr = await zarr.open(store, { kind: "array" });
+    arr = await zarr.open(store, { path: inner, kind: "array" });
   } catch (e) {
     e.message = `${location}: ${e.message}`;
     throw e;

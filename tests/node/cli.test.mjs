@@ -4,7 +4,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as path from "node:path";
-import { npmDir, fixturesV2, startServer } from "./helpers.mjs";
+import { npmDir, fixturesV2, startServer, repoRoot } from "./helpers.mjs";
 
 const bin = path.join(npmDir, "bin", "zarr-wasm.js");
 
@@ -44,6 +44,26 @@ describe("zarr-wasm CLI", () => {
     assert.match(r.stdout, /^shape \(2, 3\) {2}dtype >i2\n\[\[-?\d+ -?\d+ -?\d+\]\n \[-?\d+ -?\d+ -?\d+\]\]\n$/);
     const s = await run("cat", path.join(consolidated, "z"));
     assert.match(s.stdout, /^shape \(6,\) {2}dtype <U3\n\[".*"\]\n$/);
+  });
+  test("reference sets, local and over HTTP: info and cat (refs.json/path)", async () => {
+    const refs = path.join(repoRoot, "tests", "refs", "data");
+    const r = await run("info", path.join(refs, "json", "v1.json"));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^v1\.json\/ {2}group v2 {2}attrs \{"Conventions":"CF-1\.6"/);
+    assert.ok(r.stdout.includes("├── temp  array v2  shape (10, 12)  dtype <f4  chunks (4, 5)  codecs bytes, shuffle(elementsize=4), zlib(level=5)"), r.stdout);
+    const c = await run("cat", `${path.join(refs, "json", "v0.json")}/counts`, "0:5");
+    assert.equal(c.stdout, "shape (5,)  dtype >i2\n[-300 -293 -286 -279 -272]\n", c.stderr);
+    const server = await startServer(refs);
+    try {
+      const q = await run("info", `${server.url}/json/v1_gen.json`);
+      assert.equal(q.code, 0, q.stderr);
+      assert.match(q.stdout, /counts {2}array v2 {2}shape \(100,\)/);
+      const h = await run("cat", `${server.url}/json/v1_gen.json/counts`, "0:5");
+      assert.equal(h.stdout, c.stdout, h.stderr);
+      assert.deepEqual(server.stats.log.filter((l) => l.path === "/json/t1.bin").map((l) => l.range), ["bytes=1000-1019"]);
+    } finally {
+      await server.close();
+    }
   });
   test("errors: message with the code, exit status 1; usage: 2", async () => {
     const r = await run("cat", path.join(consolidated, "nope"));
