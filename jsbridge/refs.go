@@ -129,10 +129,9 @@ func refOptions(o js.Value, read js.Value) (refs.Options, error) {
 			*dst = int64(x)
 		}
 	}
-	var gap, block, window, conc, cache int64
+	var gap, block, conc, cache int64
 	set("maxGap", &gap)
 	set("maxBlock", &block)
-	set("window", &window)
 	set("concurrency", &conc)
 	set("cacheFiles", &cache)
 	if err != nil {
@@ -140,14 +139,15 @@ func refOptions(o js.Value, read js.Value) (refs.Options, error) {
 	}
 	opt.MaxGap, opt.MaxBlock = gap, block
 	opt.Concurrency, opt.CacheFiles = int(conc), int(cache)
-	if x, ok, _ := num("window"); ok {
-		if x < 0 {
-			opt.Window = -1
-		} else if x == 0 {
-			opt.Window = 0
-		} else {
-			opt.Window = time.Duration(x * float64(time.Millisecond))
-		}
+	// window in ms: 0 keeps the default, negative means no waiting
+	w, ok, err := num("window")
+	if err != nil {
+		return opt, err
+	}
+	if ok && w < 0 {
+		opt.Window = -1
+	} else if ok && w > 0 {
+		opt.Window = time.Duration(w * float64(time.Millisecond))
 	}
 	return opt, nil
 }

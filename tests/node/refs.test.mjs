@@ -186,6 +186,16 @@ describe("ReferenceStore: coalescing and concurrency, counted in requests", () =
     assert.ok(ms < 10 * 30, `${ms} ms: the requests were not concurrent`);
   });
 
+  test("window: -1 fetches every read on its own; a longer window still merges", async () => {
+    for (const [window, n] of [[-1, 10], [20, 1]]) {
+      const s = await zarr.ReferenceStore.fromUrl(`${server.url}/json/v0.json`, { window });
+      const arr = await zarr.open(s, { path: "counts", kind: "array" });
+      server.reset();
+      await arr.get();
+      assert.equal(server.stats.paths.filter((p) => p === "/json/t1.bin").length, n, `window ${window}`);
+    }
+  });
+
   test("concurrency bounds the requests in flight", async () => {
     const s = await zarr.ReferenceStore.fromUrl(`${server.url}/json/v0.json`, { maxGap: -1, concurrency: 2 });
     const arr = await zarr.open(s, { path: "counts", kind: "array" });
