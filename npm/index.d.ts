@@ -87,6 +87,11 @@ export interface FetchStoreOptions {
   retryDelay?: number;
   /** Extra RequestInit fields (credentials, mode, cache, ...). */
   requestInit?: RequestInit;
+  /**
+   * Send ranged requests with cache "no-store" (default true): Chromium's
+   * HTTP cache lets one request per URL through at a time.
+   */
+  noStoreRanges?: boolean;
 }
 
 /**

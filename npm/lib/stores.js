@@ -260,6 +260,10 @@ export class HTTPReader {
  * - Network errors, 408/425/429 and 5xx are retried with exponential backoff
  *   and jitter (`retries`, default 3).
  * - At most `concurrency` requests are in flight (default 16).
+ * - Ranged requests are sent with `cache: "no-store"` (unless
+ *   `requestInit.cache` or `noStoreRanges: false` says otherwise): Chromium's
+ *   HTTP cache lets one request per URL through at a time, which would
+ *   serialise the inner-chunk reads of a shard.
  */
 export class FetchStore {
   #reader;
@@ -273,7 +277,7 @@ export class FetchStore {
     const base = new URL(String(url), globalThis.location?.href);
     if (!base.pathname.endsWith("/")) base.pathname += "/";
     this.url = base;
-    this.#reader = new HTTPReader(options);
+    this.#reader = new HTTPReader({ noStoreRanges: true, ...options });
   }
 
   /** Requests sent (each retry counts), for diagnostics. */
