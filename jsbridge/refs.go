@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
@@ -152,6 +153,21 @@ func refOptions(o js.Value, read js.Value) (refs.Options, error) {
 	return opt, nil
 }
 
+// lookupGoStore returns a Go store the bridge keeps for JS (a reference
+// set, a zip store).
+func lookupGoStore(v js.Value) (store.Store, error) {
+	if v.Type() != js.TypeNumber {
+		return nil, errs.New(errs.Store, "", "bad handle")
+	}
+	handlesMu.Lock()
+	defer handlesMu.Unlock()
+	s, ok := handles[v.Int()].(store.Store)
+	if !ok {
+		return nil, errs.New(errs.Store, "", "the store was released")
+	}
+	return s, nil
+}
+
 func lookupRefs(v js.Value) (*refs.Store, error) {
 	if v.Type() != js.TypeNumber {
 		return nil, errs.New(errs.Store, "", "bad handle")
@@ -191,6 +207,30 @@ func refKey(v js.Value) (string, error) {
 }
 
 func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
+	// zipOpen(store, key, signal) → {id}: the zip file at key in a store,
+	// read through range requests.
+	fn("zipOpen", func(a []js.Value) (js.Value, error) {
+		base, err := newStore(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		key, err := refKey(a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		ctx, done, err := callContext(a[2])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		z, err := zarr.NewZipStore(ctx, base, key)
+		if err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		o := jsObject.New()
+		o.Set("id", keep(z))
+		return o, nil
+	})
 	// refOpen(mode, source, options, read, signal) → {id}; mode "url"
 	// (JSON or a Parquet directory, detected), "json" (source: the bytes,
 	// compressed or not) or "parquet".
@@ -234,9 +274,9 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 		o.Set("id", keep(s))
 		return o, nil
 	})
-	// refGet(id, key, signal) → Uint8Array | undefined
-	fn("refGet", func(a []js.Value) (js.Value, error) {
-		s, err := lookupRefs(a[0])
+	// storeGet(id, key, signal) → Uint8Array | undefined
+	fn("storeGet", func(a []js.Value) (js.Value, error) {
+		s, err := lookupGoStore(a[0])
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -258,9 +298,9 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 		}
 		return bytesToJS(data), nil
 	})
-	// refGetRange(id, key, {offset, length} | {suffixLength}, signal)
-	fn("refGetRange", func(a []js.Value) (js.Value, error) {
-		s, err := lookupRefs(a[0])
+	// storeGetRange(id, key, {offset, length} | {suffixLength}, signal)
+	fn("storeGetRange", func(a []js.Value) (js.Value, error) {
+		s, err := lookupGoStore(a[0])
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -295,7 +335,7 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 			return js.Value{}, err
 		}
 		defer done()
-		data, ok, err := s.GetRange(ctx, key, br)
+		data, ok, err := store.GetRange(ctx, s, key, br)
 		if err != nil {
 			return js.Value{}, abortAware(ctx, err)
 		}
@@ -304,9 +344,9 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 		}
 		return bytesToJS(data), nil
 	})
-	// refList(id, prefix) → names directly under prefix ("/" or "/a/")
-	fn("refList", func(a []js.Value) (js.Value, error) {
-		s, err := lookupRefs(a[0])
+	// storeList(id, prefix) → names directly under prefix ("/" or "/a/")
+	fn("storeList", func(a []js.Value) (js.Value, error) {
+		s, err := lookupGoStore(a[0])
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -317,7 +357,11 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 		if prefix != "" && prefix[len(prefix)-1] != '/' {
 			prefix += "/"
 		}
-		names, err := s.List(context.Background(), prefix)
+		l, ok := s.(store.Lister)
+		if !ok {
+			return js.Value{}, errs.New(errs.Unsupported, prefix, "the store cannot list")
+		}
+		names, err := l.List(context.Background(), prefix)
 		if err != nil {
 			return js.Value{}, err
 		}

@@ -174,6 +174,22 @@ export type ReferenceLocation =
   | { inline?: undefined; url: string; fetchUrl: string; offset: number; length: number };
 
 /**
+ * A zip of a hierarchy (zarr-python's ZipStore; zipped from within or from
+ * its parent directory) held in any store, read through range requests:
+ * the zip's end records and directory, then only the entries a read needs.
+ * Read-only. Hand it to open(); it is also a plain store.
+ */
+export declare class ZipStore implements Readable, Listable {
+  private constructor();
+  /** Opens the zip file at key ("/data.zarr.zip") in store. */
+  static open(store: Store, key: string, options?: { signal?: AbortSignal }): Promise<ZipStore>;
+  readonly key: string;
+  get(key: string, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
+  getRange(key: string, range: { offset: number; length?: number } | { suffixLength: number }, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
+  list(prefix?: string): Promise<string[]>;
+}
+
+/**
  * A reference set (kerchunk / fsspec JSON v0 and v1, or a Parquet reference
  * directory) as a read-only store: hand it to open(). Reads of one target
  * file that arrive together are merged into few Range requests and fetched

@@ -5,3 +5,4 @@ export { ZarrError, codes } from "./lib/errors.js";
 export { open, create, createGroup, slice, ZarrArray, ZarrGroup } from "./lib/core.js";
 export { MemoryStore, FetchStore, HTTPError, RangeMismatchError } from "./lib/stores.js";
 export { ReferenceStore } from "./lib/refs.js";
+export { ZipStore } from "./lib/zip.js";

@@ -153,7 +153,7 @@ export class ReferenceStore {
   }
 
   get(key, opts = {}) {
-    return callBridge("refGet", this.#id, checkKey(key), opts?.signal);
+    return callBridge("storeGet", this.#id, checkKey(key), opts?.signal);
   }
 
   /** @param {{offset: number, length?: number} | {suffixLength: number}} range */
@@ -164,7 +164,7 @@ export class ReferenceStore {
       r.offset = Number(range?.offset ?? 0);
       if (range?.length !== undefined) r.length = Number(range.length);
     }
-    return callBridge("refGetRange", this.#id, checkKey(key), r, opts?.signal);
+    return callBridge("storeGetRange", this.#id, checkKey(key), r, opts?.signal);
   }
 
   /**
@@ -172,7 +172,7 @@ export class ReferenceStore {
    * lists its metadata and array directories, not chunk keys.
    */
   list(prefix = "/") {
-    return callBridge("refList", this.#id, checkKey(prefix));
+    return callBridge("storeList", this.#id, checkKey(prefix));
   }
 
   /**
