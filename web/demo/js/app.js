@@ -4,7 +4,7 @@
 // bar (?url=&path=&…) so a view can be shared.
 import * as zarr from "zarr-wasm";
 import { colormapList, cssGradient, table } from "./colormaps.js";
-import { FileTreeStore, InstrumentedStore, ZipStore, blobSource, storeSource } from "./stores.js";
+import { BlobStore, FileTreeStore, InstrumentedStore } from "./stores.js";
 import { SliceView, numericKind, readChunkShape } from "./view.js";
 import { LinePlot, valueTable } from "./plot.js";
 import { explain, formatBytes, formatNumber, formatShape } from "./format.js";
@@ -199,7 +199,7 @@ async function storeForURL(url, signal) {
     const dir = new URL(u.href);
     dir.pathname = u.pathname.slice(0, u.pathname.lastIndexOf("/") + 1);
     const parent = new zarr.FetchStore(dir);
-    return ZipStore.open(storeSource(parent, "/" + name), { signal });
+    return zarr.ZipStore.open(parent, "/" + name, { signal });
   }
   if (/\.json(\.gz|\.zst)?$/i.test(u.pathname)) return zarr.ReferenceStore.fromUrl(u, { signal });
   if (/\.(parq|parquet)\/?$|\/\.zmetadata$/i.test(u.pathname) || (await isParquetRoot(u, signal))) {
@@ -1092,7 +1092,8 @@ function openFiles(files, pathOf) {
 async function openZipFile(file) {
   $("url").value = "";
   try {
-    const store = await ZipStore.open(blobSource(file));
+    const blob = new BlobStore(file);
+    const store = await zarr.ZipStore.open(blob, blob.key);
     openStore(store, { label: `local file ${file.name}` });
   } catch (e) {
     showError(e, "open");

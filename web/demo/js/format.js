@@ -50,7 +50,6 @@ export function explain(e, context = "") {
       hint: "The server may be down, the address mistyped, or the server may not allow this page to read it (it needs to send CORS headers such as Access-Control-Allow-Origin).",
     };
   }
-  if (e?.name === "ZipFormatError") return { title: "This zip file cannot be read", detail: msg, hint: "" };
   switch (code) {
     case "NOT_FOUND":
       return {
