@@ -44,18 +44,23 @@ func keep(n any) int {
 	return id
 }
 
-func lookup(v js.Value) (zarr.Node, error) {
+// lookupHandle returns the kept value of type T behind a JS handle; what
+// names it in the error when it was released (or is something else).
+func lookupHandle[T any](v js.Value, what string) (T, error) {
+	var zero T
 	if v.Type() != js.TypeNumber {
-		return nil, errs.New(errs.Store, "", "bad handle")
+		return zero, errs.New(errs.Store, "", "bad handle")
 	}
 	handlesMu.Lock()
 	defer handlesMu.Unlock()
-	n, ok := handles[v.Int()].(zarr.Node)
+	x, ok := handles[v.Int()].(T)
 	if !ok {
-		return nil, errs.New(errs.Store, "", "the array or group was released")
+		return zero, errs.New(errs.Store, "", "the %s was released", what)
 	}
-	return n, nil
+	return x, nil
 }
+
+func lookup(v js.Value) (zarr.Node, error) { return lookupHandle[zarr.Node](v, "array or group") }
 
 func lookupArray(v js.Value) (*zarr.Array, error) {
 	n, err := lookup(v)

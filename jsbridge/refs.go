@@ -155,30 +155,10 @@ func refOptions(o js.Value, read js.Value) (refs.Options, error) {
 
 // lookupGoStore returns a Go store the bridge keeps for JS (a reference
 // set, a zip store).
-func lookupGoStore(v js.Value) (store.Store, error) {
-	if v.Type() != js.TypeNumber {
-		return nil, errs.New(errs.Store, "", "bad handle")
-	}
-	handlesMu.Lock()
-	defer handlesMu.Unlock()
-	s, ok := handles[v.Int()].(store.Store)
-	if !ok {
-		return nil, errs.New(errs.Store, "", "the store was released")
-	}
-	return s, nil
-}
+func lookupGoStore(v js.Value) (store.Store, error) { return lookupHandle[store.Store](v, "store") }
 
 func lookupRefs(v js.Value) (*refs.Store, error) {
-	if v.Type() != js.TypeNumber {
-		return nil, errs.New(errs.Store, "", "bad handle")
-	}
-	handlesMu.Lock()
-	defer handlesMu.Unlock()
-	s, ok := handles[v.Int()].(*refs.Store)
-	if !ok {
-		return nil, errs.New(errs.Store, "", "the reference store was released")
-	}
-	return s, nil
+	return lookupHandle[*refs.Store](v, "reference store")
 }
 
 // storeHandle returns the Go store behind a JS object that carries a

@@ -4,23 +4,12 @@
 // urls and merges neighbouring ranges; this module gives it a fetch to read
 // targets with and wraps its store in a JS object that open() accepts.
 import { callBridge, bridgeIfRunning } from "./runtime.js";
+import { GoStore, checkKey } from "./gostore.js";
 import { ZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
 import { HTTPReader } from "./stores.js";
 
-const registry =
-  typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry((id) => bridgeIfRunning()?.release(id))
-    : null;
-
 const textEncoder = new TextEncoder();
-
-function checkKey(key) {
-  if (typeof key !== "string" || !key.startsWith("/")) {
-    throw new TypeError(`store keys are absolute paths starting with "/", got ${JSON.stringify(key)}`);
-  }
-  return key;
-}
 
 /** An absolute URL (against the page in browsers), or null. */
 function absoluteURL(u) {
@@ -92,18 +81,14 @@ function goOptions(opt, extra) {
  * `zarr.open` (the engine then reads the Go store behind it directly). Its
  * get/getRange/list make it a plain zarrita-style store as well.
  */
-export class ReferenceStore {
-  #id;
+export class ReferenceStore extends GoStore {
   #reader;
   /** @internal use fromUrl, fromJSON or fromParquet */
   constructor(id, reader, url) {
-    this.#id = id;
+    super(id);
     this.#reader = reader;
     /** The reference file's URL (or the Parquet directory's; fromJSON: its baseUrl). */
     this.url = url;
-    // The engine recognises the store by this handle.
-    Object.defineProperty(this, "_zarrWasmHandle", { value: id, enumerable: false });
-    registry?.register(this, id);
   }
 
   /**
@@ -152,36 +137,13 @@ export class ReferenceStore {
     return this.#reader.requests;
   }
 
-  get(key, opts = {}) {
-    return callBridge("storeGet", this.#id, checkKey(key), opts?.signal);
-  }
-
-  /** @param {{offset: number, length?: number} | {suffixLength: number}} range */
-  getRange(key, range, opts = {}) {
-    const r = {};
-    if (range?.suffixLength !== undefined) r.suffixLength = Number(range.suffixLength);
-    else {
-      r.offset = Number(range?.offset ?? 0);
-      if (range?.length !== undefined) r.length = Number(range.length);
-    }
-    return callBridge("storeGetRange", this.#id, checkKey(key), r, opts?.signal);
-  }
-
-  /**
-   * Names directly under prefix (sub-prefixes end in "/"). A Parquet set
-   * lists its metadata and array directories, not chunk keys.
-   */
-  list(prefix = "/") {
-    return callBridge("storeList", this.#id, checkKey(prefix));
-  }
-
   /**
    * Where a key's bytes come from, without reading them: {inline: true,
    * length} or {url, fetchUrl, offset, length} (length -1: the whole
    * file); undefined for a key without a reference.
    */
   lookup(key, opts = {}) {
-    return callBridge("refLookup", this.#id, checkKey(key), opts?.signal);
+    return callBridge("refLookup", this._id, checkKey(key), opts?.signal);
   }
 
   toString() {
