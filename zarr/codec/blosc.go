@@ -83,8 +83,23 @@ func (c *bloscCodec) Encode(b []byte) ([]byte, error) {
 	return out, nil
 }
 
-func (c *bloscCodec) Decode(b []byte) ([]byte, error) {
-	out, err := blosc.Decode(nil, b)
+func (c *bloscCodec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
+
+// DecodeLimit refuses a chunk whose header declares more than max bytes
+// (the chain passes the chunk's known size) before allocating anything.
+func (c *bloscCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
+	n, err := blosc.DecodedSize(b)
+	if err != nil {
+		code := errs.Codec
+		if errors.Is(err, blosc.ErrUnsupported) {
+			code = errs.Unsupported
+		}
+		return nil, errs.Wrap(code, "blosc", err, "cannot decode")
+	}
+	if limit := effectiveLimit(max); n > limit {
+		return nil, Corrupt("blosc", "the chunk declares %d decoded bytes, more than the %d expected", n, limit)
+	}
+	out, err := blosc.Decode(make([]byte, 0, n), b)
 	if err != nil {
 		code := errs.Codec
 		if errors.Is(err, blosc.ErrUnsupported) {
