@@ -76,6 +76,14 @@ func Register(f Factory, names ...string) {
 	}
 }
 
+// Lookup returns the factory registered under name, so a host can wrap a
+// codec (the WebAssembly bridge inflates zlib and gzip with the host's
+// native DecompressionStream).
+func Lookup(name string) (Factory, bool) {
+	f, ok := registry[name]
+	return f, ok
+}
+
 // Names lists the registered codec names.
 func Names() []string {
 	out := make([]string, 0, len(registry))
