@@ -20,7 +20,7 @@ import (
 // is loaded, one inner chunk costs two requests (index, chunk), and the
 // values equal what zarrita.js reads.
 func TestShardedOverHTTP(t *testing.T) {
-	shared := peersShared(t)
+	shared := peers.RequireShared(t)
 	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v3", "data.zarr")
 	var requests atomic.Int64
 	files := http.FileServer(http.Dir(root)) // serves Range requests
@@ -63,19 +63,10 @@ func TestShardedOverHTTP(t *testing.T) {
 	t.Fatal("zarrita did not list the array")
 }
 
-func peersShared(t *testing.T) string {
-	t.Helper()
-	shared := peers.Shared()
-	if shared == "" {
-		peers.Unavailable(t, "../shared is not beside the checkout")
-	}
-	return shared
-}
-
 // TestZipOverHTTP reads zarr-python's zipped v3 hierarchy over HTTP without
 // downloading it: a few range requests, far fewer bytes than the file.
 func TestZipOverHTTP(t *testing.T) {
-	shared := peersShared(t)
+	shared := peers.RequireShared(t)
 	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v3")
 	var requests, sent atomic.Int64
 	files := http.FileServer(http.Dir(root))

@@ -21,10 +21,7 @@ import (
 // TestZarritaV2Fixtures reads zarrita.js's v2 fixture store (written by
 // zarr-python) and compares every array with what zarr-python 2 reads.
 func TestZarritaV2Fixtures(t *testing.T) {
-	shared := peers.Shared()
-	if shared == "" {
-		peers.Unavailable(t, "../shared is not beside the checkout")
-	}
+	shared := peers.RequireShared(t)
 	py := peers.RequirePython(t, "zarr")
 	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v2")
 	out := filepath.Join(t.TempDir(), "cases.json")
@@ -104,10 +101,7 @@ func zarritaCases(t *testing.T, root, storeName string, extra ...string) []confo
 // zarr-python 3: sharded, ragged, strings, transposed, consolidated) and
 // compares every array with what zarrita.js reads.
 func TestZarritaV3Fixtures(t *testing.T) {
-	shared := peers.Shared()
-	if shared == "" {
-		peers.Unavailable(t, "../shared is not beside the checkout")
-	}
+	shared := peers.RequireShared(t)
 	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v3")
 	cases := zarritaCases(t, root, "data.zarr")
 	if len(cases) < 40 {
@@ -157,10 +151,7 @@ func TestZarritaV3Fixtures(t *testing.T) {
 // zip files through the zip store and compares with zarrita's reading of
 // the directory.
 func TestZarritaV3ZippedFixtures(t *testing.T) {
-	shared := peers.Shared()
-	if shared == "" {
-		peers.Unavailable(t, "../shared is not beside the checkout")
-	}
+	shared := peers.RequireShared(t)
 	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v3")
 	cases := zarritaCases(t, root, "data.zarr")
 	ctx := context.Background()

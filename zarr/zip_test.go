@@ -18,10 +18,7 @@ import (
 // the zipped stores (zarr-python's ZipStore, zipped from within and from the
 // parent directory) and compares what it reads with the directory store.
 func TestZipStoreArrays(t *testing.T) {
-	shared := peers.Shared()
-	if shared == "" {
-		peers.Unavailable(t, "../shared is not beside the checkout")
-	}
+	shared := peers.RequireShared(t)
 	ctx := context.Background()
 	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v2")
 	dir, err := zarr.NewDirectoryStore(filepath.Join(root, "data.zarr"))

@@ -55,3 +55,14 @@ func Shared() string {
 	}
 	return ""
 }
+
+// RequireShared returns the ../shared directory, skipping the test (or
+// failing it under CI) when it is not beside the checkout.
+func RequireShared(t testing.TB) string {
+	t.Helper()
+	dir := Shared()
+	if dir == "" {
+		Unavailable(t, "../shared is not beside the checkout")
+	}
+	return dir
+}

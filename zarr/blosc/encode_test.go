@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,16 +77,7 @@ func pythonBlosc(t *testing.T) string {
 	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
 		t.Skip("no subprocesses under wasm")
 	}
-	py := "/usr/bin/python3"
-	if _, err := os.Stat(py); err != nil {
-		if py, err = exec.LookPath("python3"); err != nil {
-			t.Skip("python3 not found; install python3-blosc to run the c-blosc cross-check")
-		}
-	}
-	if out, err := exec.Command(py, "-c", "import blosc").CombinedOutput(); err != nil {
-		t.Skipf("%s lacks python-blosc (apt-get install python3-blosc): %v %s", py, err, out)
-	}
-	return py
+	return peers.RequirePython(t, "blosc")
 }
 
 // TestEncodeCBloscDecode encodes the whole option matrix in Go and has

@@ -290,9 +290,6 @@ func (c *Chain) decodedBytes() (int, bool) {
 	return nd.Size(in.Shape) * in.DType.Size, true
 }
 
-// Input returns the representation the chain decodes to.
-func (c *Chain) Input() Spec { return c.specs[0] }
-
 // Corrupt returns the CODEC error for undecodable chunk data.
 func Corrupt(codec string, format string, args ...any) error {
 	return errs.New(errs.Codec, codec, format, args...)

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"math"
 	"os"
 	"os/exec"
@@ -457,13 +458,7 @@ func TestNumcodecsEncode(t *testing.T) {
 }
 
 func checkWithNumcodecs(t *testing.T, dir string, entries []goEncoding) {
-	const python = "/usr/bin/python3"
-	if _, err := os.Stat(python); err != nil {
-		t.Skipf("numcodecs check skipped: %s not found", python)
-	}
-	if err := exec.Command(python, "-c", "import numcodecs, numpy").Run(); err != nil {
-		t.Skipf("numcodecs check skipped: numcodecs/numpy not importable by %s (apt-get install python3-numcodecs)", python)
-	}
+	python := peers.RequirePython(t, "numcodecs", "numpy")
 	raw, err := json.Marshal(entries)
 	must(t, err)
 	index := filepath.Join(dir, "go_index.json")

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -80,7 +80,7 @@ func TestCorruptData(t *testing.T) {
 		{"zstd", `{"level":1}`, Spec{}, nil},
 		{"lz4", "", Spec{}, lz4Hdr(0)},
 		{"lz4", "", Spec{}, lz4Hdr(-5, 0)},
-		{"lz4", "", Spec{}, lz4Hdr(1 << 30, 0x10, 'a')},
+		{"lz4", "", Spec{}, lz4Hdr(1<<30, 0x10, 'a')},
 		{"lz4", "", Spec{}, lz4Hdr(5, 0x10, 'a')},
 		{"lz4", "", Spec{}, []byte{1, 0}},
 		{"crc32c", "", Spec{}, []byte{1, 2, 3}},

@@ -199,19 +199,10 @@ func (t *DataType) String() string {
 	return t.Kind.String()
 }
 
-// Convenience constructors for the plain numeric types (little-endian).
+// NewBool and NewUint build those types (little-endian) without parsing.
 func NewBool() *DataType { return &DataType{Kind: Bool, Size: 1, Endian: NoOrder, Name: "bool"} }
-func NewInt(size int) *DataType {
-	return &DataType{Kind: Int, Size: size, Endian: endianFor(size), Name: fmt.Sprintf("int%d", size*8)}
-}
 func NewUint(size int) *DataType {
 	return &DataType{Kind: Uint, Size: size, Endian: endianFor(size), Name: fmt.Sprintf("uint%d", size*8)}
-}
-func NewFloat(size int) *DataType {
-	return &DataType{Kind: Float, Size: size, Endian: endianFor(size), Name: fmt.Sprintf("float%d", size*8)}
-}
-func NewComplex(size int) *DataType {
-	return &DataType{Kind: Complex, Size: size, Endian: Little, Name: fmt.Sprintf("complex%d", size*8)}
 }
 
 func endianFor(size int) byte {

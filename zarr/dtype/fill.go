@@ -388,9 +388,6 @@ func SwapTo(t *DataType, data []byte, codecEndian byte) {
 	}
 }
 
-// SwapUniform reverses the bytes of every width-byte word of data.
-func SwapUniform(data []byte, width int) { swapUniform(data, width) }
-
 func swapUniform(data []byte, width int) {
 	n := len(data) / width * width
 	switch width {

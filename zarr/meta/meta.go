@@ -73,11 +73,6 @@ func (k KeyEncoding) Key(idx []int) string {
 	return b.String()
 }
 
-// ChunkSpec returns the decoded representation of chunk idx.
-func (a *Array) ChunkSpec(idx []int) codec.Spec {
-	return codec.Spec{Shape: a.Grid.ChunkShape(idx), DType: a.DType, Fill: a.Fill}
-}
-
 // Chain returns the codec chain for chunks of the given shape.
 func (a *Array) Chain(shape []int) (*codec.Chain, error) {
 	key := fmt.Sprint(shape)

@@ -99,7 +99,7 @@ func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, 
 		cfgs = append(cfgs, codec.Config{Name: "transpose", Configuration: c})
 	}
 	if format == 2 {
-		if raw, err = need("compressor"); err != nil {
+		if _, err := need("compressor"); err != nil {
 			return nil, err
 		}
 	}

@@ -102,9 +102,6 @@ func strides(shape []int) []int {
 	return s
 }
 
-// Strides returns the C-order element strides of shape.
-func Strides(shape []int) []int { return strides(shape) }
-
 // Whole returns the selection of every element of shape.
 func Whole(shape []int) []Range {
 	r := make([]Range, len(shape))

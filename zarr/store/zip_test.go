@@ -922,10 +922,7 @@ func ExampleNewZip() {
 // entry with the unzipped store, counting requests: the end of the file,
 // the central directory, then one per entry.
 func TestZipPeerFixtures(t *testing.T) {
-	shared := peers.Shared()
-	if shared == "" {
-		peers.Unavailable(t, "../shared is not beside the checkout")
-	}
+	shared := peers.RequireShared(t)
 	ctx := context.Background()
 	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v2")
 	var files []string
