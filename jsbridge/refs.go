@@ -178,8 +178,8 @@ func storeHandle(obj js.Value) (store.Store, bool) {
 	return s, ok
 }
 
-// refKey turns an absolute JS key into a Go key.
-func refKey(v js.Value) (string, error) {
+// goKey turns an absolute JS key into a Go key.
+func goKey(v js.Value) (string, error) {
 	if v.Type() != js.TypeString || len(v.String()) == 0 || v.String()[0] != '/' {
 		return "", errs.New(errs.Store, "", "store keys are absolute paths starting with \"/\"")
 	}
@@ -194,7 +194,7 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 		if err != nil {
 			return js.Value{}, err
 		}
-		key, err := refKey(a[1])
+		key, err := goKey(a[1])
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -260,7 +260,7 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 		if err != nil {
 			return js.Value{}, err
 		}
-		key, err := refKey(a[1])
+		key, err := goKey(a[1])
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -284,7 +284,7 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 		if err != nil {
 			return js.Value{}, err
 		}
-		key, err := refKey(a[1])
+		key, err := goKey(a[1])
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -330,7 +330,7 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 		if err != nil {
 			return js.Value{}, err
 		}
-		prefix, err := refKey(a[1])
+		prefix, err := goKey(a[1])
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -359,7 +359,7 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 		if err != nil {
 			return js.Value{}, err
 		}
-		key, err := refKey(a[1])
+		key, err := goKey(a[1])
 		if err != nil {
 			return js.Value{}, err
 		}

@@ -192,20 +192,9 @@ func GuessChunks(shape []int, itemsize int) []int {
 // CreateArray creates an array at path (and any missing ancestor groups)
 // and returns it opened.
 func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*Array, error) {
-	p, err := meta.NormalizePath(path)
+	p, w, format, err := newNodeTarget(s, path, opt.ZarrFormat)
 	if err != nil {
 		return nil, err
-	}
-	w, ok := s.(store.Writer)
-	if !ok {
-		return nil, errs.New(errs.ReadOnly, p, "the store cannot be written")
-	}
-	format := opt.ZarrFormat
-	if format == 0 {
-		format = 3
-	}
-	if format != 2 && format != 3 {
-		return nil, errs.New(errs.Unsupported, p, "writing zarr_format %d is not supported", format)
 	}
 	dt, err := parseDTypeOption(opt.DType)
 	if err != nil {
@@ -387,20 +376,9 @@ func jsonInt(n int64) string { return string(appendInt(nil, int(n))) }
 
 // CreateGroup creates a group at path (and any missing ancestors).
 func CreateGroup(ctx context.Context, s Store, path string, opt GroupOptions) (*Group, error) {
-	p, err := meta.NormalizePath(path)
+	p, w, format, err := newNodeTarget(s, path, opt.ZarrFormat)
 	if err != nil {
 		return nil, err
-	}
-	w, ok := s.(store.Writer)
-	if !ok {
-		return nil, errs.New(errs.ReadOnly, p, "the store cannot be written")
-	}
-	format := opt.ZarrFormat
-	if format == 0 {
-		format = 3
-	}
-	if format != 2 && format != 3 {
-		return nil, errs.New(errs.Unsupported, p, "writing zarr_format %d is not supported", format)
 	}
 	if err := prepareNode(ctx, s, w, p, opt.Overwrite, format); err != nil {
 		return nil, err
@@ -409,6 +387,26 @@ func CreateGroup(ctx context.Context, s Store, path string, opt GroupOptions) (*
 		return nil, err
 	}
 	return OpenGroup(ctx, s, p)
+}
+
+// newNodeTarget checks what creating a node needs: a valid path, a
+// writable store and a format it can write (0 means v3).
+func newNodeTarget(s Store, path string, format int) (string, store.Writer, int, error) {
+	p, err := meta.NormalizePath(path)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	w, ok := s.(store.Writer)
+	if !ok {
+		return "", nil, 0, errs.New(errs.ReadOnly, p, "the store cannot be written")
+	}
+	if format == 0 {
+		format = 3
+	}
+	if format != 2 && format != 3 {
+		return "", nil, 0, errs.New(errs.Unsupported, p, "writing zarr_format %d is not supported", format)
+	}
+	return p, w, format, nil
 }
 
 // writeGroupDoc writes a group's metadata (and v2 attributes).
