@@ -19,7 +19,7 @@ vet:
 
 test: vet test-go test-js test-demo
 
-test-go:
+test-go: npm-deps
 	$(GO) test -count=1 ./...
 
 # Regenerate the fixtures other implementations write (committed).
@@ -54,10 +54,12 @@ FORCE:
 
 # devDependencies of the JS suites (zarrita, playwright-core, vite), from
 # npm/package-lock.json.
-npm-deps: npm/node_modules/.package-lock.json
+# npm packages of the package's suites and of the Go tests' peers
+# (zarrita.js as an oracle, hyparquet-writer for Parquet reference sets).
+npm-deps: npm/node_modules/.package-lock.json tests/oracle/node_modules/.package-lock.json tests/refs/node_modules/.package-lock.json
 
-npm/node_modules/.package-lock.json: npm/package-lock.json
-	cd npm && $(NPM) ci --no-audit --no-fund
+%/node_modules/.package-lock.json: %/package-lock.json
+	cd $* && $(NPM) ci --no-audit --no-fund
 
 # The npm tarball (npm/zarr-wasm-VERSION.tgz), with the .wasm inside.
 pack: wasm
