@@ -123,6 +123,9 @@ const view = new SliceView($("view-host"), {
     updateStatusLine();
     saveStateSoon();
   },
+  onPending: () => {
+    if (app.status === "rendered") setStatus("drawing");
+  },
   onRendered: () => {
     app.renders++;
     setStatus("rendered");

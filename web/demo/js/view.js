@@ -61,7 +61,8 @@ export class SliceView {
   /**
    * @param {HTMLElement} host element the canvas fills
    * @param {{onHover?: Function, onProgress?: Function, onStats?: Function,
-   *   onAutoContrast?: Function, onError?: Function, onView?: Function}} cb
+   *   onAutoContrast?: Function, onError?: Function, onView?: Function,
+   *   onPending?: Function, onRendered?: Function}} cb
    */
   constructor(host, cb = {}) {
     this.host = host;
@@ -521,6 +522,8 @@ export class SliceView {
 
   #scheduleDraw() {
     if (this.frame) return;
+    // Until the frame is drawn, the picture on screen is out of date.
+    if (this.arr && !this.tooBig) this.cb.onPending?.();
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       this.#draw();
