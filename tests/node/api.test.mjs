@@ -408,7 +408,7 @@ describe("abort and concurrency", () => {
     const ms = performance.now() - t0;
     assert.equal(r.data[99], 99);
     assert.ok(c.max >= 8, `max in flight ${c.max}`);
-    assert.ok(ms < 100 * 20 / 4, `took ${ms} ms`);
+    assert.ok(ms < (100 * 20) / 2, `took ${ms} ms, as long as half of 100 requests in a row`);
     const r2 = await slow.get(null, { concurrency: 2 });
     assert.equal(r2.data[50], 50);
   });

@@ -240,7 +240,7 @@ describe("ReferenceStore: url mapping, the fetch hook, Range rules, abort", () =
       },
     });
     plain = await startServer(dataDir, { ignoreRange: true });
-    slow = await startServer(dataDir, { delayMs: 400 });
+    slow = await startServer(dataDir, { delayMs: 1500 });
   });
   after(async () => {
     await server.close();
@@ -346,7 +346,7 @@ describe("ReferenceStore: url mapping, the fetch hook, Range rules, abort", () =
     const t0 = performance.now();
     setTimeout(() => ac.abort(new Error("enough")), 50);
     await assert.rejects(arr.get(null, { signal: ac.signal }), (e) => e.code === "ABORTED" && /enough/.test(e.message));
-    assert.ok(performance.now() - t0 < 300, "rejected before the server answered");
+    assert.ok(performance.now() - t0 < 1000, "rejected before the server answered");
     await new Promise((r) => setTimeout(r, 20));
     assert.ok(signals.length >= 1 && signals.at(-1).aborted, "the target request was aborted");
     // and opening can be aborted too
