@@ -387,6 +387,7 @@ func API() js.Value {
 		return js.ValueOf(sel.String()), nil
 	})
 	refAPI(fn, api)
+	offloadAPI(fn, api)
 	api.Set("setHelpers", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
 			setHelpers(args[0])

@@ -432,3 +432,21 @@ export declare function init(
 
 /** The compiled module once started (to instantiate it again in a worker). */
 export declare function wasmModule(): WebAssembly.Module | null;
+
+/** A running pool of decode workers (see useWorkers). */
+export interface DecodePool {
+  /** Number of workers. */
+  readonly size: number;
+  /** Chunks each worker decoded, and how many were given back to be decoded (and reported) in this thread. */
+  stats(): { decoded: number[]; failed: number };
+}
+
+/**
+ * Starts `count` decode workers (Web Workers in browsers, worker threads in
+ * Node; default: the number of cores, at most 8), each running its own copy
+ * of the engine, and sends them the decompression of chunks of at least
+ * `minBytes` (default 16384): zstd, blosc, lz4, zlib, gzip, bz2, lzma.
+ * Resolves when the workers are ready; `useWorkers(0)` stops the pool.
+ * Idle workers do not keep Node running.
+ */
+export declare function useWorkers(count?: number, options?: { minBytes?: number }): Promise<DecodePool>;

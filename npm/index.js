@@ -1,6 +1,7 @@
 // zarr-wasm: Zarr for JavaScript, backed by a Go engine compiled to
 // WebAssembly. See README.md and index.d.ts.
 export { init, wasmModule } from "./lib/runtime.js";
+export { useWorkers } from "./lib/workers.js";
 export { ZarrError, codes } from "./lib/errors.js";
 export { open, create, createGroup, slice, ZarrArray, ZarrGroup } from "./lib/core.js";
 export { MemoryStore, FetchStore, HTTPError, RangeMismatchError } from "./lib/stores.js";

@@ -12,7 +12,7 @@ let exitedError = null;
 /** @type {WebAssembly.Module | null} */
 let compiled = null;
 
-const isNode = typeof process === "object" && process !== null && !!process.versions?.node;
+export const isNode = typeof process === "object" && process !== null && !!process.versions?.node;
 
 function defaultSource() {
   return new URL("../zarr.wasm", import.meta.url);

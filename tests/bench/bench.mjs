@@ -1,6 +1,7 @@
 // zarr-wasm vs zarrita.js: the same 4096×4096 float32 array in 256×256
 // chunks (raw, blosc-lz4, zstd, zlib), read from the same in-memory store
-// in one run: the whole array, a 1000×1000 window, and a [::4, ::4] stride.
+// in one run: the whole array, a 1000×1000 window, and a [::4, ::4] stride;
+// zarr-wasm once on its own thread and once with a decode worker per core.
 // Prints MB/s of decoded output (10^6 bytes/s, median of RUNS interleaved
 // runs after a warm-up) and the ratio, then the .wasm size and the time to initialise.
 //
@@ -88,14 +89,21 @@ async function main() {
     const ours = await zarr.open(store, { path: name, kind: "array" });
     const theirs = await zarrita.open(zarrita.root(store).resolve(name), { kind: "array" });
     for (const [label, selW, selZ, outBytes] of reads) {
-      jobs.push({ codec: name, read: label, outBytes, wasm: () => ours.get(selW), zarrita: () => zarrita.get(theirs, selZ), tw: [], tz: [] });
+      jobs.push({ codec: name, read: label, outBytes, wasm: () => ours.get(selW), zarrita: () => zarrita.get(theirs, selZ), tw: [], tz: [], tp: [] });
     }
   }
+  // The same reads with a decode worker pool, one worker per core.
+  const pool = await zarr.useWorkers();
+  const workers = pool.size;
+  await zarr.useWorkers(0);
   for (let w = 0; w < 2; w++) {
     for (const j of jobs) {
       await j.wasm();
       await j.zarrita();
     }
+    await zarr.useWorkers(workers);
+    for (const j of jobs) await j.wasm();
+    await zarr.useWorkers(0);
   }
   const timed = async (fn, into) => {
     const t0 = performance.now();
@@ -112,14 +120,18 @@ async function main() {
         await timed(j.wasm, j.tw);
       }
     }
+    await zarr.useWorkers(workers);
+    for (const j of jobs) await timed(j.wasm, j.tp);
+    await zarr.useWorkers(0);
     process.stderr.write(".");
   }
   process.stderr.write("\n");
   const rows = jobs.map((j) => {
     const tw = median(j.tw);
     const tz = median(j.tz);
+    const tp = median(j.tp);
     const mbs = (ms) => j.outBytes / 1e6 / (ms / 1000);
-    return { codec: j.codec, read: j.read, wasmMs: tw, zarritaMs: tz, wasm: mbs(tw), zarrita: mbs(tz) };
+    return { codec: j.codec, read: j.read, wasmMs: tw, zarritaMs: tz, poolMs: tp, wasm: mbs(tw), zarrita: mbs(tz), pool: mbs(tp) };
   });
 
   const wasm = await fs.readFile(path.join(npmDir, "zarr.wasm"));
@@ -141,11 +153,14 @@ async function main() {
   const load = os.loadavg().map((x) => x.toFixed(1)).join(" ");
   console.log(`zarr-wasm vs zarrita.js ${zarritaVersion()} — Node ${process.version}, ${N}×${N} float32 in ${C}×${C} chunks, in-memory store, median of ${RUNS} interleaved runs after a warm-up`);
   console.log("");
-  console.log("| codec (stored MB) | read | zarr-wasm MB/s | zarrita.js MB/s | ratio (zarr-wasm / zarrita.js) |");
-  console.log("|---|---|---:|---:|---:|");
+  console.log(`| codec (stored MB) | read | zarr-wasm MB/s | zarrita.js MB/s | ratio | zarr-wasm + ${workers} workers MB/s | ratio |`);
+  console.log("|---|---|---:|---:|---:|---:|---:|");
   for (const r of rows) {
-    console.log(`| ${r.codec} (${f(stored[r.codec] / 1e6, 1)}) | ${r.read} | ${f(r.wasm)} (${f(r.wasmMs, 1)} ms) | ${f(r.zarrita)} (${f(r.zarritaMs, 1)} ms) | ${f(r.wasm / r.zarrita, 2)} |`);
+    console.log(
+      `| ${r.codec} (${f(stored[r.codec] / 1e6, 1)}) | ${r.read} | ${f(r.wasm)} (${f(r.wasmMs, 1)} ms) | ${f(r.zarrita)} (${f(r.zarritaMs, 1)} ms) | ${f(r.wasm / r.zarrita, 2)} | ${f(r.pool)} (${f(r.poolMs, 1)} ms) | ${f(r.pool / r.zarrita, 2)} |`,
+    );
   }
+  console.log("(ratios: zarr-wasm / zarrita.js; the worker column decodes compressed chunks of ≥ 16 KiB in worker threads)");
   console.log("");
   console.log(`zarr.wasm: ${wasm.length.toLocaleString("en")} bytes raw, ${gz.toLocaleString("en")} gzip -9, ${br.toLocaleString("en")} brotli q11`);
   console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average at the end ${load}`);

@@ -176,6 +176,29 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
         });
       }
 
+      test("with 2 decode workers, the v2 fixture cases match cases.json and both workers decoded chunks", async (t) => {
+        const set = sets.find((s) => s.v === "v2");
+        const { results, stats } = await p.evaluate(([cases, base]) => globalThis.runCasesWithWorkers(cases, base), [
+          set.cases.map((c) => ({ name: c.name, store: c.store, path: c.path, selection: c.selection })),
+          `${server.url}/fixtures/v2/data/`,
+        ]);
+        const failures = [];
+        set.cases.forEach((c, i) => {
+          const r = results[i];
+          if (r.error) {
+            if (!(c.note?.startsWith("OPTIONAL") && r.error.code === "UNSUPPORTED")) failures.push(`${c.name}: ${r.error.code} ${r.error.message}`);
+            return;
+          }
+          const diff = compareCase(c, { shape: r.shape, data: decode(r.data) }, { anyNaN: anyNaN.has(c.name) });
+          if (diff) failures.push(`${c.name}: ${diff}`);
+        });
+        t.diagnostic(`chunks decoded per worker: ${stats.decoded.join(", ")}`);
+        assert.deepEqual(failures, []);
+        assert.equal(stats.decoded.length, 2);
+        assert.ok(stats.decoded.every((n) => n > 10), `each worker decoded chunks: ${stats.decoded}`);
+        assert.equal(stats.failed, 0);
+      });
+
       test("reference sets over HTTP (JSON v0/v1, Parquet) match cases.json", async (t) => {
         const results = await p.evaluate(([cases, base]) => globalThis.runRefCases(cases, base), [
           refCases.map((c) => ({ name: c.name, store: c.store, target: c.target, path: c.path, selection: c.selection })),

@@ -25,6 +25,16 @@ function element(v) {
 }
 
 export function install(zarr, label) {
+  // The decode worker pool: start it, run the cases, report what each worker decoded, stop it.
+  globalThis.runCasesWithWorkers = async (cases, base) => {
+    const pool = await zarr.useWorkers(2, { minBytes: 0 });
+    try {
+      const results = await globalThis.runCases(cases, base);
+      return { results, stats: pool.stats() };
+    } finally {
+      await zarr.useWorkers(0);
+    }
+  };
   globalThis.runCases = async (cases, base) => {
     const out = [];
     for (const c of cases) {

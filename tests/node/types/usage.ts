@@ -54,6 +54,9 @@ export async function usage(signal: AbortSignal): Promise<number> {
   const sent: number = refs3.requests;
   const listed: string[] = await refs.list("/");
   await zarr.init(new URL("https://cdn/zarr.wasm"));
-  void [shape, chunks, dtype, fmt, fill, attrs, data, s2, stride, r2, names, a2, g2, ra, loc, sent, listed];
+  const pool: zarr.DecodePool = await zarr.useWorkers(4, { minBytes: 1 << 16 });
+  const perWorker: number[] = pool.stats().decoded;
+  await zarr.useWorkers(0);
+  void [perWorker, shape, chunks, dtype, fmt, fill, attrs, data, s2, stride, r2, names, a2, g2, ra, loc, sent, listed];
   return data instanceof Float32Array ? data.length : 0;
 }

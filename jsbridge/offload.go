@@ -1,0 +1,255 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"syscall/js"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+)
+
+// Decompressing chunks is where reads spend their CPU time, and Go compiled
+// to WebAssembly runs on one thread. The host lends more:
+//   - a pool of workers (npm's useWorkers), each running this module,
+//     decodes the slow compressors (zstd, bz2, lzma, blosc around zstd or
+//     zlib) while this instance fetches and assembles chunks; fast ones
+//     (lz4, blosclz, snappy) stay here, where they beat the trip to a
+//     worker and back (measured in tests/bench);
+//   - zlib and gzip go to the host's native DecompressionStream, several
+//     times faster than Go's inflate compiled to WebAssembly.
+// Whatever the host cannot do (no pool, a small chunk, corrupt data), the Go
+// decoder here does, so errors and leniency stay the engine's. Encoding
+// always stays in Go.
+
+// hostHelp says what the host can do for a codec: inflate it natively
+// (the DecompressionStream format), and which chunks are worth a worker.
+type hostHelp struct {
+	inflate string
+	worker  func(chunk []byte) bool
+}
+
+var hostHasInflate = js.Global().Get("DecompressionStream").Type() == js.TypeFunction
+
+func always([]byte) bool { return true }
+
+// bloscSlow: blosc chunks whose inner compressor is zlib (3) or zstd (4),
+// from the header's flags byte.
+func bloscSlow(b []byte) bool { return len(b) > 2 && (b[2]>>5 == 3 || b[2]>>5 == 4) }
+
+// inflatable: zlib and gzip go to a worker only when no native inflate.
+func inflatable(format string) hostHelp {
+	if hostHasInflate {
+		return hostHelp{inflate: format}
+	}
+	return hostHelp{worker: always}
+}
+
+var offloaded = map[string]hostHelp{
+	"zlib": inflatable("deflate"), "numcodecs.zlib": inflatable("deflate"),
+	"gzip": inflatable("gzip"), "numcodecs.gzip": inflatable("gzip"),
+	"zstd": {worker: always}, "numcodecs.zstd": {worker: always},
+	"bz2": {worker: always}, "numcodecs.bz2": {worker: always},
+	"lzma": {worker: always}, "numcodecs.lzma": {worker: always},
+	"blosc": {worker: bloscSlow}, "numcodecs.blosc": {worker: bloscSlow},
+}
+
+// ignoreRejection swallows a rejection the Go side handles by other means.
+var ignoreRejection = js.FuncOf(func(js.Value, []js.Value) any { return nil })
+
+func init() {
+	for name, help := range offloaded {
+		goFactory, ok := codec.Lookup(name)
+		if !ok {
+			continue
+		}
+		codec.Register(func(cfg json.RawMessage, in codec.Spec) (any, error) {
+			c, err := goFactory(cfg, in)
+			if err != nil {
+				return nil, err
+			}
+			bb, ok := c.(codec.BytesToBytes)
+			if !ok {
+				return c, nil
+			}
+			return &hostDecoded{BytesToBytes: bb, name: name, config: string(cfg), hostHelp: help}, nil
+		}, name)
+	}
+}
+
+// hostDecoded is a compressor whose decoding the host may do.
+type hostDecoded struct {
+	codec.BytesToBytes
+	name, config string // rebuilt from these in a worker
+	hostHelp
+}
+
+// maxHostDecode bounds what one chunk may decode to when the caller does not
+// know its size.
+const maxHostDecode = 1 << 30
+
+func (h *hostDecoded) Decode(b []byte) ([]byte, error) { return h.DecodeLimit(b, 0) }
+
+func (h *hostDecoded) DecodeLimit(b []byte, max int) ([]byte, error) {
+	if h.worker != nil && h.worker(b) {
+		if out, ok := decodeInWorker(h.name, h.config, b, max); ok {
+			return out, nil
+		}
+	}
+	return h.decodeHere(b, max)
+}
+
+// decodeHere decodes in this instance: the host's inflate, else Go.
+func (h *hostDecoded) decodeHere(b []byte, max int) ([]byte, error) {
+	if h.inflate != "" {
+		if out, ok := inflateOnHost(h.inflate, b, max); ok {
+			return out, nil
+		}
+	}
+	if ld, ok := h.BytesToBytes.(codec.LimitedDecoder); ok && max > 0 {
+		return ld.DecodeLimit(b, max)
+	}
+	return h.BytesToBytes.Decode(b)
+}
+
+// The worker pool, as the npm wrapper registers it: decode(name, config,
+// bytes, max) → Promise<Uint8Array | null>, taking only chunks of at least
+// minBytes (below that, messaging costs more than it saves).
+var (
+	poolMu       sync.Mutex
+	poolDecode   js.Value
+	poolMinBytes int
+)
+
+func decodeInWorker(name, config string, b []byte, max int) ([]byte, bool) {
+	poolMu.Lock()
+	decode, minBytes := poolDecode, poolMinBytes
+	poolMu.Unlock()
+	if decode.Type() != js.TypeFunction || len(b) < minBytes {
+		return nil, false
+	}
+	res, err := await(context.Background(), decode.Invoke(name, config, bytesToJS(b), max))
+	if err != nil || !res.Truthy() || !res.InstanceOf(jsUint8Array) {
+		return nil, false
+	}
+	n := res.Get("byteLength").Int()
+	if max > 0 && n > max {
+		return nil, false
+	}
+	out := make([]byte, n)
+	js.CopyBytesToGo(out, res)
+	return out, true
+}
+
+// inflateOnHost runs b through a DecompressionStream, reading at most max
+// bytes; ok is false when the host could not (corrupt data, a gzip stream
+// of several members, more than max bytes).
+func inflateOnHost(format string, b []byte, max int) ([]byte, bool) {
+	if max <= 0 {
+		max = maxHostDecode
+	}
+	ds := js.Global().Get("DecompressionStream").New(format)
+	writer := ds.Get("writable").Call("getWriter")
+	reader := ds.Get("readable").Call("getReader")
+	// Write and close without waiting: the reader drives the stream.
+	writer.Call("write", bytesToJS(b)).Call("catch", ignoreRejection)
+	writer.Call("close").Call("catch", ignoreRejection)
+	out := make([]byte, 0, min(max, 4*len(b)+64))
+	ctx := context.Background()
+	for {
+		res, err := await(ctx, reader.Call("read"))
+		if err != nil {
+			return nil, false
+		}
+		if res.Get("done").Bool() {
+			return out, true
+		}
+		chunk := res.Get("value")
+		n := chunk.Get("byteLength").Int()
+		if len(out)+n > max {
+			reader.Call("cancel").Call("catch", ignoreRejection)
+			return nil, false
+		}
+		out = append(out, make([]byte, n)...)
+		js.CopyBytesToGo(out[len(out)-n:], chunk)
+	}
+}
+
+// workerCodecs caches the codecs a worker instance builds from their
+// configurations (a zstd decoder is worth keeping).
+var (
+	workerCodecsMu sync.Mutex
+	workerCodecs   = map[string]*hostDecoded{}
+)
+
+func workerCodec(name, config string) (*hostDecoded, error) {
+	key := name + "\x00" + config
+	workerCodecsMu.Lock()
+	defer workerCodecsMu.Unlock()
+	if c, ok := workerCodecs[key]; ok {
+		return c, nil
+	}
+	if _, ok := offloaded[name]; !ok {
+		return nil, errs.New(errs.Unsupported, name, "not a codec workers decode")
+	}
+	var cfg json.RawMessage
+	if config != "" {
+		cfg = json.RawMessage(config)
+	}
+	// Decoding needs no data type: blosc reads its typesize from the chunk.
+	c, err := codec.Build(codec.Config{Name: name, Configuration: cfg}, codec.Spec{})
+	if err != nil {
+		return nil, err
+	}
+	h, ok := c.(*hostDecoded)
+	if !ok {
+		return nil, errs.New(errs.Unsupported, name, "not a bytes→bytes codec")
+	}
+	if len(workerCodecs) >= 64 {
+		clear(workerCodecs)
+	}
+	workerCodecs[key] = h
+	return h, nil
+}
+
+func offloadAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
+	// setDecodeWorkers(decode, minBytes): decode(name, config, bytes, max)
+	// → Promise<Uint8Array | null>; null (or no function) decodes here.
+	api.Set("setDecodeWorkers", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		poolMu.Lock()
+		defer poolMu.Unlock()
+		poolDecode, poolMinBytes = js.Undefined(), 0
+		if len(args) > 0 && args[0].Type() == js.TypeFunction {
+			poolDecode = args[0]
+			if len(args) > 1 && args[1].Type() == js.TypeNumber {
+				poolMinBytes = args[1].Int()
+			}
+		}
+		return nil
+	}))
+	// decodeBytes(name, config, bytes, max) → Uint8Array: what a worker
+	// runs for the pool.
+	fn("decodeBytes", func(a []js.Value) (js.Value, error) {
+		name, config := optString(a[0]), optString(a[1])
+		c, err := workerCodec(name, config)
+		if err != nil {
+			return js.Value{}, err
+		}
+		b, ok, err := bytesFromJS(name, a[2])
+		if err != nil || !ok {
+			return js.Value{}, errs.New(errs.Codec, name, "no bytes to decode")
+		}
+		max := 0
+		if a[3].Type() == js.TypeNumber {
+			max = a[3].Int()
+		}
+		out, err := c.decodeHere(b, max)
+		if err != nil {
+			return js.Value{}, err
+		}
+		return bytesToJS(out), nil
+	})
+}

@@ -1,0 +1,160 @@
+// A pool of decode workers. Go compiled to WebAssembly runs on one thread;
+// each worker runs its own copy of the engine (from the module already
+// compiled here) and decompresses chunks, so a read decodes on as many cores
+// as the pool has while this thread fetches and assembles.
+import { ZarrError } from "./errors.js";
+import { bridge, init, isNode, wasmModule } from "./runtime.js";
+
+/** The pool in use, or null. */
+let pool = null;
+
+/** How many tasks one worker may hold before this thread decodes itself. */
+
+/**
+ * Starts a pool of `count` decode workers (default: the number of cores,
+ * at most 8) and routes chunk decompression to it: zstd, blosc, lz4, zlib,
+ * gzip, bz2 and lzma chunks of at least `minBytes` (default 16 KiB).
+ * `useWorkers(0)` stops the pool. Resolves when the workers are ready.
+ * @param {number} [count]
+ * @param {{minBytes?: number}} [options]
+ */
+export async function useWorkers(count, options = {}) {
+  if (pool) {
+    const old = pool;
+    pool = null;
+    (await bridge()).setDecodeWorkers(null);
+    old.terminate();
+  }
+  count = count === undefined ? await defaultCount() : Number(count);
+  if (!Number.isInteger(count) || count < 0) {
+    throw new ZarrError("SELECTION", `useWorkers: count must be a whole number ≥ 0, got ${count}`);
+  }
+  const minBytes = options.minBytes ?? 16384;
+  if (!Number.isFinite(minBytes) || minBytes < 0) {
+    throw new ZarrError("SELECTION", `useWorkers: minBytes must be a number ≥ 0, got ${options.minBytes}`);
+  }
+  if (count === 0) return poolInfo(null);
+  await init();
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startWorker(wasmModule())));
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    for (const s of started) if (s.status === "fulfilled") s.value.terminate();
+    throw new ZarrError("INTERNAL", `useWorkers: a decode worker did not start: ${failed.reason?.message ?? failed.reason}`);
+  }
+  const p = new Pool(started.map((s) => s.value));
+  pool = p;
+  (await bridge()).setDecodeWorkers((name, config, bytes, max) => p.decode(name, config, bytes, max), minBytes);
+  return poolInfo(p);
+}
+
+function poolInfo(p) {
+  return {
+    size: p ? p.workers.length : 0,
+    /** Chunks each worker decoded, and how many it gave back (corrupt data, decoded here instead). */
+    stats: () => ({
+      decoded: p ? p.workers.map((w) => w.decoded) : [],
+      failed: p ? p.workers.reduce((n, w) => n + w.failed, 0) : 0,
+    }),
+  };
+}
+
+async function defaultCount() {
+  let n = globalThis.navigator?.hardwareConcurrency;
+  if (!n && isNode) {
+    const osName = "node:os";
+    const os = await import(/* @vite-ignore */ osName);
+    n = os.availableParallelism?.() ?? os.cpus().length;
+  }
+  return Math.max(1, Math.min(8, n || 2));
+}
+
+class Pool {
+  constructor(workers) {
+    this.workers = workers;
+    this.nextId = 1;
+  }
+
+  /** Resolves to the decoded bytes, or null for "decode it yourself". */
+  decode(name, config, bytes, max) {
+    let w = null;
+    for (const c of this.workers) if (c.alive && (!w || c.pending.size < w.pending.size)) w = c;
+    if (!w) return null;
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      w.pending.set(id, resolve);
+      w.ref();
+      w.post({ type: "decode", id, name, config, bytes, max }, [bytes.buffer]);
+    });
+  }
+
+  terminate() {
+    for (const w of this.workers) w.terminate();
+  }
+}
+
+/** Starts one worker and hands it the compiled module; resolves when ready. */
+async function startWorker(module) {
+  const w = await spawn();
+  w.pending = new Map();
+  w.decoded = 0;
+  w.failed = 0;
+  w.alive = true;
+  const dead = () => {
+    w.alive = false;
+    for (const resolve of w.pending.values()) resolve(null);
+    w.pending.clear();
+  };
+  await new Promise((resolve, reject) => {
+    w.onError((e) => {
+      dead();
+      reject(new Error(e?.message ?? "the worker failed"));
+    });
+    w.onMessage((m) => {
+      if (m.type === "ready") return resolve();
+      if (m.type === "failed") return reject(new Error(m.message));
+      if (m.type !== "decoded") return;
+      const resolveTask = w.pending.get(m.id);
+      if (!resolveTask) return;
+      w.pending.delete(m.id);
+      if (m.bytes) w.decoded++;
+      else w.failed++; // the engine decodes it here and reports why
+      if (w.pending.size === 0) w.unref();
+      resolveTask(m.bytes);
+    });
+    w.post({ type: "init", module });
+  });
+  w.unref();
+  return w;
+}
+
+/** A worker behind one interface for browsers and Node. */
+async function spawn() {
+  if (isNode) {
+    const name = "node:worker_threads";
+    const { Worker } = await import(/* @vite-ignore */ name);
+    const w = new Worker(new URL("./" + "worker.js", import.meta.url));
+    return {
+      post: (m, transfer) => w.postMessage(m, transfer),
+      onMessage: (f) => w.on("message", f),
+      onError: (f) => {
+        w.on("error", f);
+        w.on("exit", () => f(new Error("the worker exited")));
+      },
+      // An idle worker must not keep Node running.
+      ref: () => w.ref(),
+      unref: () => w.unref(),
+      terminate: () => w.terminate(),
+    };
+  }
+  if (typeof Worker !== "function") throw new Error("this environment has no Worker");
+  // This exact form lets bundlers (Vite, webpack) build the worker too.
+  const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  return {
+    post: (m, transfer) => w.postMessage(m, transfer ?? []),
+    onMessage: (f) => w.addEventListener("message", (e) => f(e.data)),
+    onError: (f) => w.addEventListener("error", (e) => f(new Error(e.message || "the worker script failed to load"))),
+    ref: () => {},
+    unref: () => {},
+    terminate: () => w.terminate(),
+  };
+}

@@ -1,0 +1,85 @@
+// The decode worker pool (useWorkers): every fixture zarr-python wrote
+// (tests/fixtures/v2, and the v3 set) reads the same with chunks
+// decompressed in worker threads as without, the workers really decode
+// them, a corrupt chunk still fails with the engine's error naming the key,
+// and an idle pool does not keep Node running (the test process exits).
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import * as zarr from "../../npm/index.js";
+import { FileSystemStore } from "../../npm/node.js";
+import { repoRoot, loadCases, compareCase, exists } from "./helpers.mjs";
+
+// The codecs the pool takes (fast ones, and zlib/gzip that the host
+// inflates natively, stay on the main thread).
+const offloaded = /bz2|lzma|zstd|blosc_zlib/;
+
+describe("fixtures with chunks decoded by 2 worker threads", () => {
+  let pool;
+  before(async () => {
+    pool = await zarr.useWorkers(2, { minBytes: 0 });
+  });
+  after(async () => {
+    await zarr.useWorkers(0);
+  });
+
+  for (const v of ["v2", "v3"]) {
+    const dir = path.join(repoRoot, "tests", "fixtures", v);
+    test(`${v}: every case equals what zarr-python wrote; compressed chunks went to the workers`, async (t) => {
+      assert.ok(await exists(path.join(dir, "cases.json")), `${dir}/cases.json`);
+      const cases = await loadCases(path.join(dir, "cases.json"));
+      let compared = 0;
+      for (const c of cases) {
+        const before = pool.stats().decoded.reduce((a, b) => a + b, 0);
+        let res;
+        try {
+          const arr = await zarr.open(new FileSystemStore(path.join(dir, "data", c.store)), { path: c.path, kind: "array" });
+          res = await arr.get(c.selection);
+        } catch (e) {
+          if (c.note?.startsWith("OPTIONAL") && e.code === "UNSUPPORTED") continue;
+          throw new Error(`${c.name}: ${e.message}`);
+        }
+        const diff = compareCase(c, res, { anyNaN: c.name === "fill/c8_nan_inf" });
+        assert.equal(diff, null, `${c.name}: ${diff}`);
+        compared++;
+        const used = pool.stats().decoded.reduce((a, b) => a + b, 0) - before;
+        if (offloaded.test(c.name) && !c.name.includes("@") && res.data?.length) {
+          assert.ok(used > 0, `${c.name}: no chunk was decoded by a worker`);
+        }
+      }
+      const st = pool.stats();
+      t.diagnostic(`${compared} cases; chunks decoded per worker: ${st.decoded.join(", ")}`);
+      assert.ok(st.decoded.every((n) => n > 0), "both workers took chunks");
+      assert.equal(st.failed, 0);
+    });
+  }
+
+  test("a corrupt chunk fails with the engine's CODEC error naming the key", async () => {
+    const store = new zarr.MemoryStore();
+    const arr = await zarr.create(store, { path: "a", shape: [8], chunks: [4], dtype: "<i4", zarrFormat: 2, compressor: { id: "zstd", level: 1 } });
+    await arr.set(null, Int32Array.from([1, 2, 3, 4, 5, 6, 7, 8]));
+    await store.set("/a/1", new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 9, 9, 9, 9]));
+    const failedBefore = pool.stats().failed;
+    await assert.rejects(arr.get(null), (e) => e.code === "CODEC" && e.message.includes("a/1"));
+    assert.equal(pool.stats().failed, failedBefore + 1, "the worker gave the chunk back");
+    // and reads go on
+    await arr.set([zarr.slice(4, 8)], Int32Array.from([5, 6, 7, -8]));
+    assert.deepEqual(Array.from((await arr.get(null)).data), [1, 2, 3, 4, 5, 6, 7, -8]);
+  });
+});
+
+test("useWorkers: bad counts are refused; 0 stops the pool and reads go on in this thread", async () => {
+  await assert.rejects(zarr.useWorkers(-1), (e) => e.code === "SELECTION" && /count/.test(e.message));
+  await assert.rejects(zarr.useWorkers(1.5), (e) => e.code === "SELECTION");
+  await assert.rejects(zarr.useWorkers(1, { minBytes: -4 }), (e) => e.code === "SELECTION" && /minBytes/.test(e.message));
+  const p = await zarr.useWorkers(1, { minBytes: 0 });
+  assert.equal(p.size, 1);
+  const stopped = await zarr.useWorkers(0);
+  assert.equal(stopped.size, 0);
+  const store = new zarr.MemoryStore();
+  const arr = await zarr.create(store, { shape: [1000], chunks: [100], dtype: "<f8" });
+  await arr.set(null, Float64Array.from({ length: 1000 }, (_, i) => i / 3));
+  const { data } = await arr.get(null);
+  assert.equal(data[999], 999 / 3);
+  assert.deepEqual(p.stats().decoded, [0], "the stopped pool decoded nothing");
+});
