@@ -435,6 +435,16 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     await page.screenshot({ path: path.join(outDir, "5-error.png") });
   });
 
+  test("the viewer runs a decode worker pool and says so", async (t) => {
+    await page.waitForFunction(() => window.zarrDemo.workers !== null, null, { timeout: 30_000 });
+    await rendered(() => page.selectOption("#examples", "0"), 'window.zarrDemo.path === "climate/temperature"');
+    const w = await page.evaluate(() => window.zarrDemo.workers);
+    t.diagnostic(`${w.size} workers; chunks decoded per worker: ${w.decoded.join(", ")}`);
+    assert.ok(w.size >= 1);
+    assert.equal(w.failed, 0);
+    assert.match(await page.textContent("#status"), new RegExp(`${w.size} decode workers?`));
+  });
+
   test("no script errors in the page", () => {
     assert.deepEqual(errors, []);
   });

@@ -54,6 +54,10 @@ const app = {
 
 // The test and the console can look inside.
 window.zarrDemo = {
+  /** The decode worker pool's counts, once it runs. */
+  get workers() {
+    return app.workers ? { size: app.workers.size, ...app.workers.stats() } : null;
+  },
   get status() {
     return app.status;
   },
@@ -922,6 +926,7 @@ function updateStatusLine() {
   const p = app.progress;
   const st = app.store;
   const bits = [`zoom ${formatNumber(Math.round(v.z * 1000) / 10)}%`];
+  if (app.workers) bits.push(`${app.workers.size} decode worker${app.workers.size === 1 ? "" : "s"}`);
   if (p) {
     bits.push(p.stride > 1 ? `stride ${p.stride}${p.budgetRaised ? " (chunk budget)" : ""}` : "full resolution");
     bits.push(`tiles ${p.ready}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}`);
@@ -1159,6 +1164,15 @@ initColorControls();
 syncColorControls();
 
 const start = readState();
-zarr.init().catch((e) => showError(e, "", "The WebAssembly engine did not start"));
+const engine = zarr.init();
+engine.catch((e) => showError(e, "", "The WebAssembly engine did not start"));
+// zstd, bz2, lzma and Blosc(zstd/zlib) chunks decode on every core; the viewer works without.
+engine
+  .then(() => zarr.useWorkers())
+  .then((pool) => {
+    app.workers = pool;
+    updateStatusLine();
+  })
+  .catch((e) => console.warn("decode workers unavailable:", e));
 if (start.url) openURL(absolute(start.url), start.path, start.extra);
 else openURL(absolute(examples[0].url), start.path || examples[0].path, start.extra);
