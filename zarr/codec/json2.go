@@ -30,13 +30,7 @@ type json2Codec struct {
 	indent      *string
 }
 
-// msgpack2 is recognised but not implemented.
-func init() {
-	Register(newJSON2, "json2", "numcodecs.json2")
-	Register(func(json.RawMessage, Spec) (any, error) {
-		return nil, errs.New(errs.Unsupported, "msgpack2", "the msgpack2 object codec is not supported; json2, vlen-utf8 and vlen-bytes are")
-	}, "msgpack2", "numcodecs.msgpack2")
-}
+func init() { Register(newJSON2, "json2", "numcodecs.json2") }
 
 func newJSON2(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
@@ -89,21 +83,10 @@ func newJSON2(cfg json.RawMessage, _ Spec) (any, error) {
 // ---- encoding ----
 
 func (c *json2Codec) Encode(a *nd.Array) ([]byte, error) {
-	vals, err := jsonValues(a)
+	items, err := listItems("json2", a)
 	if err != nil {
 		return nil, err
 	}
-	typestr, err := a.DType().V2String()
-	if err != nil {
-		return nil, fmt.Errorf("json2: %v", err)
-	}
-	shape := a.Shape()
-	items := nestList(vals, shape)
-	shapeList := make([]any, len(shape))
-	for i, s := range shape {
-		shapeList[i] = int64(s)
-	}
-	items = append(items, typestr, shapeList)
 	w := &pyJSONWriter{c: c}
 	if err := w.value(items, 0); err != nil {
 		return nil, fmt.Errorf("json2: %v", err)
@@ -111,8 +94,28 @@ func (c *json2Codec) Encode(a *nd.Array) ([]byte, error) {
 	return []byte(w.sb.String()), nil
 }
 
-// jsonValues returns the elements as values json can write (tolist()).
-func jsonValues(a *nd.Array) ([]any, error) {
+// listItems is what json2 and msgpack2 serialise: the chunk as nested lists
+// (NumPy's tolist()), then the dtype string and the shape.
+func listItems(name string, a *nd.Array) ([]any, error) {
+	vals, err := listValues(name, a)
+	if err != nil {
+		return nil, err
+	}
+	typestr, err := a.DType().V2String()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	shape := a.Shape()
+	items := nestList(vals, shape)
+	shapeList := make([]any, len(shape))
+	for i, s := range shape {
+		shapeList[i] = int64(s)
+	}
+	return append(items, typestr, shapeList), nil
+}
+
+// listValues returns the elements as Python's tolist() gives them.
+func listValues(name string, a *nd.Array) ([]any, error) {
 	t := a.DType()
 	if t.Variable() {
 		objs, _ := a.Objects()
@@ -129,7 +132,7 @@ func jsonValues(a *nd.Array) ([]any, error) {
 	}
 	nt, ok := ntypeOf(t)
 	if !ok || nt.kind == 'c' || t.Kind == dtype.Datetime || t.Kind == dtype.Timedelta {
-		return nil, fmt.Errorf("json2 cannot encode %s elements", t)
+		return nil, fmt.Errorf("%s cannot encode %s elements", name, t)
 	}
 	for i := 0; i < n; i++ {
 		v := load(nt, a.Bytes()[i*t.Size:])
@@ -367,22 +370,29 @@ func (c *json2Codec) Decode(b []byte, out Spec) (*nd.Array, error) {
 	if err != nil {
 		return nil, Corrupt("json2", "invalid JSON: %v", err)
 	}
+	return itemsToArray("json2", v, out)
+}
+
+// itemsToArray inverts listItems: v is the decoded list.
+func itemsToArray(name string, v any, out Spec) (*nd.Array, error) {
 	items, ok := v.([]any)
 	if !ok || len(items) < 2 {
-		return nil, Corrupt("json2", "expected a list ending with the dtype and the shape")
+		return nil, Corrupt(name, "expected a list ending with the dtype and the shape")
 	}
-	if _, ok := items[len(items)-2].(string); !ok {
-		return nil, Corrupt("json2", "the second-to-last item must be the dtype string")
+	switch items[len(items)-2].(type) {
+	case string, []byte: // bytes when msgpack2 decodes with raw
+	default:
+		return nil, Corrupt(name, "the second-to-last item must be the dtype string")
 	}
 	shapeList, ok := items[len(items)-1].([]any)
 	if !ok {
-		return nil, Corrupt("json2", "the last item must be the shape list")
+		return nil, Corrupt(name, "the last item must be the shape list")
 	}
 	shape := make([]int, len(shapeList))
 	for i, s := range shapeList {
 		n, ok := s.(int64)
 		if !ok || n < 0 || n > math.MaxInt32 {
-			return nil, Corrupt("json2", "invalid shape %v", shapeList)
+			return nil, Corrupt(name, "invalid shape %v", shapeList)
 		}
 		shape[i] = int(n)
 	}
@@ -391,12 +401,12 @@ func (c *json2Codec) Decode(b []byte, out Spec) (*nd.Array, error) {
 	if len(shape) == 0 {
 		flat = data
 	} else if err := flatten(data, shape, &flat); err != nil {
-		return nil, Corrupt("json2", "values do not match shape %v: %v", shape, err)
+		return nil, Corrupt(name, "values do not match shape %v: %v", shape, err)
 	}
 	if want := nd.Size(out.Shape); len(flat) != want {
-		return nil, Corrupt("json2", "%d values, expected %d for shape %v", len(flat), want, out.Shape)
+		return nil, Corrupt(name, "%d values, expected %d for shape %v", len(flat), want, out.Shape)
 	}
-	return valuesToArray("json2", flat, out)
+	return valuesToArray(name, flat, out)
 }
 
 func flatten(list []any, shape []int, out *[]any) error {

@@ -45,6 +45,9 @@ var fuzzCodecs = []struct{ name, cfg, dt string }{
 	{"packbits", ``, "|b1"},
 	{"categorize", `{"labels":["a","bb","ccc"],"dtype":"|O","astype":"<u2"}`, "|O"},
 	{"categorize", `{"labels":["a","bb","ccc"],"dtype":"<U2","astype":"<f4"}`, "<U2"},
+	{"msgpack2", ``, "|O"},
+	{"msgpack2", `{"raw":true}`, "|O"},
+	{"msgpack2", ``, "<i8"},
 }
 
 // fuzzLimit keeps decompressors well below the default limit while fuzzing.

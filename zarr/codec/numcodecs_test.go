@@ -99,6 +99,10 @@ func untag(t testing.TB, v tagged) any {
 		must(t, json.Unmarshal(v.V, &s))
 		f, err := strconv.ParseFloat(s, 64)
 		must(t, err)
+		if math.IsNaN(f) {
+			// Python's float("nan"), whose bits msgpack2 writes (Go's NaN has others).
+			return math.Float64frombits(0x7ff8000000000000)
+		}
 		return f
 	case "str":
 		var s string
@@ -427,7 +431,11 @@ func TestNumcodecsEncode(t *testing.T) {
 			}
 			if v.Exact {
 				if want := readVectorFile(t, v.Encoded); !bytes.Equal(enc, want) {
-					t.Fatalf("encoding differs from numcodecs\n got %s\nwant %s", abbrevHex(enc), abbrevHex(want))
+					at := 0
+					for at < min(len(enc), len(want)) && enc[at] == want[at] {
+						at++
+					}
+					t.Fatalf("encoding differs from numcodecs from byte %d\n got %s\nwant %s", at, abbrevHex(enc[at:]), abbrevHex(want[at:]))
 				}
 				exact++
 			}

@@ -153,6 +153,7 @@ func TestConfigErrors(t *testing.T) {
 		{"shuffle", `{"elementsize":-2}`},
 		{"crc32", `{"location":"middle"}`},
 		{"json2", `{"separators":[","]}`},
+		{"msgpack2", `{"raw":"yes"}`},
 		{"vlen-array", `{}`},
 	}
 	for _, c := range invalid {
@@ -163,8 +164,6 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 	unsupported := []struct{ name, cfg string }{
-		{"msgpack2", `{"id":"msgpack2"}`},
-		{"numcodecs.msgpack2", `{}`},
 		{"packbits", `{"padding_encoding":"first_byte"}`},
 		{"lzma", `{"format":1,"filters":[{"id":3,"dist":4},{"id":33}]}`},
 		{"lzma", `{"format":1,"filters":[{"id":4},{"id":33}]}`},
