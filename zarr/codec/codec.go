@@ -116,9 +116,7 @@ func Build(cfg Config, in Spec) (any, error) {
 // knownUnsupported names codecs people meet in the wild that this build
 // cannot run, with the reason.
 var knownUnsupported = map[string]string{
-	"pickle":          "pickle executes code when decoding; it is never supported",
-	"blosc":           "blosc is not available in this build yet",
-	"numcodecs.blosc": "blosc is not available in this build yet",
+	"pickle": "pickle executes code when decoding; it is never supported",
 }
 
 // ParseConfig decodes a JSON configuration object into v. Unknown fields are
