@@ -435,6 +435,52 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     await page.screenshot({ path: path.join(outDir, "5-error.png") });
   });
 
+  test("an OME-Zarr multiscale image: a coarser level when zoomed out, level 0 at 1:1", async (t) => {
+    const chunks = []; // pyramid levels of the chunks the page fetched, in order
+    const onRequest = (r) => {
+      const m = /\/sample-ome\.zarr\/(\d)\/\d+\.\d+$/.exec(new URL(r.url()).pathname);
+      if (m) chunks.push(Number(m[1]));
+    };
+    page.on("request", onRequest);
+    try {
+      await rendered(
+        () => page.selectOption("#examples", "6"),
+        '/sample-ome\\.zarr$/.test(document.getElementById("url").value) && window.zarrDemo.path === ""',
+      );
+      const vs = await page.evaluate(() => window.zarrDemo.viewState);
+      const fitChunks = [...chunks];
+      t.diagnostic(`fit: zoom ${vs.z.toFixed(3)}, stride ${vs.stride}, pyramid level ${vs.source.level}; chunks of levels ${[...new Set(fitChunks)]}`);
+      assert.ok(vs.stride >= 2 && vs.source.level === Math.log2(vs.stride) && vs.source.stride === 1, JSON.stringify(vs));
+      assert.ok(fitChunks.length > 0 && fitChunks.every((l) => l === vs.source.level), `zoomed out, only level ${vs.source.level} chunks: ${fitChunks}`);
+      const details = (await page.textContent("#details")).replace(/\s+/g, " ");
+      for (const want of ["y (micrometer), x (micrometer)", "2048 × 2048 · 1024 × 1024 · 512 × 512"]) assert.ok(details.includes(want), `details mention ${want}`);
+      assert.match(await page.textContent("#status"), /pyramid level 1/);
+      // The values under the cursor are level 1's: every 2nd pixel of the image.
+      const box = await page.locator(".view-canvas").boundingBox();
+      for (const [y, x] of [[100, 1990], [517, 64], [1024, 1333], [2001, 700]]) {
+        const p = screenOf(vs, y, x);
+        await page.mouse.move(box.x + p.px, box.y + p.py);
+        const hover = await page.textContent("#hover");
+        const [iy, ix] = [hover.match(/y (\d+)/)?.[1], hover.match(/x (\d+)/)?.[1]].map(Number);
+        assert.ok(iy % vs.stride === 0 && ix % vs.stride === 0 && Math.abs(iy - y) <= vs.stride && Math.abs(ix - x) <= vs.stride, hover);
+        assert.ok(hover.includes(`= ${cells(iy, ix)}`), `${hover}: want cells(${iy}, ${ix}) = ${cells(iy, ix)}`);
+      }
+      await page.screenshot({ path: path.join(outDir, "5-ome-fit.png") });
+
+      chunks.length = 0;
+      await rendered(() => page.click("#zoom-1"), "window.zarrDemo.viewState.z === 1");
+      const v1 = await page.evaluate(() => window.zarrDemo.viewState);
+      assert.equal(v1.source.level, 0);
+      assert.ok(chunks.length > 0 && chunks.every((l) => l === 0), `at 1:1, level 0 chunks: ${chunks}`);
+      const p = screenOf(v1, 1031, 1017);
+      await page.mouse.move(box.x + p.px, box.y + p.py);
+      const hover = await page.textContent("#hover");
+      assert.ok(hover.includes("y 1031") && hover.includes("x 1017") && hover.includes(`= ${cells(1031, 1017)}`), hover);
+    } finally {
+      page.off("request", onRequest);
+    }
+  });
+
   test("the viewer runs a decode worker pool and says so", async (t) => {
     await page.waitForFunction(() => window.zarrDemo.workers !== null, null, { timeout: 30_000 });
     await rendered(() => page.selectOption("#examples", "0"), 'window.zarrDemo.path === "climate/temperature"');

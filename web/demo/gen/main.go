@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -64,6 +65,9 @@ func run(out string) error {
 	}
 	if err := writeV1(filepath.Join(out, "sample-v1.zarr")); err != nil {
 		return fmt.Errorf("sample-v1.zarr: %w", err)
+	}
+	if err := writeOME(ctx, filepath.Join(out, "sample-ome.zarr")); err != nil {
+		return fmt.Errorf("sample-ome.zarr: %w", err)
 	}
 	if err := writeRefs(v2, filepath.Join(out, "refs")); err != nil {
 		return fmt.Errorf("refs: %w", err)
@@ -189,6 +193,65 @@ func f32Bytes(v []float32) []byte {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
 	}
 	return b
+}
+
+// cellsLevel is the cells image at pyramid level k: every 2^k-th pixel of
+// level 0 in both directions (NGFF's "nearest" downsampling), little-endian
+// uint16.
+func cellsLevel(k int) []byte {
+	n := cellsSize >> k
+	out := make([]byte, 2*n*n)
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			binary.LittleEndian.PutUint16(out[2*(y*n+x):], Cells(y<<k, x<<k))
+		}
+	}
+	return out
+}
+
+// omeLevels is how many resolution levels sample-ome.zarr has.
+const omeLevels = 3
+
+// writeOME writes the cells image as an OME-Zarr 0.4 multiscale image (Zarr
+// v2, as most OME-Zarr data is today): a group whose "multiscales"
+// attribute lists the levels 0, 1, 2, each half the size of the one before.
+func writeOME(ctx context.Context, dir string) error {
+	s, err := zarr.NewDirectoryStore(dir)
+	if err != nil {
+		return err
+	}
+	datasets := []any{}
+	for k := 0; k < omeLevels; k++ {
+		px := 0.325 * float64(int(1)<<k)
+		datasets = append(datasets, map[string]any{
+			"path":                      strconv.Itoa(k),
+			"coordinateTransformations": []any{map[string]any{"type": "scale", "scale": []any{px, px}}},
+		})
+	}
+	if _, err := zarr.CreateGroup(ctx, s, "", zarr.GroupOptions{ZarrFormat: 2, Attributes: map[string]any{
+		"multiscales": []any{map[string]any{
+			"version": "0.4",
+			"name":    "cells",
+			"axes": []any{
+				map[string]any{"name": "y", "type": "space", "unit": "micrometer"},
+				map[string]any{"name": "x", "type": "space", "unit": "micrometer"},
+			},
+			"datasets": datasets,
+			"type":     "nearest",
+		}},
+	}}); err != nil {
+		return err
+	}
+	for k := 0; k < omeLevels; k++ {
+		n := cellsSize >> k
+		if err := writeArray(ctx, s, strconv.Itoa(k), zarr.ArrayOptions{
+			ZarrFormat: 2, Shape: []int{n, n}, Chunks: []int{256, 256}, DType: "<u2",
+			Compressor: map[string]any{"id": "zstd", "level": 3},
+		}, cellsLevel(k)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func writeArray(ctx context.Context, s zarr.Store, path string, opt zarr.ArrayOptions, data []byte) error {
@@ -329,12 +392,7 @@ func writeV3(ctx context.Context, dir string) error {
 	}}); err != nil {
 		return err
 	}
-	cells := make([]byte, 2*cellsSize*cellsSize)
-	for y := 0; y < cellsSize; y++ {
-		for x := 0; x < cellsSize; x++ {
-			binary.LittleEndian.PutUint16(cells[2*(y*cellsSize+x):], Cells(y, x))
-		}
-	}
+	cells := cellsLevel(0)
 	if err := writeArray(ctx, s, "microscopy/cells", zarr.ArrayOptions{
 		Shape: []int{cellsSize, cellsSize}, Chunks: []int{256, 256}, ShardShape: []int{1024, 1024},
 		DType: "uint16", DimensionNames: []string{"y", "x"},

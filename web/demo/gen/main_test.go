@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
@@ -57,6 +58,27 @@ func TestSampleData(t *testing.T) {
 		if got, want := binary.LittleEndian.Uint16(nd.Bytes()[2*k:]), Cells(1000+k/2, 1500+k%2); got != want {
 			t.Errorf("cells = %d, want %d", got, want)
 		}
+	}
+	ome, err := zarr.NewDirectoryStore(filepath.Join(dir, "sample-ome.zarr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < omeLevels; k++ {
+		nd = read(ome, strconv.Itoa(k), "300:302, 77:79")
+		for e := 0; e < 4; e++ {
+			y, x := 300+e/2, 77+e%2
+			if got, want := binary.LittleEndian.Uint16(nd.Bytes()[2*e:]), Cells(y<<k, x<<k); got != want {
+				t.Errorf("sample-ome.zarr level %d [%d, %d] = %d, want %d", k, y, x, got, want)
+			}
+		}
+	}
+	g, err := zarr.OpenGroup(ctx, ome, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := g.Attrs()["multiscales"].([]any)
+	if len(ms) != 1 || len(ms[0].(map[string]any)["datasets"].([]any)) != omeLevels {
+		t.Errorf("multiscales attribute: %v", g.Attrs()["multiscales"])
 	}
 	nd = read(v3, "climate/land", "")
 	if got, want := nd.Bytes()[45*nLon+80] == 1, Land(45, 80); got != want {

@@ -30,6 +30,7 @@ const examples = [
   { label: "Sample · Zarr v1 array (zlib)", url: "data/sample-v1.zarr", path: "" },
   { label: "Sample · kerchunk references (JSON) over one binary file", url: "data/refs/sample.json", path: "temperature" },
   { label: "Sample · Parquet references (hyparquet-writer)", url: "data/refs/pq/refs.parq", path: "a/big" },
+  { label: "Sample · OME-Zarr image pyramid (NGFF 0.4, 3 levels)", url: "data/sample-ome.zarr", path: "" },
 ];
 
 // ------------------------------------------------------------------ state
@@ -40,6 +41,7 @@ const app = {
   root: null, // tree node
   selected: null, // tree node
   arr: null,
+  pyramid: [], // lower resolutions of arr (OME-Zarr multiscales): [{arr, factors}]
   slice: null, // {ydim, xdim, index}
   dimNames: [],
   coords: [], // per dim: Float64Array | null
@@ -75,7 +77,7 @@ window.zarrDemo = {
   },
   get viewState() {
     const v = view;
-    return { ...v.view, cw: v.cw, ch: v.ch, level: v.L ?? 0, stride: 2 ** (v.L ?? 0), W: v.W, H: v.H };
+    return { ...v.view, cw: v.cw, ch: v.ch, level: v.L ?? 0, stride: 2 ** (v.L ?? 0), W: v.W, H: v.H, source: v.source() };
   },
   get stats() {
     return app.stats && { ...app.stats, bins: Array.from(app.stats.bins ?? []) };
@@ -388,6 +390,11 @@ function firstDrawable(t) {
   let best = null;
   let bestSize = -1;
   const walk = (n) => {
+    // A multiscale image is what its group is for.
+    if (n.kind === "group" && n.node && multiscalesOf(n.node) && bestSize < Infinity) {
+      best = n;
+      bestSize = Infinity;
+    }
     if (n.kind === "array") {
       const a = n.node;
       const size = a.shape.reduce((x, y) => x * y, 1);
@@ -502,39 +509,60 @@ async function select(t, extra = {}) {
     showError(t.error, "select");
     return;
   }
-  renderDetails(t);
   const n = t.node;
-  $("stage-title").replaceChildren(
-    el("span", { class: "path", text: "/" + t.path }),
-    el("span", { class: "desc", text: n.kind === "array" ? `${formatShape(n.shape)} · ${dtypeText(n)}${n.attrs?.long_name ? " · " + n.attrs.long_name : ""}` : n.attrs?.title ?? "group" }),
-  );
   app.arr = null;
+  app.pyramid = [];
   $("slice-panel").hidden = true;
   $("color-panel").hidden = true;
-  if (n.kind !== "array") {
+  // A group holding an OME-Zarr multiscale image shows the image.
+  const ms = n.kind === "group" ? multiscalesOf(n) : null;
+  let image = null;
+  if (ms) {
+    try {
+      image = await openPyramid(n, ms);
+    } catch (e) {
+      if (ctrl.signal.aborted) return;
+      showError(e, "select", "The multiscale image's levels could not be opened");
+    }
+    if (ctrl.signal.aborted) return;
+  }
+  renderDetails(t, image);
+  const a = image ? image.levels[0].arr : n;
+  $("stage-title").replaceChildren(
+    el("span", { class: "path", text: "/" + t.path }),
+    el("span", {
+      class: "desc",
+      text:
+        a.kind === "array"
+          ? `${formatShape(a.shape)} · ${dtypeText(a)}${image ? ` · multiscale image, ${image.levels.length} levels` : ""}${(image ? ms.name : a.attrs?.long_name) ? " · " + (image ? ms.name : a.attrs.long_name) : ""}`
+          : n.attrs?.title ?? "group",
+    }),
+  );
+  if (a.kind !== "array") {
     view.clear();
     showMode("empty", "This is a group. Pick an array in the tree to look at its data.");
     setStatus("rendered");
     saveState();
     return;
   }
-  app.arr = n;
-  const kind = numericKind(n);
-  app.dimNames = dimNames(n);
-  app.coords = n.shape.map(() => null);
+  app.arr = a;
+  app.pyramid = image ? image.levels.slice(1) : [];
+  const kind = numericKind(a);
+  app.dimNames = dimNames(a, image?.axes);
+  app.coords = a.shape.map(() => null);
   try {
-    if (kind && n.shape.length >= 2 && n.shape.every((s) => s > 0)) {
+    if (kind && a.shape.length >= 2 && a.shape.every((s) => s > 0)) {
       await showSlice(t, extra);
-    } else if (kind && n.shape.length === 1 && n.shape[0] > 0) {
+    } else if (kind && a.shape.length === 1 && a.shape[0] > 0) {
       showMode("plot");
       setStatus("loading");
-      const r = await plot.show(n, { signal: ctrl.signal });
+      const r = await plot.show(a, { signal: ctrl.signal });
       $("status").textContent = `${r.count} points${r.stride > 1 ? ` (every ${r.stride}${ordinalSuffix(r.stride)})` : ""}`;
       setStatus("rendered");
       app.renders++;
       saveState();
     } else {
-      await showTable(n, ctrl.signal);
+      await showTable(a, ctrl.signal);
     }
   } catch (e) {
     if (ctrl.signal.aborted) return;
@@ -546,9 +574,36 @@ function dtypeText(a) {
   return typeof a.dtype === "string" ? a.dtype : JSON.stringify(a.dtype);
 }
 
-function dimNames(a) {
-  const names = a.dimensionNames ?? a.attrs?._ARRAY_DIMENSIONS ?? null;
+/** Dimension names: OME axes, v3 dimension_names, or xarray's _ARRAY_DIMENSIONS. */
+function dimNames(a, axes) {
+  const names = axes?.map((x) => (typeof x === "string" ? x : x?.name)) ?? a.dimensionNames ?? a.attrs?._ARRAY_DIMENSIONS ?? null;
   return a.shape.map((_, d) => (names && names[d] ? String(names[d]) : `dim ${d}`));
+}
+
+/**
+ * The first OME-Zarr multiscale image a group describes ("multiscales" in
+ * NGFF 0.4 and earlier, "ome.multiscales" in 0.5), or null.
+ */
+function multiscalesOf(g) {
+  const list = g.attrs?.ome?.multiscales ?? g.attrs?.multiscales;
+  const m = Array.isArray(list) ? list[0] : null;
+  const ok = m && Array.isArray(m.datasets) && m.datasets.length > 0 && m.datasets.every((d) => typeof d?.path === "string");
+  return ok ? m : null;
+}
+
+/**
+ * Opens the levels of a multiscale image. levels[0] is the full resolution;
+ * each level's factors are how many level-0 pixels one of its pixels spans
+ * per dimension (from the shapes, which the scale transforms must match).
+ */
+async function openPyramid(g, ms) {
+  const arrays = await Promise.all(ms.datasets.map((d) => g.open(d.path.replace(/^\/+/, ""), { kind: "array" })));
+  const a0 = arrays[0];
+  const levels = arrays
+    .filter((arr) => arr.shape.length === a0.shape.length)
+    .map((arr) => ({ arr, factors: a0.shape.map((s, d) => Math.max(1, Math.round(s / Math.max(1, arr.shape[d])))) }));
+  const axes = Array.isArray(ms.axes) && ms.axes.length === a0.shape.length ? ms.axes : null;
+  return { levels, axes, name: ms.name };
 }
 
 function units() {
@@ -591,7 +646,7 @@ async function showTable(a, signal) {
 // ----------------------------------------------------------- 2D slice view
 
 async function showSlice(t, extra) {
-  const a = t.node;
+  const a = app.arr;
   const nd = a.shape.length;
   let slice = { ydim: nd - 2, xdim: nd - 1, index: a.shape.map(() => 0) };
   if (extra.dims && extra.dims.length === 2 && extra.dims.every((d) => d >= 0 && d < nd) && extra.dims[0] !== extra.dims[1]) {
@@ -620,7 +675,7 @@ async function showSlice(t, extra) {
   view.setDisplay(app.display);
   view.flipY = !!extra.flip;
   $("flip").checked = view.flipY;
-  view.setArray(a, slice, { keepDisplay: !!manual });
+  view.setArray(a, slice, { keepDisplay: !!manual, pyramid: app.pyramid });
   if (extra.view) view.setView(extra.view);
   loadCoords(t);
   saveState();
@@ -628,9 +683,9 @@ async function showSlice(t, extra) {
 
 /** 1-D coordinate arrays beside the array, named like its dimensions. */
 async function loadCoords(t) {
-  const a = t.node;
+  const a = app.arr;
   const parent = t.parent?.node;
-  if (!parent) return;
+  if (!parent || t.node !== a) return;
   const names = app.dimNames;
   await Promise.all(
     names.map(async (name, d) => {
@@ -928,7 +983,8 @@ function updateStatusLine() {
   const bits = [`zoom ${formatNumber(Math.round(v.z * 1000) / 10)}%`];
   if (app.workers) bits.push(`${app.workers.size} decode worker${app.workers.size === 1 ? "" : "s"}`);
   if (p) {
-    bits.push(p.stride > 1 ? `stride ${p.stride}${p.budgetRaised ? " (chunk budget)" : ""}` : "full resolution");
+    const level = p.source?.level ? `pyramid level ${p.source.level}${p.source.stride > 1 ? `, stride ${p.source.stride}` : ""}` : null;
+    bits.push(level ?? (p.stride > 1 ? `stride ${p.stride}${p.budgetRaised ? " (chunk budget)" : ""}` : "full resolution"));
     bits.push(`tiles ${p.ready}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}`);
   }
   if (st) {
@@ -941,7 +997,7 @@ function updateStatusLine() {
 
 // ----------------------------------------------------------------- details
 
-function renderDetails(t) {
+function renderDetails(t, image = null) {
   const n = t.node;
   const box = $("details");
   const dl = el("dl");
@@ -952,6 +1008,11 @@ function renderDetails(t) {
   const parts = [dl];
   if (n.kind === "group") {
     row("consolidated", n.consolidated ? "yes" : "no");
+    if (image) {
+      if (image.axes) row("axes", image.axes.map((x) => (typeof x === "string" ? x : `${x.name}${x.unit ? ` (${x.unit})` : ""}`)).join(", "));
+      row("levels", image.levels.map((l) => formatShape(l.arr.shape)).join(" · "));
+      row("dtype", dtypeText(image.levels[0].arr));
+    }
   } else {
     const names = dimNames(n);
     row("shape", formatShape(n.shape));

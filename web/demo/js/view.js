@@ -101,13 +101,17 @@ export class SliceView {
 
   /**
    * Shows an array. slice: {ydim, xdim, index} (index has an entry per
-   * dimension; the displayed ones are ignored).
+   * dimension; the displayed ones are ignored). pyramid: the lower
+   * resolutions of the same image, [{arr, factors}] with factors per
+   * dimension (level 0 is arr itself); zoomed out, tiles come from the
+   * coarsest level that still has every pixel the stride keeps.
    */
-  setArray(arr, slice, { keepDisplay = false } = {}) {
+  setArray(arr, slice, { keepDisplay = false, pyramid = [] } = {}) {
     this.#abortAll();
     this.tiles.clear();
     this.tileBytes = 0;
     this.arr = arr;
+    this.pyramid = pyramid.filter((p) => p.arr !== arr && p.factors.length === arr.shape.length);
     this.arrId++;
     this.kind = numericKind(arr);
     this.readChunks = readChunkShape(arr);
@@ -253,9 +257,13 @@ export class SliceView {
     const r = this.#visibleRange();
     const ey = Math.max(1, r.y1 - r.y0);
     const ex = Math.max(1, r.x1 - r.x0);
-    const cy = this.readChunks[this.slice.ydim] || 1;
-    const cx = this.readChunks[this.slice.xdim] || 1;
-    const touched = (s) => (Math.ceil(ey / Math.max(cy, s)) + 1) * (Math.ceil(ex / Math.max(cx, s)) + 1);
+    // Chunk extents in level-0 pixels, of the level a stride reads from.
+    const touched = (s) => {
+      const p = this.#source(s);
+      const cy = (p.chunks[this.slice.ydim] || 1) * p.factors[this.slice.ydim];
+      const cx = (p.chunks[this.slice.xdim] || 1) * p.factors[this.slice.xdim];
+      return (Math.ceil(ey / Math.max(cy, s)) + 1) * (Math.ceil(ex / Math.max(cx, s)) + 1);
+    };
     while (L < maxL && touched(2 ** L) > CHUNK_BUDGET) {
       L++;
       this.budgetRaised = true;
@@ -292,6 +300,9 @@ export class SliceView {
       this.view = { cx: this.W / 2, cy: this.H / 2, z: Number.isFinite(z) && z > 0 ? z : 1 };
       this.cb.onView?.(this.view);
     }
+    // Not laid out yet (the host was hidden): the zoom is unknown, so read
+    // nothing until the size is (the resize observer lays out again).
+    if (this.fitPending) return;
     if (this.tooBig) {
       this.cb.onError?.(
         new Error(`each chunk of this array holds ${(this.tooBig / 2 ** 20).toFixed(0)} MiB once decoded; the viewer does not load chunks larger than ${MAX_CHUNK_BYTES / 2 ** 20} MiB`),
@@ -344,11 +355,41 @@ export class SliceView {
     this.#progress();
   }
 
+  /**
+   * Where a read with stride s comes from: the coarsest pyramid level whose
+   * factors along the shown dimensions divide s (so it holds exactly the
+   * pixels the stride keeps), else the array itself.
+   */
+  /** Index of the pyramid level (0: the array itself) and the stride within it, for the current zoom. */
+  source() {
+    if (!this.arr) return { level: 0, stride: 1 };
+    const s = 2 ** (this.L ?? 0);
+    const src = this.#source(s);
+    return { level: src.arr === this.arr ? 0 : 1 + this.pyramid.findIndex((p) => p.arr === src.arr), stride: s / src.factors[this.slice.xdim] };
+  }
+
+  #source(s) {
+    const { ydim, xdim } = this.slice;
+    let best = { arr: this.arr, factors: this.arr.shape.map(() => 1), chunks: this.readChunks };
+    for (const p of this.pyramid ?? []) {
+      const fy = p.factors[ydim];
+      const fx = p.factors[xdim];
+      if (s % fy || s % fx || fy * fx <= best.factors[ydim] * best.factors[xdim]) continue;
+      best = { arr: p.arr, factors: p.factors, chunks: p.chunks ?? (p.chunks = readChunkShape(p.arr)) };
+    }
+    return best;
+  }
+
   async #read(tile) {
     const { ydim, xdim, index } = this.slice;
-    const arr = this.arr;
+    const { arr, factors } = this.#source(tile.s);
+    const within = (v, d) => Math.min(arr.shape[d], Math.ceil(v / factors[d]));
     const sel = index.map((v, d) =>
-      d === ydim ? zarr.slice(tile.y0, tile.y1, tile.s) : d === xdim ? zarr.slice(tile.x0, tile.x1, tile.s) : v,
+      d === ydim
+        ? zarr.slice(tile.y0 / factors[d], within(tile.y1, d), tile.s / factors[d])
+        : d === xdim
+          ? zarr.slice(tile.x0 / factors[d], within(tile.x1, d), tile.s / factors[d])
+          : Math.min(arr.shape[d] - 1, Math.floor(v / factors[d])),
     );
     try {
       const res = await arr.get(sel, { signal: tile.ctrl.signal });
@@ -378,12 +419,16 @@ export class SliceView {
     const [s0, s1] = res.stride;
     const sy = ydim < xdim ? s0 : s1;
     const sx = ydim < xdim ? s1 : s0;
+    // A pyramid level may end a row or column short of the stride's count.
+    const hy = Math.min(ny, res.shape[ydim < xdim ? 0 : 1]);
+    const hx = Math.min(nx, res.shape[ydim < xdim ? 1 : 0]);
     const data = res.data;
     const items = this.kind === "complex" ? 2 : 1;
     const v = new Float64Array(ny * nx);
     const big = typeof data[0] === "bigint";
-    for (let iy = 0; iy < ny; iy++) {
-      for (let ix = 0; ix < nx; ix++) {
+    v.fill(NaN);
+    for (let iy = 0; iy < hy; iy++) {
+      for (let ix = 0; ix < hx; ix++) {
         const k = (iy * sy + ix * sx) * items;
         if (items === 2) v[iy * nx + ix] = Math.hypot(data[k], data[k + 1]);
         else v[iy * nx + ix] = big ? Number(data[k]) : data[k];
@@ -392,7 +437,7 @@ export class SliceView {
     tile.ny = ny;
     tile.nx = nx;
     tile.values = v;
-    tile.raw = { data, sy, sx, items };
+    tile.raw = { data, sy, sx, items, hy, hx };
     tile.bytes = v.byteLength + data.byteLength + ny * nx * 4;
   }
 
@@ -420,7 +465,8 @@ export class SliceView {
       if (t?.state === "ready") ready++;
       else if (t?.state === "error") failed++;
     }
-    this.cb.onProgress?.({ ready, failed, total: this.needed.length, level: this.L, stride: 2 ** (this.L ?? 0), budgetRaised: this.budgetRaised });
+    const source = this.source();
+    this.cb.onProgress?.({ ready, failed, total: this.needed.length, level: this.L, stride: 2 ** (this.L ?? 0), source, budgetRaised: this.budgetRaised });
     return { ready, failed, total: this.needed.length };
   }
 
@@ -499,7 +545,8 @@ export class SliceView {
     if (!t || t.state !== "ready") return { iy, ix, stride: s, loading: true };
     const ry = (iy - t.y0) / s;
     const rx = (ix - t.x0) / s;
-    const { data, sy, sx, items } = t.raw;
+    const { data, sy, sx, items, hy, hx } = t.raw;
+    if (ry >= hy || rx >= hx) return null;
     const k = (ry * sy + rx * sx) * items;
     const raw = items === 2 ? [data[k], data[k + 1]] : data[k];
     return { iy, ix, stride: s, value: t.values[ry * t.nx + rx], raw };
