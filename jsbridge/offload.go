@@ -116,8 +116,8 @@ func (h *hostDecoded) decodeHere(b []byte, max int) ([]byte, error) {
 }
 
 // The worker pool, as the npm wrapper registers it: decode(name, config,
-// bytes, max) → Promise<Uint8Array | null>, taking only chunks of at least
-// minBytes (below that, messaging costs more than it saves).
+// bytes, max) → Promise<Uint8Array | null>, taking only chunks that decode
+// to at least minBytes (below that, messaging costs more than it saves).
 var (
 	poolMu       sync.Mutex
 	poolDecode   js.Value
@@ -128,7 +128,11 @@ func decodeInWorker(name, config string, b []byte, max int) ([]byte, bool) {
 	poolMu.Lock()
 	decode, minBytes := poolDecode, poolMinBytes
 	poolMu.Unlock()
-	if decode.Type() != js.TypeFunction || len(b) < minBytes {
+	size := max // the decoded size, when the chain knows it
+	if size <= 0 {
+		size = len(b)
+	}
+	if decode.Type() != js.TypeFunction || size < minBytes {
 		return nil, false
 	}
 	res, err := await(context.Background(), decode.Invoke(name, config, bytesToJS(b), max))

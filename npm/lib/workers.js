@@ -12,8 +12,8 @@ let pool = null;
 
 /**
  * Starts a pool of `count` decode workers (default: the number of cores,
- * at most 8) and routes chunk decompression to it: zstd, blosc, lz4, zlib,
- * gzip, bz2 and lzma chunks of at least `minBytes` (default 16 KiB).
+ * at most 8) and routes chunk decompression to it: zstd, bz2, lzma and
+ * Blosc(zstd/zlib) chunks that decode to at least `minBytes` (default 64 KiB).
  * `useWorkers(0)` stops the pool. Resolves when the workers are ready.
  * @param {number} [count]
  * @param {{minBytes?: number}} [options]
@@ -29,7 +29,7 @@ export async function useWorkers(count, options = {}) {
   if (!Number.isInteger(count) || count < 0) {
     throw new ZarrError("SELECTION", `useWorkers: count must be a whole number ≥ 0, got ${count}`);
   }
-  const minBytes = options.minBytes ?? 16384;
+  const minBytes = options.minBytes ?? 65536;
   if (!Number.isFinite(minBytes) || minBytes < 0) {
     throw new ZarrError("SELECTION", `useWorkers: minBytes must be a number ≥ 0, got ${options.minBytes}`);
   }
