@@ -2,6 +2,7 @@
 // called), and hands out the bridge's API object.
 import "../wasm_exec.js"; // Go's JS support for GOOS=js (defines globalThis.Go)
 import { ZarrError, toZarrError } from "./errors.js";
+import { loadZstd, zstdDecode } from "./zstd.js";
 
 const Go = globalThis.Go;
 
@@ -53,6 +54,7 @@ async function start(source) {
   });
   go.argv = ["zarr-wasm", name];
   go.env = {};
+  const zstdReady = loadZstd();
   const module = await compile(source ?? defaultSource());
   compiled = module;
   const instance = await WebAssembly.instantiate(module, go.importObject);
@@ -69,6 +71,8 @@ async function start(source) {
   ]);
   if (api.version !== 1) throw new ZarrError("INTERNAL", `zarr.wasm speaks bridge version ${api.version}, this wrapper 1`);
   api.setHelpers(helpers);
+  // Decoders the host does faster than Go compiled to WebAssembly.
+  if (await zstdReady) api.setHostDecoders({ zstd: zstdDecode });
   exitedError = null;
   return api;
 }
