@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr/blosc"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
@@ -283,6 +284,15 @@ func offloadAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Valu
 		if len(args) > 0 && args[0].Type() == js.TypeObject {
 			hostDecoders = args[0]
 		}
+		// Blosc's zstd streams (one per block) go to the same decoder.
+		var bloscZstd func(d, s []byte) bool
+		if hostDecoders.Type() == js.TypeObject && hostDecoders.Get("zstd").Type() == js.TypeFunction {
+			bloscZstd = func(d, s []byte) bool {
+				out, ok := decodeOnHost("zstd", s, len(d))
+				return ok && len(out) == len(d) && copy(d, out) == len(d)
+			}
+		}
+		_ = blosc.SetStreamDecoder("zstd", bloscZstd)
 		return nil
 	}))
 	// decodeBytes(name, config, bytes, max) → Uint8Array: what a worker

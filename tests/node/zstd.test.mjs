@@ -58,16 +58,20 @@ test("refusals leave the chunk to the engine: corrupt, truncated, not zstd, bigg
   assert.ok(out === null || out.length !== dec.length || !out.every((x, i) => x === dec[i]), "a corrupt frame never decodes to the original");
 });
 
-test("the engine decodes zarr-python's zstd chunks with it, and reports what it declines", async () => {
-  const cases = (await loadCases(path.join(fixturesV2, "cases.json"))).filter((c) => /^codecs\/zstd_/.test(c.name));
-  assert.ok(cases.length >= 4);
-  const before = zstdStats.decoded;
-  for (const c of cases) {
-    const arr = await zarr.open(new FileSystemStore(path.join(fixturesV2, "data", c.store)), { path: c.path, kind: "array" });
-    const diff = compareCase(c, await arr.get(c.selection));
-    assert.equal(diff, null, `${c.name}: ${diff}`);
+test("the engine decodes zarr-python's zstd and Blosc(zstd) chunks with it, and reports what it declines", async () => {
+  const all = await loadCases(path.join(fixturesV2, "cases.json"));
+  // zstd chunks, and Blosc chunks whose blocks are zstd streams.
+  for (const pattern of [/^codecs\/zstd_/, /^codecs\/blosc_zstd/]) {
+    const cases = all.filter((c) => pattern.test(c.name));
+    assert.ok(cases.length >= 3, String(pattern));
+    const before = zstdStats.decoded;
+    for (const c of cases) {
+      const arr = await zarr.open(new FileSystemStore(path.join(fixturesV2, "data", c.store)), { path: c.path, kind: "array" });
+      const diff = compareCase(c, await arr.get(c.selection));
+      assert.equal(diff, null, `${c.name}: ${diff}`);
+    }
+    assert.ok(zstdStats.decoded > before, `${pattern}: streams went through libzstd`);
   }
-  assert.ok(zstdStats.decoded > before, "chunks went through libzstd");
   // A corrupt chunk: libzstd declines, the Go decoder reports it by key.
   const store = new zarr.MemoryStore();
   const a = await zarr.create(store, { path: "a", shape: [4], chunks: [4], dtype: "<i4", zarrFormat: 2, compressor: { id: "zstd", level: 1 } });

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zlib"
@@ -14,9 +15,47 @@ import (
 	"github.com/pierrec/lz4/v4"
 )
 
+// streamDecoders are the host's decoders by compressor code (see
+// SetStreamDecoder).
+var streamDecoders atomic.Pointer[map[int]func(d, s []byte) bool]
+
+// SetStreamDecoder lets a host decode the streams of compressor cname
+// itself (the WebAssembly build hands zstd to libzstd compiled to
+// WebAssembly). f decodes s into d, filling it exactly, and returns false to
+// leave the stream to Go, which then decodes or reports it; nil removes it.
+func SetStreamDecoder(cname string, f func(d, s []byte) bool) error {
+	code := -1
+	for c, n := range codeNames {
+		if n == cname {
+			code = c
+		}
+	}
+	if code < 0 {
+		return unsupported("compressor %q", cname)
+	}
+	m := map[int]func(d, s []byte) bool{}
+	if old := streamDecoders.Load(); old != nil {
+		for k, v := range *old {
+			m[k] = v
+		}
+	}
+	if f == nil {
+		delete(m, code)
+	} else {
+		m[code] = f
+	}
+	streamDecoders.Store(&m)
+	return nil
+}
+
 // decodeStream decodes one compressed stream into d, which it must fill
 // exactly.
 func decodeStream(code int, d, s []byte) error {
+	if m := streamDecoders.Load(); m != nil {
+		if f := (*m)[code]; f != nil && f(d, s) {
+			return nil
+		}
+	}
 	switch code {
 	case codeBlosclz:
 		return blosclzDecode(d, s)
