@@ -16,10 +16,11 @@ import (
 // Decompressing chunks is where reads spend their CPU time, and Go compiled
 // to WebAssembly runs on one thread. The host lends more:
 //   - a pool of workers (npm's useWorkers), each running this module,
-//     decodes the slow compressors (zstd, bz2, lzma, blosc around zstd or
-//     zlib) while this instance fetches and assembles chunks; fast ones
-//     (lz4, blosclz, snappy) stay here, where they beat the trip to a
-//     worker and back (measured in tests/bench);
+//     decodes the slow compressors (bz2, lzma, blosc around zlib; zstd when
+//     the host has no zstd decoder) while this instance fetches and
+//     assembles chunks; fast ones (lz4, blosclz, snappy, and whatever a host
+//     decoder does) stay here, where they beat the trip to a worker and
+//     back (measured in tests/bench);
 //   - zlib and gzip go to the host's native DecompressionStream, several
 //     times faster than Go's inflate compiled to WebAssembly;
 //   - zstd goes to a host decoder (the npm package's libzstd compiled to
@@ -42,9 +43,11 @@ var hostHasInflate = js.Global().Get("DecompressionStream").Type() == js.TypeFun
 
 func always([]byte) bool { return true }
 
-// bloscSlow: blosc chunks whose inner compressor is zlib (3) or zstd (4),
-// from the header's flags byte.
-func bloscSlow(b []byte) bool { return len(b) > 2 && (b[2]>>5 == 3 || b[2]>>5 == 4) }
+// bloscSlow: blosc chunks whose inner compressor is zlib (3), or zstd (4)
+// when the host has no zstd decoder, from the header's flags byte.
+func bloscSlow(b []byte) bool {
+	return len(b) > 2 && (b[2]>>5 == 3 || b[2]>>5 == 4 && !haveHostDecoder("zstd"))
+}
 
 // inflatable: zlib and gzip go to a worker only when no native inflate.
 func inflatable(format string) hostHelp {
@@ -100,7 +103,8 @@ const maxHostDecode = 1 << 30
 func (h *hostDecoded) Decode(b []byte) ([]byte, error) { return h.DecodeLimit(b, 0) }
 
 func (h *hostDecoded) DecodeLimit(b []byte, max int) ([]byte, error) {
-	if h.worker != nil && h.worker(b) {
+	// What a host decoder does fast is not worth the trip to a worker.
+	if h.worker != nil && h.worker(b) && !haveHostDecoder(h.decoder) {
 		if out, ok := decodeInWorker(h.name, h.config, b, max); ok {
 			return out, nil
 		}
@@ -161,15 +165,26 @@ var (
 	hostDecoders   = js.Undefined()
 )
 
-func decodeOnHost(name string, b []byte, max int) ([]byte, bool) {
+// hostDecoder returns the host's decoder called name, if it has one.
+func hostDecoder(name string) (js.Value, bool) {
 	hostDecodersMu.Lock()
 	decoders := hostDecoders
 	hostDecodersMu.Unlock()
-	if decoders.Type() != js.TypeObject {
-		return nil, false
+	if name == "" || decoders.Type() != js.TypeObject {
+		return js.Value{}, false
 	}
 	fn := decoders.Get(name)
-	if fn.Type() != js.TypeFunction {
+	return fn, fn.Type() == js.TypeFunction
+}
+
+func haveHostDecoder(name string) bool {
+	_, ok := hostDecoder(name)
+	return ok
+}
+
+func decodeOnHost(name string, b []byte, max int) ([]byte, bool) {
+	fn, ok := hostDecoder(name)
+	if !ok {
 		return nil, false
 	}
 	return copyResult(fn.Invoke(bytesToJS(b), max), max)

@@ -445,8 +445,9 @@ export interface DecodePool {
  * Starts `count` decode workers (Web Workers in browsers, worker threads in
  * Node; default: the number of cores, at most 8), each running its own copy
  * of the engine, and sends them the decompression of chunks
- * that decode to at least `minBytes` (default 65536): zstd, bz2, lzma, and
- * Blosc around zstd or zlib (faster codecs stay on the calling thread).
+ * that decode to at least `minBytes` (default 65536) of the codecs only Go
+ * decodes, slowly: bz2, lzma, Blosc around zlib (and zstd where the
+ * package's libzstd cannot load). Faster codecs stay on the calling thread.
  * Resolves when the workers are ready; `useWorkers(0)` stops the pool.
  * Idle workers do not keep Node running.
  */

@@ -161,7 +161,7 @@ async function main() {
       `| ${r.codec} (${f(stored[r.codec] / 1e6, 1)}) | ${r.read} | ${f(r.wasm)} (${f(r.wasmMs, 1)} ms) | ${f(r.zarrita)} (${f(r.zarritaMs, 1)} ms) | ${f(r.wasm / r.zarrita, 2)} | ${f(r.pool)} (${f(r.poolMs, 1)} ms) | ${f(r.pool / r.zarrita, 2)} |`,
     );
   }
-  console.log("(ratios: zarr-wasm / zarrita.js; the worker column decodes zstd chunks of ≥ 64 KiB (decoded) in worker threads)");
+  console.log("(ratios: zarr-wasm / zarrita.js; with workers, only bz2, lzma and Blosc(zlib) chunks go to them, so these columns differ by noise)");
   console.log("");
   console.log(`zarr.wasm: ${wasm.length.toLocaleString("en")} bytes raw, ${gz.toLocaleString("en")} gzip -9, ${br.toLocaleString("en")} brotli q11`);
   console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average at the end ${load}`);

@@ -488,8 +488,6 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     t.diagnostic(`${w.size} workers; chunks decoded per worker: ${w.decoded.join(", ")}`);
     assert.ok(w.size >= 1);
     assert.equal(w.failed, 0);
-    // The OME example's zstd chunks (128 KiB decoded) went to the workers.
-    assert.ok(w.decoded.reduce((x, y) => x + y, 0) > 0, `chunks decoded by workers: ${w.decoded}`);
     assert.match(await page.textContent("#status"), new RegExp(`${w.size} decode workers?`));
   });
 

@@ -10,9 +10,10 @@ import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { repoRoot, loadCases, compareCase, exists } from "./helpers.mjs";
 
-// The codecs the pool takes (fast ones, and zlib/gzip that the host
-// inflates natively, stay on the main thread).
-const offloaded = /bz2|lzma|zstd|blosc_zlib/;
+// The codecs the pool takes: those only Go decodes, slowly (fast ones, zstd
+// that the package's libzstd decodes, and zlib/gzip that the host inflates
+// natively stay on the main thread).
+const offloaded = /bz2|lzma|blosc_zlib/;
 
 describe("fixtures with chunks decoded by 2 worker threads", () => {
   let pool;
@@ -49,16 +50,16 @@ describe("fixtures with chunks decoded by 2 worker threads", () => {
       }
       const st = pool.stats();
       t.diagnostic(`${compared} cases; chunks decoded per worker: ${st.decoded.join(", ")}`);
-      assert.ok(st.decoded.every((n) => n > 0), "both workers took chunks");
+      if (v === "v2") assert.ok(st.decoded.every((n) => n > 0), "both workers took chunks");
       assert.equal(st.failed, 0);
     });
   }
 
   test("a corrupt chunk fails with the engine's CODEC error naming the key", async () => {
     const store = new zarr.MemoryStore();
-    const arr = await zarr.create(store, { path: "a", shape: [8], chunks: [4], dtype: "<i4", zarrFormat: 2, compressor: { id: "zstd", level: 1 } });
+    const arr = await zarr.create(store, { path: "a", shape: [8], chunks: [4], dtype: "<i4", zarrFormat: 2, compressor: { id: "bz2", level: 1 } });
     await arr.set(null, Int32Array.from([1, 2, 3, 4, 5, 6, 7, 8]));
-    await store.set("/a/1", new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 9, 9, 9, 9]));
+    await store.set("/a/1", new Uint8Array([0x42, 0x5a, 0x68, 0x39, 9, 9, 9, 9]));
     const failedBefore = pool.stats().failed;
     await assert.rejects(arr.get(null), (e) => e.code === "CODEC" && e.message.includes("a/1"));
     assert.equal(pool.stats().failed, failedBefore + 1, "the worker gave the chunk back");
