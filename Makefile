@@ -6,7 +6,7 @@ NODE ?= node
 NPM ?= npm
 
 .PHONY: all build test test-go vet fixtures bench fuzz
-.PHONY: wasm npm-deps test-js test-node test-browser bench-js pack zstd-wasm check-zstd-wasm FORCE
+.PHONY: wasm npm-deps test-js test-node test-browser bench-js pack codecs-wasm check-codecs-wasm FORCE
 
 all: build wasm
 
@@ -17,7 +17,7 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./jsbridge/ ./wasm/
 
-test: vet check-zstd-wasm test-go test-js test-demo
+test: vet check-codecs-wasm test-go test-js test-demo
 
 test-go: npm-deps
 	$(GO) test -count=1 ./...
@@ -52,21 +52,22 @@ npm/wasm_exec.js: FORCE
 
 FORCE:
 
-# libzstd's decompressor as WebAssembly, base64 in npm/lib/zstd-module.js
-# (committed, so building needs only Go). zstd-wasm regenerates it;
-# check-zstd-wasm rebuilds it and fails if the committed file differs
-# (needs Debian's clang, lld, wasi-libc, libclang-rt-14-dev-wasm32).
-zstd-wasm:
-	npm/zstd/build.sh
+# libzstd's decompressor and zlib's inflate as WebAssembly, base64 in
+# npm/lib/codecs-module.js (committed, so building needs only Go).
+# codecs-wasm regenerates it; check-codecs-wasm rebuilds it and fails if the
+# committed file differs (needs Debian's clang, lld, wasi-libc,
+# libclang-rt-14-dev-wasm32).
+codecs-wasm:
+	npm/codecs/build.sh
 
-check-zstd-wasm:
+check-codecs-wasm:
 	@if ! command -v clang >/dev/null || [ ! -f /usr/lib/wasm32-wasi/libc.a ]; then \
-	  if [ "$$ZARR_WASM_REQUIRE_PEERS" = 1 ]; then echo "check-zstd-wasm: clang or wasi-libc missing" >&2; exit 1; fi; \
-	  echo "check-zstd-wasm: skipped (no clang/wasi-libc)"; exit 0; \
+	  if [ "$$ZARR_WASM_REQUIRE_PEERS" = 1 ]; then echo "check-codecs-wasm: clang or wasi-libc missing" >&2; exit 1; fi; \
+	  echo "check-codecs-wasm: skipped (no clang/wasi-libc)"; exit 0; \
 	fi; \
-	tmp=$$(mktemp); npm/zstd/build.sh "$$tmp" >/dev/null && cmp -s "$$tmp" npm/lib/zstd-module.js; st=$$?; rm -f "$$tmp"; \
-	if [ $$st -ne 0 ]; then echo "npm/lib/zstd-module.js is not what npm/zstd/build.sh builds (run make zstd-wasm)" >&2; exit 1; fi; \
-	echo "check-zstd-wasm: npm/lib/zstd-module.js rebuilds byte for byte"
+	tmp=$$(mktemp); npm/codecs/build.sh "$$tmp" >/dev/null && cmp -s "$$tmp" npm/lib/codecs-module.js; st=$$?; rm -f "$$tmp"; \
+	if [ $$st -ne 0 ]; then echo "npm/lib/codecs-module.js is not what npm/codecs/build.sh builds (run make codecs-wasm)" >&2; exit 1; fi; \
+	echo "check-codecs-wasm: npm/lib/codecs-module.js rebuilds byte for byte"
 
 # devDependencies of the JS suites (zarrita, playwright-core, vite), from
 # npm/package-lock.json.

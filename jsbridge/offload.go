@@ -14,60 +14,50 @@ import (
 )
 
 // Decompressing chunks is where reads spend their CPU time, and Go compiled
-// to WebAssembly runs on one thread. The host lends more:
+// to WebAssembly is slow at it and runs on one thread. The host lends help:
+//   - host decoders (setHostDecoders; the npm package's libzstd and zlib
+//     compiled to WebAssembly), called synchronously, decode zstd, zlib and
+//     gzip, and Blosc's zstd and zlib streams, about three times as fast as
+//     the Go decoders compiled to WebAssembly;
 //   - a pool of workers (npm's useWorkers), each running this module,
-//     decodes the slow compressors (bz2, lzma, blosc around zlib; zstd when
-//     the host has no zstd decoder) while this instance fetches and
-//     assembles chunks; fast ones (lz4, blosclz, snappy, and whatever a host
-//     decoder does) stay here, where they beat the trip to a worker and
-//     back (measured in tests/bench);
-//   - zlib and gzip go to the host's native DecompressionStream, several
-//     times faster than Go's inflate compiled to WebAssembly;
-//   - zstd goes to a host decoder (the npm package's libzstd compiled to
-//     WebAssembly), called synchronously, about three times as fast as
-//     klauspost/compress without its assembly.
+//     decodes what only Go decodes, slowly (bz2, lzma; zstd, zlib and gzip
+//     when there is no host decoder), while this instance fetches and
+//     assembles chunks. Fast codecs stay here: the trip to a worker and back
+//     costs more than they take (measured in tests/bench).
 // Whatever the host cannot do (no pool, a small chunk, corrupt data), the Go
 // decoder here does, so errors and leniency stay the engine's. Encoding
 // always stays in Go.
 
 // hostHelp says what the host can do for a codec: decode it with one of its
-// host decoders (setHostDecoders), inflate it natively (the
-// DecompressionStream format), and which chunks are worth a worker.
+// host decoders, and which chunks are worth a worker when it cannot.
 type hostHelp struct {
 	decoder string
-	inflate string
 	worker  func(chunk []byte) bool
 }
 
-var hostHasInflate = js.Global().Get("DecompressionStream").Type() == js.TypeFunction
-
 func always([]byte) bool { return true }
 
-// bloscSlow: blosc chunks whose inner compressor is zlib (3), or zstd (4)
-// when the host has no zstd decoder, from the header's flags byte.
-func bloscSlow(b []byte) bool {
-	return len(b) > 2 && (b[2]>>5 == 3 || b[2]>>5 == 4 && !haveHostDecoder("zstd"))
-}
+// bloscCodecs names the host decoders of Blosc's inner compressors by the
+// code in the header's flags byte (zlib 3, zstd 4).
+var bloscCodecs = map[byte]string{3: "zlib", 4: "zstd"}
 
-// inflatable: zlib and gzip go to a worker only when no native inflate.
-func inflatable(format string) hostHelp {
-	if hostHasInflate {
-		return hostHelp{inflate: format}
+// bloscSlow: Blosc chunks whose streams only Go can decode, slowly.
+func bloscSlow(b []byte) bool {
+	if len(b) < 3 {
+		return false
 	}
-	return hostHelp{worker: always}
+	name, ok := bloscCodecs[b[2]>>5]
+	return ok && !haveHostDecoder(name)
 }
 
 var offloaded = map[string]hostHelp{
-	"zlib": inflatable("deflate"), "numcodecs.zlib": inflatable("deflate"),
-	"gzip": inflatable("gzip"), "numcodecs.gzip": inflatable("gzip"),
+	"zlib": {decoder: "zlib", worker: always}, "numcodecs.zlib": {decoder: "zlib", worker: always},
+	"gzip": {decoder: "gzip", worker: always}, "numcodecs.gzip": {decoder: "gzip", worker: always},
 	"zstd": {decoder: "zstd", worker: always}, "numcodecs.zstd": {decoder: "zstd", worker: always},
 	"bz2": {worker: always}, "numcodecs.bz2": {worker: always},
 	"lzma": {worker: always}, "numcodecs.lzma": {worker: always},
 	"blosc": {worker: bloscSlow}, "numcodecs.blosc": {worker: bloscSlow},
 }
-
-// ignoreRejection swallows a rejection the Go side handles by other means.
-var ignoreRejection = js.FuncOf(func(js.Value, []js.Value) any { return nil })
 
 func init() {
 	for name, help := range offloaded {
@@ -96,10 +86,6 @@ type hostDecoded struct {
 	hostHelp
 }
 
-// maxHostDecode bounds what one chunk may decode to when the caller does not
-// know its size.
-const maxHostDecode = 1 << 30
-
 func (h *hostDecoded) Decode(b []byte) ([]byte, error) { return h.DecodeLimit(b, 0) }
 
 func (h *hostDecoded) DecodeLimit(b []byte, max int) ([]byte, error) {
@@ -112,18 +98,10 @@ func (h *hostDecoded) DecodeLimit(b []byte, max int) ([]byte, error) {
 	return h.decodeHere(b, max)
 }
 
-// decodeHere decodes in this instance: a host decoder or the host's
-// inflate, else Go.
+// decodeHere decodes in this instance: a host decoder, else Go.
 func (h *hostDecoded) decodeHere(b []byte, max int) ([]byte, error) {
-	if h.decoder != "" {
-		if out, ok := decodeOnHost(h.decoder, b, max); ok {
-			return out, nil
-		}
-	}
-	if h.inflate != "" {
-		if out, ok := inflateOnHost(h.inflate, b, max); ok {
-			return out, nil
-		}
+	if out, ok := decodeOnHost(h.decoder, b, max); ok {
+		return out, nil
 	}
 	if ld, ok := h.BytesToBytes.(codec.LimitedDecoder); ok && max > 0 {
 		return ld.DecodeLimit(b, max)
@@ -205,40 +183,6 @@ func copyResult(res js.Value, max int) ([]byte, bool) {
 	return out, true
 }
 
-// inflateOnHost runs b through a DecompressionStream, reading at most max
-// bytes; ok is false when the host could not (corrupt data, a gzip stream
-// of several members, more than max bytes).
-func inflateOnHost(format string, b []byte, max int) ([]byte, bool) {
-	if max <= 0 {
-		max = maxHostDecode
-	}
-	ds := js.Global().Get("DecompressionStream").New(format)
-	writer := ds.Get("writable").Call("getWriter")
-	reader := ds.Get("readable").Call("getReader")
-	// Write and close without waiting: the reader drives the stream.
-	writer.Call("write", bytesToJS(b)).Call("catch", ignoreRejection)
-	writer.Call("close").Call("catch", ignoreRejection)
-	out := make([]byte, 0, min(max, 4*len(b)+64))
-	ctx := context.Background()
-	for {
-		res, err := await(ctx, reader.Call("read"))
-		if err != nil {
-			return nil, false
-		}
-		if res.Get("done").Bool() {
-			return out, true
-		}
-		chunk := res.Get("value")
-		n := chunk.Get("byteLength").Int()
-		if len(out)+n > max {
-			reader.Call("cancel").Call("catch", ignoreRejection)
-			return nil, false
-		}
-		out = append(out, make([]byte, n)...)
-		js.CopyBytesToGo(out[len(out)-n:], chunk)
-	}
-}
-
 // workerCodecs caches the codecs a worker instance builds from their
 // configurations (a zstd decoder is worth keeping).
 var (
@@ -299,15 +243,17 @@ func offloadAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Valu
 		if len(args) > 0 && args[0].Type() == js.TypeObject {
 			hostDecoders = args[0]
 		}
-		// Blosc's zstd streams (one per block) go to the same decoder.
-		var bloscZstd func(d, s []byte) bool
-		if hostDecoders.Type() == js.TypeObject && hostDecoders.Get("zstd").Type() == js.TypeFunction {
-			bloscZstd = func(d, s []byte) bool {
-				out, ok := decodeOnHost("zstd", s, len(d))
-				return ok && len(out) == len(d) && copy(d, out) == len(d)
+		// Blosc's streams (one per block) go to the same decoders.
+		for _, name := range bloscCodecs {
+			var f func(d, s []byte) bool
+			if hostDecoders.Type() == js.TypeObject && hostDecoders.Get(name).Type() == js.TypeFunction {
+				f = func(d, s []byte) bool {
+					out, ok := decodeOnHost(name, s, len(d))
+					return ok && len(out) == len(d) && copy(d, out) == len(d)
+				}
 			}
+			_ = blosc.SetStreamDecoder(name, f)
 		}
-		_ = blosc.SetStreamDecoder("zstd", bloscZstd)
 		return nil
 	}))
 	// decodeBytes(name, config, bytes, max) → Uint8Array: what a worker

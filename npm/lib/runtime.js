@@ -2,7 +2,7 @@
 // called), and hands out the bridge's API object.
 import "../wasm_exec.js"; // Go's JS support for GOOS=js (defines globalThis.Go)
 import { ZarrError, toZarrError } from "./errors.js";
-import { loadZstd, zstdDecode } from "./zstd.js";
+import { loadCodecs, hostDecoders } from "./codecs.js";
 
 const Go = globalThis.Go;
 
@@ -54,7 +54,7 @@ async function start(source) {
   });
   go.argv = ["zarr-wasm", name];
   go.env = {};
-  const zstdReady = loadZstd();
+  const codecsReady = loadCodecs();
   const module = await compile(source ?? defaultSource());
   compiled = module;
   const instance = await WebAssembly.instantiate(module, go.importObject);
@@ -72,7 +72,7 @@ async function start(source) {
   if (api.version !== 1) throw new ZarrError("INTERNAL", `zarr.wasm speaks bridge version ${api.version}, this wrapper 1`);
   api.setHelpers(helpers);
   // Decoders the host does faster than Go compiled to WebAssembly.
-  if (await zstdReady) api.setHostDecoders({ zstd: zstdDecode });
+  if (await codecsReady) api.setHostDecoders(hostDecoders);
   exitedError = null;
   return api;
 }

@@ -1,5 +1,5 @@
-// zlib and gzip chunks are inflated by the host's DecompressionStream in
-// WebAssembly; a chunk the host cannot inflate falls back to the Go decoder,
+// zlib and gzip chunks are inflated by the package's zlib (compiled to
+// WebAssembly); a chunk it cannot inflate falls back to the Go decoder,
 // whose error names the chunk.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -10,10 +10,10 @@ import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { repoRoot, loadCases, compareCase, exists } from "./helpers.mjs";
 
-// The codecs the pool takes: those only Go decodes, slowly (fast ones, zstd
-// that the package's libzstd decodes, and zlib/gzip that the host inflates
-// natively stay on the main thread).
-const offloaded = /bz2|lzma|blosc_zlib/;
+// The codecs the pool takes: those only Go decodes, slowly (fast ones, and
+// zstd, zlib and gzip, which the package's own decoders take, stay on the
+// main thread).
+const offloaded = /bz2|lzma/;
 
 describe("fixtures with chunks decoded by 2 worker threads", () => {
   let pool;

@@ -1,0 +1,92 @@
+// The package's own decoders (npm/codecs: libzstd's decompressor and zlib's
+// inflate compiled to WebAssembly), handed to the engine as host decoders.
+// Checked against what numcodecs 0.11 (Debian's libzstd and zlib) wrote
+// (zarr/codec/testdata/numcodecs), frame and member layouts the Go decoders
+// also accept, refusals that leave the chunk to the engine, and that the
+// engine really decodes zarr-python's chunks with them.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { promises as fs } from "node:fs";
+import * as zarr from "../../npm/index.js";
+import { FileSystemStore } from "../../npm/node.js";
+import { hostDecoders, codecStats, loadCodecs } from "../../npm/lib/codecs.js";
+import { repoRoot, fixturesV2, loadCases, compareCase } from "./helpers.mjs";
+
+const vectorDir = path.join(repoRoot, "zarr", "codec", "testdata", "numcodecs");
+const index = JSON.parse(await fs.readFile(path.join(vectorDir, "index.json"), "utf8"));
+const read = async (f) => new Uint8Array(await fs.readFile(path.join(vectorDir, f)));
+const vectorsOf = (id) => index.vectors.filter((v) => v.config.id === id);
+const joined = (...parts) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) out.set(p, (o += p.length) - p.length);
+  return out;
+};
+
+for (const id of ["zstd", "zlib", "gzip"]) {
+  test(`${id}: numcodecs' streams decode to numcodecs' bytes, with and without the expected size`, async () => {
+    assert.equal(await loadCodecs(), true);
+    const vectors = vectorsOf(id);
+    assert.ok(vectors.length >= 12, `${vectors.length} vectors`);
+    for (const v of vectors) {
+      const [enc, dec] = [await read(v.encoded), await read(v.decoded)];
+      assert.deepEqual(hostDecoders[id](enc, 0), dec, `${v.name}, size unknown`);
+      assert.deepEqual(hostDecoders[id](enc, dec.length), dec, `${v.name}, size known`);
+    }
+  });
+}
+
+test("several zstd frames, skippable frames, several gzip members", async () => {
+  const z = vectorsOf("zstd");
+  const [a, b] = [z.find((v) => v.name.endsWith("/text")), z.find((v) => v.name.endsWith("/ramp"))];
+  const [ea, da, eb, db] = [await read(a.encoded), await read(a.decoded), await read(b.encoded), await read(b.decoded)];
+  const skippable = Uint8Array.of(0x5a, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3);
+  assert.deepEqual(hostDecoders.zstd(joined(ea, eb), 0), joined(da, db));
+  assert.deepEqual(hostDecoders.zstd(joined(skippable, ea, skippable), 0), da);
+  const g = vectorsOf("gzip");
+  const [ga, gb] = [g.find((v) => v.name === "gzip-1/text"), g.find((v) => v.name === "gzip-9/ramp")];
+  const [ega, dga, egb, dgb] = [await read(ga.encoded), await read(ga.decoded), await read(gb.encoded), await read(gb.decoded)];
+  assert.deepEqual(hostDecoders.gzip(joined(ega, egb), 0), joined(dga, dgb));
+});
+
+test("refusals leave the chunk to the engine: corrupt, truncated, trailing bytes, not the format, bigger than expected", async () => {
+  for (const id of ["zstd", "zlib", "gzip"]) {
+    const v = vectorsOf(id).find((x) => x.name.endsWith("/text"));
+    const [enc, dec] = [await read(v.encoded), await read(v.decoded)];
+    const cases = [
+      ["truncated", enc.subarray(0, enc.length - 3), 0],
+      ["not the format", Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8), 0],
+      ["empty", new Uint8Array(0), 0],
+      ["more than expected", enc, dec.length - 1],
+    ];
+    if (id === "zlib") cases.push(["trailing bytes", joined(enc, Uint8Array.of(0)), 0]);
+    for (const [what, bytes, max] of cases) assert.equal(hostDecoders[id](bytes, max), null, `${id}: ${what}`);
+    const corrupt = enc.slice();
+    corrupt[corrupt.length >> 1] ^= 0xff;
+    const out = hostDecoders[id](corrupt, 0);
+    assert.ok(out === null || out.length !== dec.length || !out.every((x, i) => x === dec[i]), `${id}: a corrupt stream never decodes to the original`);
+  }
+});
+
+test("the engine decodes zarr-python's zstd, zlib, gzip and Blosc(zstd, zlib) chunks with them, and reports what they decline", async () => {
+  const all = await loadCases(path.join(fixturesV2, "cases.json"));
+  for (const pattern of [/^codecs\/zstd_/, /^codecs\/blosc_zstd/, /^codecs\/zlib_/, /^codecs\/gzip_/, /^codecs\/blosc_zlib/]) {
+    const cases = all.filter((c) => pattern.test(c.name));
+    assert.ok(cases.length >= 2, String(pattern));
+    const before = codecStats.decoded;
+    for (const c of cases) {
+      const arr = await zarr.open(new FileSystemStore(path.join(fixturesV2, "data", c.store)), { path: c.path, kind: "array" });
+      const diff = compareCase(c, await arr.get(c.selection));
+      assert.equal(diff, null, `${c.name}: ${diff}`);
+    }
+    assert.ok(codecStats.decoded > before, `${pattern}: decoded by the package's decoders`);
+  }
+  // A corrupt chunk: the package's decoder declines, the Go decoder reports it by key.
+  const store = new zarr.MemoryStore();
+  const a = await zarr.create(store, { path: "a", shape: [4], chunks: [4], dtype: "<i4", zarrFormat: 2, compressor: { id: "zstd", level: 1 } });
+  await store.set("/a/0", Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x10, 9, 9, 9));
+  const declined = codecStats.declined;
+  await assert.rejects(a.get(null), (e) => e.code === "CODEC" && e.message.includes("a/0"));
+  assert.ok(codecStats.declined > declined);
+});
