@@ -446,8 +446,8 @@ export interface DecodePool {
  * Node; default: the number of cores, at most 8), each running its own copy
  * of the engine, and sends them the decompression of chunks
  * that decode to at least `minBytes` (default 65536) of the codecs only Go
- * decodes, slowly: bz2, lzma, Blosc around zlib (and zstd where the
- * package's libzstd cannot load). Faster codecs stay on the calling thread.
+ * decodes, slowly: bz2 and lzma (and zstd, zlib, gzip where the package's
+ * own decoders cannot load). Faster codecs stay on the calling thread.
  * Resolves when the workers are ready; `useWorkers(0)` stops the pool.
  * Idle workers do not keep Node running.
  */

@@ -12,9 +12,9 @@ let pool = null;
 
 /**
  * Starts a pool of `count` decode workers (default: the number of cores,
- * at most 8) and routes chunk decompression to it: bz2, lzma and Blosc(zlib)
- * chunks (zstd too where libzstd cannot load) that decode to at least
- * `minBytes` (default 64 KiB).
+ * at most 8) and routes chunk decompression to it: bz2 and lzma chunks
+ * (zstd, zlib, gzip too where the package's own decoders cannot load) that
+ * decode to at least `minBytes` (default 64 KiB).
  * `useWorkers(0)` stops the pool. Resolves when the workers are ready.
  * @param {number} [count]
  * @param {{minBytes?: number}} [options]

@@ -1227,7 +1227,7 @@ syncColorControls();
 const start = readState();
 const engine = zarr.init();
 engine.catch((e) => showError(e, "", "The WebAssembly engine did not start"));
-// bz2, lzma and Blosc(zlib) chunks decode on every core; the viewer works without.
+// bz2 and lzma chunks decode on every core; the viewer works without.
 engine
   .then(() => zarr.useWorkers())
   .then((pool) => {
