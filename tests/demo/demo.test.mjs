@@ -452,6 +452,9 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
       t.diagnostic(`fit: zoom ${vs.z.toFixed(3)}, stride ${vs.stride}, pyramid level ${vs.source.level}; chunks of levels ${[...new Set(fitChunks)]}`);
       assert.ok(vs.stride >= 2 && vs.source.level === Math.log2(vs.stride) && vs.source.stride === 1, JSON.stringify(vs));
       assert.ok(fitChunks.length > 0 && fitChunks.every((l) => l === vs.source.level), `zoomed out, only level ${vs.source.level} chunks: ${fitChunks}`);
+      // Over plain HTTP the store cannot list, but the image names its levels.
+      const levels = await page.$$eval("#tree button.row", (bs) => bs.map((b) => b.dataset.path));
+      assert.ok(["0", "1", "2"].every((p) => levels.includes(p)), `tree rows: ${levels}`);
       const details = (await page.textContent("#details")).replace(/\s+/g, " ");
       for (const want of ["y (micrometer), x (micrometer)", "2048 × 2048 · 1024 × 1024 · 512 × 512"]) assert.ok(details.includes(want), `details mention ${want}`);
       assert.match(await page.textContent("#status"), /pyramid level 1/);

@@ -346,6 +346,13 @@ async function loadChildren(t) {
     t.children = [];
     t.error = e;
   }
+  // An OME-Zarr image names its levels even where the store cannot list.
+  const ms = multiscalesOf(t.node);
+  if (ms && t.children.length === 0) {
+    const levels = await Promise.all(ms.datasets.map((d) => t.node.open(d.path, { kind: "array" }).then((a) => [d.path, a], () => null)));
+    t.children = levels.filter(Boolean).map(([name, a]) => makeTreeNode(a, name, t));
+    if (t.children.length) t.error = null;
+  }
 }
 
 async function expand(t, depth) {
