@@ -299,6 +299,22 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     await page.screenshot({ path: path.join(outDir, "4-cells-1to1.png") });
   });
 
+  test("a v3 group with OME-Zarr 0.5 attributes (\"ome\": {multiscales}) shows its image", async () => {
+    await rendered(() => page.click('#tree button.row[data-path="microscopy"]'), 'window.zarrDemo.path === "microscopy"');
+    const title = (await page.textContent("#stage-title")).replace(/\s+/g, " ");
+    assert.ok(title.includes("2048 × 2048") && title.includes("multiscale image, 1 level") && title.includes("cells"), title);
+    const details = (await page.textContent("#details")).replace(/\s+/g, " ");
+    assert.ok(details.includes("y (micrometer), x (micrometer)"), details);
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    assert.deepEqual([vs.H, vs.W, vs.source.level], [cellsSize, cellsSize, 0]);
+    const box = await page.locator(".view-canvas").boundingBox();
+    const p = screenOf(vs, 1000, 1500);
+    await page.mouse.move(box.x + p.px, box.y + p.py);
+    const hover = await page.textContent("#hover");
+    const [iy, ix] = [hover.match(/y (\d+)/)?.[1], hover.match(/x (\d+)/)?.[1]].map(Number);
+    assert.ok(hover.includes(`= ${cells(iy, ix)}`), `${hover}: want cells(${iy}, ${ix})`);
+  });
+
   test("the zipped v2 example opens through range requests", async () => {
     await rendered(() => page.selectOption("#examples", "2"), 'window.zarrDemo.path === "temperature" && /\\.zip$/.test(document.getElementById("url").value)');
     const d = await page.evaluate(() => window.zarrDemo.display);

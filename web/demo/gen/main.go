@@ -387,8 +387,21 @@ func writeV3(ctx context.Context, dir string) error {
 		return err
 	}
 
+	// The group describes its image as OME-Zarr 0.5 does in Zarr v3 (an
+	// "ome" attribute; one level here, sample-ome.zarr has a pyramid).
 	if _, err := zarr.CreateGroup(ctx, s, "microscopy", zarr.GroupOptions{Attributes: map[string]any{
 		"title": "Synthetic fluorescence", "pixel_size_um": 0.325, "channel": "GFP",
+		"ome": map[string]any{"version": "0.5", "multiscales": []any{map[string]any{
+			"name": "cells",
+			"axes": []any{
+				map[string]any{"name": "y", "type": "space", "unit": "micrometer"},
+				map[string]any{"name": "x", "type": "space", "unit": "micrometer"},
+			},
+			"datasets": []any{map[string]any{
+				"path":                      "cells",
+				"coordinateTransformations": []any{map[string]any{"type": "scale", "scale": []any{0.325, 0.325}}},
+			}},
+		}}},
 	}}); err != nil {
 		return err
 	}

@@ -541,7 +541,7 @@ async function select(t, extra = {}) {
       class: "desc",
       text:
         a.kind === "array"
-          ? `${formatShape(a.shape)} · ${dtypeText(a)}${image ? ` · multiscale image, ${image.levels.length} levels` : ""}${(image ? ms.name : a.attrs?.long_name) ? " · " + (image ? ms.name : a.attrs.long_name) : ""}`
+          ? `${formatShape(a.shape)} · ${dtypeText(a)}${image ? ` · multiscale image, ${image.levels.length} level${image.levels.length === 1 ? "" : "s"}` : ""}${(image ? ms.name : a.attrs?.long_name) ? " · " + (image ? ms.name : a.attrs.long_name) : ""}`
           : n.attrs?.title ?? "group",
     }),
   );
