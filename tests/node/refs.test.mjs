@@ -61,6 +61,22 @@ describe("ReferenceStore over HTTP (tests/refs)", () => {
     assert.deepEqual(bad, [], JSON.stringify(server.stats.byStatus));
   });
 
+  test("TIFF files through the references tifffile wrote for them (LZW, PackBits, zlib, lzma, predictors)", async (t) => {
+    const tiffCases = await loadCases(path.join(refsDir, "tiff_cases.json"));
+    assert.ok(tiffCases.length >= 10);
+    const failures = [];
+    for (const c of tiffCases) {
+      try {
+        const diff = compareCase(c, await readCase(await zarr.ReferenceStore.fromUrl(`${server.url}/${c.store}`), c));
+        if (diff) failures.push(`${c.name} (${c.note}): ${diff}`);
+      } catch (e) {
+        failures.push(`${c.name} (${c.note}): ${e.code} ${e.message}`);
+      }
+    }
+    t.diagnostic(`${tiffCases.length - failures.length}/${tiffCases.length} TIFF reference sets match`);
+    assert.deepEqual(failures, []);
+  });
+
   test("every Parquet directory (hyparquet-writer, parquet-go) reads like its JSON source", async (t) => {
     assert.ok(pqVariants.length >= 8, pqVariants.join(", "));
     assert.ok(pqCases.length >= 6);
