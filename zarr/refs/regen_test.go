@@ -63,8 +63,9 @@ func TestGenPyReproduces(t *testing.T) {
 		t.Fatalf("gen.py: %v\n%s", err, b)
 	}
 	n := sameTree(t, filepath.Join(out, "data"), dataDir(), func(rel string, d fs.DirEntry) bool {
-		// data/pq's sub-directories come from the Parquet writers
-		return !(d.IsDir() && filepath.Dir(rel) == "pq")
+		// data/pq's sub-directories come from the Parquet writers, data/tiff
+		// from gen_tiff.py
+		return !(d.IsDir() && (filepath.Dir(rel) == "pq" || rel == "tiff"))
 	})
 	for _, f := range []string{"expanded.json", "keys.json", "cases.json"} {
 		a, _ := os.ReadFile(filepath.Join(refsDir(), f))
@@ -101,4 +102,22 @@ func TestWriteParquetReproduces(t *testing.T) {
 		t.Fatalf("only %d files compared", n)
 	}
 	t.Logf("%d files reproduced by hyparquet-writer", n)
+}
+
+func TestGenTIFFReproduces(t *testing.T) {
+	py := peers.RequirePython(t, "tifffile", "PIL", "numpy")
+	out := t.TempDir()
+	if b, err := exec.Command(py, filepath.Join(refsDir(), "gen_tiff.py"), out).CombinedOutput(); err != nil {
+		t.Fatalf("gen_tiff.py: %v\n%s", err, b)
+	}
+	n := sameTree(t, filepath.Join(out, "data", "tiff"), filepath.Join(dataDir(), "tiff"), func(string, fs.DirEntry) bool { return true })
+	a, _ := os.ReadFile(filepath.Join(refsDir(), "tiff_cases.json"))
+	b, err := os.ReadFile(filepath.Join(out, "tiff_cases.json"))
+	if err != nil || !bytes.Equal(a, b) {
+		t.Errorf("tiff_cases.json differs from what gen_tiff.py writes now (%v)", err)
+	}
+	if n < 20 {
+		t.Fatalf("only %d files compared", n)
+	}
+	t.Logf("%d TIFF files and reference sets reproduced by tifffile and Pillow", n)
 }
