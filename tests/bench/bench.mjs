@@ -1,5 +1,6 @@
 // zarr-wasm vs zarrita.js: the same 4096×4096 float32 array in 256×256
-// chunks (raw, blosc-lz4, blosc-zstd, zstd, blosc-zlib, zlib), read from the same in-memory store
+// chunks (raw, blosc-lz4, blosc-zstd, zstd, blosc-zlib, zlib, and v3 zstd in
+// 1024×1024 shards), read from the same in-memory store
 // in one run: the whole array, a 1000×1000 window, and a [::4, ::4] stride;
 // then, for a codec the decode worker pool takes (bz2, which zarrita.js
 // cannot read), zarr-wasm on one thread and with a worker per core.
@@ -50,6 +51,8 @@ const codecs = [
   ["zstd", { compressor: { id: "zstd", level: 3 } }],
   ["blosc-zlib", { compressor: { id: "blosc", cname: "zlib", clevel: 5, shuffle: 1, blocksize: 0 } }],
   ["zlib", { compressor: { id: "zlib", level: 1 } }],
+  // Zarr v3 as zarr-python 3 writes it by default, in 1024×1024 shards.
+  ["v3 sharded zstd", { zarrFormat: 3, shardShape: [1024, 1024], codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 3 } }] }],
 ];
 
 const reads = [
@@ -70,7 +73,7 @@ async function main() {
     const arr = await zarr.create(store, { path: name, shape: [N, N], chunks: [C, C], dtype: "<f4", zarrFormat: 2, ...opts });
     await arr.set(null, { data, shape: [N, N] });
     let bytes = 0;
-    for (const [k, v] of store.map) if (k.startsWith(`/${name}/`) && !k.endsWith(".zarray")) bytes += v.length;
+    for (const [k, v] of store.map) if (k.startsWith(`/${name}/`) && !k.endsWith(".zarray") && !k.endsWith("zarr.json")) bytes += v.length;
     stored[name] = bytes;
   }
 
