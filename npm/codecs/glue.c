@@ -1,7 +1,6 @@
 // The exports npm/lib/codecs.js calls: libzstd's decompressor and zlib's
 // inflate (built from their sources, see build.sh), with malloc for the
 // buffers it passes in.
-#define ZSTD_STATIC_LINKING_ONLY // for ZSTD_decompressBound
 #include <stdlib.h>
 #include "zstd.h"
 #include "zlib.h"
@@ -13,12 +12,6 @@ EXPORT("malloc_") void *malloc_(size_t n) { return malloc(n); }
 EXPORT("free_") void free_(void *p) { free(p); }
 
 static ZSTD_DCtx *dctx;
-
-// An upper bound of what src decodes to (ZSTD_CONTENTSIZE_ERROR if it is
-// not zstd frames).
-EXPORT("zstd_bound") unsigned long long zstd_bound(const void *src, size_t n) {
-  return ZSTD_decompressBound(src, n);
-}
 
 // Decodes every frame of src into dst: the size written, or -1.
 EXPORT("zstd_decompress") long zstd_decompress(void *dst, size_t cap, const void *src, size_t n) {

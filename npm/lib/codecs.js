@@ -27,17 +27,17 @@ export function loadCodecs() {
 /** Counts, for tests and the curious: chunks decoded here, and declined. */
 export const codecStats = { decoded: 0, declined: 0 };
 
-// What one chunk may decode to when the engine does not know its size.
-const maxUnknown = 1 << 30;
-
 /**
  * Runs fn(srcPtr, srcLen) with src copied into the module; fn returns
  * [dstPtr, size] or null. Returns a copy of the output, or null.
  */
-function withInput(src, fn) {
+function withInput(src, max, fn) {
   const w = wasm;
-  // (libzstd and zlib take nothing as an empty stream; the engine does not)
-  if (!w || src.length === 0) return null;
+  // Only chunks of a known size: a few hostile bytes can declare a gigabyte,
+  // and WebAssembly memory never shrinks (the Go decoders check such input
+  // before allocating). (libzstd and zlib take nothing as an empty stream;
+  // the engine does not.)
+  if (!w || src.length === 0 || !(max > 0)) return null;
   const sp = w.malloc_(src.length);
   if (!sp) return null;
   let out = null;
@@ -54,48 +54,43 @@ function withInput(src, fn) {
   return bytes;
 }
 
-function counted(out) {
+/** Runs a decoder; a throw (a trap in the module) becomes a refusal. */
+function counted(decode) {
+  let out = null;
+  try {
+    out = decode();
+  } catch {
+    out = null;
+  }
   if (out) codecStats.decoded++;
   else codecStats.declined++;
   return out;
 }
 
 /**
- * Decodes zstd frames; max is the decoded size the engine expects (0:
- * unknown). The bytes, or null to let the engine decode.
+ * Decodes zstd frames to at most max bytes, the decoded size the engine
+ * expects. The bytes, or null to let the engine decode (also when max is 0,
+ * unknown).
  * @param {Uint8Array} src
  * @param {number} max
  */
 export function zstdDecode(src, max) {
-  return counted(
-    withInput(src, (w, sp, n) => {
-      const cap = max > 0 ? max : Number(w.zstd_bound(sp, n));
-      if (!(cap >= 0 && cap <= maxUnknown)) return null; // not zstd, or too big to guess
-      const dp = w.malloc_(Math.max(1, cap));
-      if (!dp) return null;
-      const size = w.zstd_decompress(dp, cap, sp, n);
-      if (size < 0) return w.free_(dp), null;
-      return [dp, size];
-    }),
-  );
+  return counted(() => withInput(src, max, (w, sp, n) => decodeInto(w, max, (dp) => w.zstd_decompress(dp, max, sp, n))));
 }
 
-/** Inflates a zlib stream (gzip false) or gzip members (gzip true). */
+/** Inflates a zlib stream (gzip false) or gzip members (gzip true) to at most max bytes. */
 function inflate(gzip, src, max) {
-  return counted(
-    withInput(src, (w, sp, n) => {
-      // Unknown size: grow the buffer until it fits.
-      for (let cap = max > 0 ? max : Math.max(1 << 16, 4 * n); cap <= maxUnknown; cap *= 2) {
-        const dp = w.malloc_(cap);
-        if (!dp) return null;
-        const size = w.inflate_(gzip ? 1 : 0, dp, cap, sp, n);
-        if (size >= 0) return [dp, size];
-        w.free_(dp);
-        if (size !== -2 || max > 0) return null;
-      }
-      return null;
-    }),
-  );
+  return counted(() => withInput(src, max, (w, sp, n) => decodeInto(w, max, (dp) => w.inflate_(gzip ? 1 : 0, dp, max, sp, n))));
+}
+
+/** Runs run(dstPtr) on a buffer of cap bytes: [dstPtr, size], or null on an error. */
+function decodeInto(w, cap, run) {
+  const dp = w.malloc_(cap);
+  if (!dp) return null;
+  const size = run(dp);
+  if (size >= 0) return [dp, size];
+  w.free_(dp);
+  return null;
 }
 
 /** The decoders by the engine's names: decode(bytes, max) → Uint8Array | null. */

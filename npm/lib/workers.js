@@ -19,7 +19,16 @@ let pool = null;
  * @param {number} [count]
  * @param {{minBytes?: number}} [options]
  */
-export async function useWorkers(count, options = {}) {
+export function useWorkers(count, options = {}) {
+  // One change at a time: a stop must not race a start.
+  const run = () => changePool(count, options);
+  changing = changing.then(run, run);
+  return changing;
+}
+
+let changing = Promise.resolve();
+
+async function changePool(count, options) {
   if (pool) {
     const old = pool;
     pool = null;
@@ -37,6 +46,7 @@ export async function useWorkers(count, options = {}) {
   if (count === 0) return poolInfo(null);
   await init();
   const started = await Promise.allSettled(Array.from({ length: count }, () => startWorker(wasmModule())));
+  // (startWorker terminates a worker that fails to start.)
   const failed = started.find((s) => s.status === "rejected");
   if (failed) {
     for (const s of started) if (s.status === "fulfilled") s.value.terminate();
@@ -44,7 +54,13 @@ export async function useWorkers(count, options = {}) {
   }
   const p = new Pool(started.map((s) => s.value));
   pool = p;
-  (await bridge()).setDecodeWorkers((name, config, bytes, max) => p.decode(name, config, bytes, max), minBytes);
+  (await bridge()).setDecodeWorkers((name, config, bytes, max) => {
+    try {
+      return p.decode(name, config, bytes, max);
+    } catch {
+      return null; // (a throw would stop the engine; null decodes the chunk here)
+    }
+  }, minBytes);
   return poolInfo(p);
 }
 
@@ -105,7 +121,14 @@ async function startWorker(module) {
     for (const resolve of w.pending.values()) resolve(null);
     w.pending.clear();
   };
-  await new Promise((resolve, reject) => {
+  // Browsers say nothing when a worker is terminated: settle its tasks here
+  // (the engine decodes them itself).
+  const terminate = w.terminate;
+  w.terminate = () => {
+    dead();
+    terminate();
+  };
+  const ready = new Promise((resolve, reject) => {
     w.onError((e) => {
       dead();
       reject(new Error(e?.message ?? "the worker failed"));
@@ -124,6 +147,12 @@ async function startWorker(module) {
     });
     w.post({ type: "init", module });
   });
+  try {
+    await ready;
+  } catch (e) {
+    w.terminate();
+    throw e;
+  }
   w.unref();
   return w;
 }

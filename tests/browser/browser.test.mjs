@@ -199,6 +199,11 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
         assert.equal(stats.failed, 0);
       });
 
+      test("stopping the worker pool while a read waits on a worker: the read completes, decoded in the page", async () => {
+        const r = await p.evaluate(() => globalThis.stopPoolMidRead());
+        assert.deepEqual(r, { ok: true, decodedByWorker: 0 });
+      });
+
       test("reference sets over HTTP (JSON v0/v1, Parquet) match cases.json", async (t) => {
         const results = await p.evaluate(([cases, base]) => globalThis.runRefCases(cases, base), [
           refCases.map((c) => ({ name: c.name, store: c.store, target: c.target, path: c.path, selection: c.selection })),

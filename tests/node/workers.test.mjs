@@ -84,3 +84,24 @@ test("useWorkers: bad counts are refused; 0 stops the pool and reads go on in th
   assert.equal(data[999], 999 / 3);
   assert.deepEqual(p.stats().decoded, [0], "the stopped pool decoded nothing");
 });
+
+test("useWorkers calls take effect in order; stopping the pool mid-read leaves the read to this thread", async () => {
+  const store = new zarr.MemoryStore();
+  const n = 1 << 21;
+  const arr = await zarr.create(store, { shape: [n], chunks: [n], dtype: "<f4", zarrFormat: 2, compressor: { id: "bz2", level: 1 } });
+  const values = Float32Array.from({ length: n }, (_, i) => Math.sin(i / 1000));
+  await arr.set(null, values);
+  // A start and a stop issued together: the stop wins, and nothing decodes in a worker.
+  const [started, stopped] = await Promise.all([zarr.useWorkers(2, { minBytes: 0 }), zarr.useWorkers(0)]);
+  assert.deepEqual([started.size, stopped.size], [2, 0]);
+  assert.equal((await arr.get(null)).data[12345], values[12345]);
+  assert.deepEqual(started.stats().decoded, [0, 0], "the stopped pool took no chunk");
+  // A read in flight when the pool stops still completes, decoded here.
+  const pool = await zarr.useWorkers(1, { minBytes: 0 });
+  const reading = arr.get(null);
+  await new Promise((r) => setTimeout(r, 50));
+  await zarr.useWorkers(0);
+  const { data } = await reading;
+  assert.equal(data[n - 1], values[n - 1]);
+  assert.equal(pool.stats().decoded[0], 0, "the worker was stopped before it answered");
+});

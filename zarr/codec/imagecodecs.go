@@ -3,7 +3,9 @@ package codec
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
@@ -239,10 +241,18 @@ func (p *predictor) Decode(a *nd.Array, out Spec) (*nd.Array, error) {
 	} else {
 		// The byte planes of a row, most significant first, after the
 		// differencing is undone; each sample is put back little-endian
-		// (the chain's in-memory order).
+		// (the chain's in-memory order). The planes do not depend on the
+		// file's byte order, but for a big-endian dtype the bytes codec has
+		// already swapped every element: swap them back first.
+		swapped := out.DType.Endian == dtype.Big
 		buf := make([]byte, row*size)
 		for r := 0; r < rows; r++ {
 			copy(buf, src[r*row*size:(r+1)*row*size])
+			if swapped {
+				for i := 0; i < len(buf); i += size {
+					slices.Reverse(buf[i : i+size])
+				}
+			}
 			for i := step; i < len(buf); i++ {
 				buf[i] += buf[i-step]
 			}

@@ -25,6 +25,22 @@ function element(v) {
 }
 
 export function install(zarr, label) {
+  // Stopping the pool while a read waits on a worker: the read still completes
+  // (browsers send no event when a worker is terminated).
+  globalThis.stopPoolMidRead = async () => {
+    const store = new zarr.MemoryStore();
+    const n = 1 << 20;
+    const arr = await zarr.create(store, { shape: [n], chunks: [n], dtype: "<f4", zarrFormat: 2, compressor: { id: "bz2", level: 1 } });
+    const values = Float32Array.from({ length: n }, (_, i) => Math.sin(i / 1000));
+    await arr.set(null, values);
+    const pool = await zarr.useWorkers(1, { minBytes: 0 });
+    const reading = arr.get(null);
+    await new Promise((r) => setTimeout(r, 20));
+    await zarr.useWorkers(0);
+    const timeout = new Promise((r) => setTimeout(() => r("timeout"), 20000));
+    const r = await Promise.race([reading, timeout]);
+    return r === "timeout" ? "timeout" : { ok: r.data[n - 1] === values[n - 1], decodedByWorker: pool.stats().decoded[0] };
+  };
   // The decode worker pool: start it, run the cases, report what each worker decoded, stop it.
   globalThis.runCasesWithWorkers = async (cases, base) => {
     const pool = await zarr.useWorkers(2, { minBytes: 0 });
