@@ -408,7 +408,7 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
       'window.zarrDemo.path === "temperature" && /local folder/.test(document.getElementById("source-label").textContent)',
     );
     const names = await page.$$eval("#tree .row .name", (els) => els.map((e) => e.textContent));
-    assert.deepEqual(names, ["/", "land", "lat", "lon", "temperature", "time"]);
+    assert.deepEqual(names, ["/", "january_bz2", "land", "lat", "lon", "temperature", "time"]);
     await rendered(
       () => page.setInputFiles("#zip-input", path.join(repoRoot, "web", "demo", "data", "sample-v2.zarr.zip")),
       'window.zarrDemo.path === "temperature" && /local file/.test(document.getElementById("source-label").textContent)',
@@ -500,14 +500,26 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     }
   });
 
-  test("the viewer runs a decode worker pool and says so", async (t) => {
+  test("a bz2 array starts the decode worker pool, which decodes its chunk", async (t) => {
+    assert.equal(await page.evaluate(() => window.zarrDemo.workers), null, "no pool before a codec it takes");
+    await rendered(() => page.selectOption("#examples", "1"), 'window.zarrDemo.path === "temperature"');
+    await rendered(() => page.click('#tree button.row[data-path="january_bz2"]'), 'window.zarrDemo.path === "january_bz2"');
     await page.waitForFunction(() => window.zarrDemo.workers !== null, null, { timeout: 30_000 });
-    await rendered(() => page.selectOption("#examples", "0"), 'window.zarrDemo.path === "climate/temperature"');
+    // Read it again now that the pool runs (the first read may have started before it).
+    await rendered(() => page.click('#tree button.row[data-path="temperature"]'), 'window.zarrDemo.path === "temperature"');
+    await rendered(() => page.click('#tree button.row[data-path="january_bz2"]'), 'window.zarrDemo.path === "january_bz2"');
     const w = await page.evaluate(() => window.zarrDemo.workers);
     t.diagnostic(`${w.size} workers; chunks decoded per worker: ${w.decoded.join(", ")}`);
     assert.ok(w.size >= 1);
+    assert.ok(w.decoded.reduce((x, y) => x + y, 0) >= 1, `decoded by workers: ${w.decoded}`);
     assert.equal(w.failed, 0);
     assert.match(await page.textContent("#status"), new RegExp(`${w.size} decode workers?`));
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    const box = await page.locator(".view-canvas").boundingBox();
+    const p = screenOf(vs, 44, 120);
+    await page.mouse.move(box.x + p.px, box.y + p.py);
+    const hover = await page.textContent("#hover");
+    assert.ok(hover.includes(`= ${Number(temperature(0, 44, 120).toPrecision(6))} K`), hover);
   });
 
   test("no script errors in the page", () => {

@@ -496,6 +496,18 @@ func writeV2(ctx context.Context, dir string) error {
 	}, monthsBytes()); err != nil {
 		return err
 	}
+	// January in one bz2 chunk: the codec the viewer's decode workers take.
+	if err := writeArray(ctx, s, "january_bz2", zarr.ArrayOptions{
+		ZarrFormat: 2, Shape: []int{nLat, nLon}, Chunks: []int{nLat, nLon}, DType: "<f4",
+		FillValue:  "NaN",
+		Compressor: map[string]any{"id": "bz2", "level": 9},
+		Attributes: map[string]any{
+			"long_name": "January near-surface air temperature (bz2: decoded in a worker)", "units": "K",
+			"_ARRAY_DIMENSIONS": []any{"lat", "lon"},
+		},
+	}, temperatureBytes()[:nLat*nLon*4]); err != nil {
+		return err
+	}
 	// Order F and zlib: the viewer reads it like any other.
 	if err := writeArray(ctx, s, "land", zarr.ArrayOptions{
 		ZarrFormat: 2, Shape: []int{nLat, nLon}, Chunks: []int{90, 180}, DType: "|b1", Order: "F",

@@ -554,6 +554,7 @@ async function select(t, extra = {}) {
   }
   app.arr = a;
   app.pyramid = image ? image.levels.slice(1) : [];
+  startWorkersFor(a);
   const kind = numericKind(a);
   app.dimNames = dimNames(a, image?.axes);
   app.coords = a.shape.map(() => null);
@@ -579,6 +580,24 @@ async function select(t, extra = {}) {
 
 function dtypeText(a) {
   return typeof a.dtype === "string" ? a.dtype : JSON.stringify(a.dtype);
+}
+
+/**
+ * The first array whose codecs the decode worker pool takes (bz2, lzma:
+ * only Go decodes them, slowly) starts the pool; the viewer works without.
+ */
+function startWorkersFor(a) {
+  const names = [];
+  const walk = (cs) => (cs ?? []).forEach((c) => (names.push(c.name), walk(c.configuration?.codecs)));
+  walk(a.codecs);
+  if (app.workersStarting || !names.some((n) => /(^|\.)(bz2|lzma)$/.test(n))) return;
+  app.workersStarting = zarr
+    .useWorkers()
+    .then((pool) => {
+      app.workers = pool;
+      updateStatusLine();
+    })
+    .catch((e) => console.warn("decode workers unavailable:", e));
 }
 
 /** Dimension names: OME axes, v3 dimension_names, or xarray's _ARRAY_DIMENSIONS. */
@@ -1232,15 +1251,6 @@ initColorControls();
 syncColorControls();
 
 const start = readState();
-const engine = zarr.init();
-engine.catch((e) => showError(e, "", "The WebAssembly engine did not start"));
-// bz2 and lzma chunks decode on every core; the viewer works without.
-engine
-  .then(() => zarr.useWorkers())
-  .then((pool) => {
-    app.workers = pool;
-    updateStatusLine();
-  })
-  .catch((e) => console.warn("decode workers unavailable:", e));
+zarr.init().catch((e) => showError(e, "", "The WebAssembly engine did not start"));
 if (start.url) openURL(absolute(start.url), start.path, start.extra);
 else openURL(absolute(examples[0].url), start.path || examples[0].path, start.extra);
