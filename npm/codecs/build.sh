@@ -25,7 +25,7 @@ zlib_files=(adler32.c crc32.c inffast.c inflate.c inftrees.c zutil.c)
 # -ffile-prefix-map keeps the module cache path out of the output.
 clang --target=wasm32-wasi --sysroot=/usr -O3 -flto -mbulk-memory -Werror=implicit-function-declaration \
   -ffile-prefix-map="$zstd"=zstd -ffile-prefix-map="$zlib"=zlib -ffile-prefix-map="$here"=glue \
-  -DZSTD_LEGACY_SUPPORT=0 -DZSTD_DISABLE_ASM -DDEBUGLEVEL=0 -DXXH_NAMESPACE=ZSTD_ -DZSTD_MULTITHREAD=0 \
+  -DZSTD_LEGACY_SUPPORT=0 -DZSTD_DISABLE_ASM -DDEBUGLEVEL=0 -DXXH_NAMESPACE=ZSTD_ \
   -I"$zstd" -I"$zlib" -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections \
   -o "$tmp/codecs.wasm" "$here/glue.c" "${zstd_files[@]/#/$zstd/}" "${zlib_files[@]/#/$zlib/}"
 {
