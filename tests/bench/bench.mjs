@@ -138,6 +138,23 @@ async function main() {
   await bz2.get();
   for (let r = 0; r < RUNS; r++) await timed(() => bz2.get(), bz2Times.pooled);
   await zarr.useWorkers(0);
+  // Writing the whole array into a fresh store, both libraries, v3 with the
+  // same codecs, alternately.
+  const writeCodecs = {
+    zstd: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 3, checksum: false } }],
+    "blosc-lz4": [{ name: "bytes", configuration: { endian: "little" } }, { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 } }],
+  };
+  const writes = Object.keys(writeCodecs).map((name) => ({ name, tw: [], tz: [] }));
+  for (let r = 0; r < RUNS + 1; r++) {
+    for (const w of writes) {
+      const ours = await zarr.create(new zarr.MemoryStore(), { shape: [N, N], chunks: [C, C], dtype: "float32", zarrFormat: 3, codecs: writeCodecs[w.name] });
+      const theirs = await zarrita.create(zarrita.root(new Map()).resolve("a"), { shape: [N, N], chunkShape: [C, C], dtype: "float32", codecs: writeCodecs[w.name] });
+      const tw = [], tz = [];
+      await timed(() => ours.set(null, { data, shape: [N, N] }), tw);
+      await timed(() => zarrita.set(theirs, null, { data, shape: [N, N], stride: [N, 1] }), tz);
+      if (r > 0) w.tw.push(tw[0]), w.tz.push(tz[0]); // the first round warms up
+    }
+  }
   process.stderr.write("\n");
   const rows = jobs.map((j) => {
     const tw = median(j.tw);
@@ -177,6 +194,11 @@ async function main() {
   const bmbs = (ms) => (N * N * 4) / 1e6 / (ms / 1000);
   console.log("");
   console.log(`decode worker pool, bz2 level 1, whole array: ${f(bmbs(ba))} MB/s (${f(ba, 1)} ms) on one thread, ${f(bmbs(bp))} MB/s (${f(bp, 1)} ms) with ${workers} workers: ${f(ba / bp, 2)}×`);
+  console.log("");
+  for (const w of writes) {
+    const [a, b] = [median(w.tw), median(w.tz)];
+    console.log(`write, ${w.name} (v3), whole array: zarr-wasm ${f(bmbs(a))} MB/s (${f(a, 1)} ms), zarrita.js ${f(bmbs(b))} MB/s (${f(b, 1)} ms): ${f(b / a, 2)}`);
+  }
   console.log("");
   console.log(`zarr.wasm: ${wasm.length.toLocaleString("en")} bytes raw, ${gz.toLocaleString("en")} gzip -9, ${br.toLocaleString("en")} brotli q11`);
   console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average at the end ${load}`);
