@@ -140,19 +140,15 @@ func decodeInWorker(name, config string, b []byte, max int) ([]byte, bool) {
 // decode(bytes, max) → Uint8Array, or null to leave the chunk to Go.
 var (
 	hostDecodersMu sync.Mutex
-	hostDecoders   = js.Undefined()
+	hostDecoders   = map[string]js.Value{}
 )
 
 // hostDecoder returns the host's decoder called name, if it has one.
 func hostDecoder(name string) (js.Value, bool) {
 	hostDecodersMu.Lock()
-	decoders := hostDecoders
-	hostDecodersMu.Unlock()
-	if name == "" || decoders.Type() != js.TypeObject {
-		return js.Value{}, false
-	}
-	fn := decoders.Get(name)
-	return fn, fn.Type() == js.TypeFunction
+	defer hostDecodersMu.Unlock()
+	fn, ok := hostDecoders[name]
+	return fn, ok
 }
 
 func haveHostDecoder(name string) bool {
@@ -237,16 +233,23 @@ func offloadAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Valu
 	}))
 	// setHostDecoders({name: decode(bytes, max) → Uint8Array | null}).
 	api.Set("setHostDecoders", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		hostDecodersMu.Lock()
-		defer hostDecodersMu.Unlock()
-		hostDecoders = js.Undefined()
+		decoders := map[string]js.Value{}
 		if len(args) > 0 && args[0].Type() == js.TypeObject {
-			hostDecoders = args[0]
+			keys := js.Global().Get("Object").Call("keys", args[0])
+			for i := 0; i < keys.Length(); i++ {
+				name := keys.Index(i).String()
+				if fn := args[0].Get(name); fn.Type() == js.TypeFunction {
+					decoders[name] = fn
+				}
+			}
 		}
+		hostDecodersMu.Lock()
+		hostDecoders = decoders
+		hostDecodersMu.Unlock()
 		// Blosc's streams (one per block) go to the same decoders.
 		for _, name := range bloscCodecs {
 			var f func(d, s []byte) bool
-			if hostDecoders.Type() == js.TypeObject && hostDecoders.Get(name).Type() == js.TypeFunction {
+			if _, ok := decoders[name]; ok {
 				f = func(d, s []byte) bool {
 					out, ok := decodeOnHost(name, s, len(d))
 					return ok && len(out) == len(d) && copy(d, out) == len(d)

@@ -48,6 +48,29 @@ function fromB64(s) {
   return new Uint8Array(Buffer.from(s, "base64"));
 }
 
+/**
+ * Compares the page's results with the cases: the failures, and how many
+ * optional cases were refused with UNSUPPORTED (allowed, as in the Go test).
+ */
+function compareResults(cases, results) {
+  const failures = [];
+  let skipped = 0;
+  cases.forEach((c, i) => {
+    const r = results[i];
+    if (r.error) {
+      if (c.note?.startsWith("OPTIONAL") && r.error.code === "UNSUPPORTED") skipped++;
+      else failures.push(`${c.name}: ${r.error.code} ${r.error.message}`);
+      return;
+    }
+    const diff = compareCase(c, { shape: r.shape, data: decode(r.data) }, { anyNaN: anyNaN.has(c.name) });
+    if (diff) failures.push(`${c.name}: ${diff}`);
+  });
+  return { failures, skipped };
+}
+
+/** The cases as the page gets them: only the fields it needs to read each one. */
+const pageCases = (cases) => cases.map((c) => ({ name: c.name, store: c.store, path: c.path, selection: c.selection }));
+
 function decode(d) {
   if (d.typed) {
     const bytes = fromB64(d.b64);
@@ -153,24 +176,10 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
       for (const set of sets) {
         test(`${set.v} fixture cases over HTTP match cases.json`, async (t) => {
           const results = await p.evaluate(([cases, base]) => globalThis.runCases(cases, base), [
-            set.cases.map((c) => ({ name: c.name, store: c.store, path: c.path, selection: c.selection })),
+            pageCases(set.cases),
             `${server.url}/fixtures/${set.v}/data/`,
           ]);
-          const failures = [];
-          let skipped = 0;
-          set.cases.forEach((c, i) => {
-            const r = results[i];
-            if (r.error) {
-              if (c.note?.startsWith("OPTIONAL") && r.error.code === "UNSUPPORTED") {
-                skipped++;
-                return;
-              }
-              failures.push(`${c.name}: ${r.error.code} ${r.error.message}`);
-              return;
-            }
-            const diff = compareCase(c, { shape: r.shape, data: decode(r.data) }, { anyNaN: anyNaN.has(c.name) });
-            if (diff) failures.push(`${c.name}: ${diff}`);
-          });
+          const { failures, skipped } = compareResults(set.cases, results);
           t.diagnostic(`${set.cases.length - failures.length - skipped} cases match, ${skipped} optional cases unsupported`);
           assert.deepEqual(failures, []);
         });
@@ -179,19 +188,10 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
       test("with 2 decode workers, the v2 fixture cases match cases.json and both workers decoded chunks", async (t) => {
         const set = sets.find((s) => s.v === "v2");
         const { results, stats } = await p.evaluate(([cases, base]) => globalThis.runCasesWithWorkers(cases, base), [
-          set.cases.map((c) => ({ name: c.name, store: c.store, path: c.path, selection: c.selection })),
+          pageCases(set.cases),
           `${server.url}/fixtures/v2/data/`,
         ]);
-        const failures = [];
-        set.cases.forEach((c, i) => {
-          const r = results[i];
-          if (r.error) {
-            if (!(c.note?.startsWith("OPTIONAL") && r.error.code === "UNSUPPORTED")) failures.push(`${c.name}: ${r.error.code} ${r.error.message}`);
-            return;
-          }
-          const diff = compareCase(c, { shape: r.shape, data: decode(r.data) }, { anyNaN: anyNaN.has(c.name) });
-          if (diff) failures.push(`${c.name}: ${diff}`);
-        });
+        const { failures } = compareResults(set.cases, results);
         t.diagnostic(`chunks decoded per worker: ${stats.decoded.join(", ")}`);
         assert.deepEqual(failures, []);
         assert.equal(stats.decoded.length, 2);
@@ -209,13 +209,7 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
           refCases.map((c) => ({ name: c.name, store: c.store, target: c.target, path: c.path, selection: c.selection })),
           `${server.url}/refs/`,
         ]);
-        const failures = [];
-        refCases.forEach((c, i) => {
-          const r = results[i];
-          if (r.error) return failures.push(`${c.name}: ${r.error.code} ${r.error.message}`);
-          const diff = compareCase(c, { shape: r.shape, data: decode(r.data) });
-          if (diff) failures.push(`${c.name}: ${diff}`);
-        });
+        const { failures } = compareResults(refCases, results);
         t.diagnostic(`${refCases.length - failures.length}/${refCases.length} reference cases match (${pqDirs.length} Parquet directories)`);
         assert.deepEqual(failures, []);
       });

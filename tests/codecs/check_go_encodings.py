@@ -20,7 +20,6 @@ Prints "ok <name>" or "FAIL <name>: <reason>" per entry, then a summary;
 exits 1 if anything failed.
 """
 
-import base64
 import json
 import sys
 import warnings
@@ -28,29 +27,9 @@ import warnings
 import numpy as np
 import numcodecs
 
+from tagged import tag
+
 warnings.simplefilter("ignore")
-
-
-def tag(v):
-    if v is None:
-        return {"t": "none"}
-    if isinstance(v, (bool, np.bool_)):
-        return {"t": "bool", "v": bool(v)}
-    if isinstance(v, (int, np.integer)):
-        return {"t": "int", "v": str(int(v))}
-    if isinstance(v, (float, np.floating)):
-        return {"t": "float", "v": float(v).hex()}
-    if isinstance(v, str):
-        return {"t": "str", "v": v}
-    if isinstance(v, (bytes, bytearray)):
-        return {"t": "bytes", "v": base64.b64encode(bytes(v)).decode()}
-    if isinstance(v, np.ndarray):
-        return {"t": "list", "v": [tag(x) for x in v.tolist()]}
-    if isinstance(v, (list, tuple)):
-        return {"t": "list", "v": [tag(x) for x in v]}
-    if isinstance(v, dict):
-        return {"t": "dict", "v": sorted([[k, tag(x)] for k, x in v.items()], key=lambda kv: kv[0])}
-    raise TypeError(type(v))
 
 
 def normalize(t):
@@ -73,7 +52,7 @@ def check(e):
     else:
         dec = codec.decode(data)
     if "decoded_values" in e:
-        got = [tag(v) for v in np.asarray(dec, dtype=object).reshape(-1)]
+        got = [normalize(tag(v)) for v in np.asarray(dec, dtype=object).reshape(-1)]
         want = [normalize(t) for t in e["decoded_values"]]
         if len(got) != len(want):
             return f"{len(got)} values, want {len(want)}"

@@ -49,6 +49,8 @@ import warnings
 import numpy as np
 import numcodecs
 
+from tagged import tag
+
 warnings.simplefilter("ignore")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -62,28 +64,6 @@ for old in os.listdir(OUT):
 vectors = []
 names = set()
 rng = np.random.default_rng(12345)
-
-
-def tag(v):
-    if v is None:
-        return {"t": "none"}
-    if isinstance(v, (bool, np.bool_)):
-        return {"t": "bool", "v": bool(v)}
-    if isinstance(v, (int, np.integer)):
-        return {"t": "int", "v": str(int(v))}
-    if isinstance(v, (float, np.floating)):
-        return {"t": "float", "v": float(v).hex()}
-    if isinstance(v, str):
-        return {"t": "str", "v": v}
-    if isinstance(v, (bytes, bytearray)):
-        return {"t": "bytes", "v": base64.b64encode(bytes(v)).decode()}
-    if isinstance(v, np.ndarray):
-        return {"t": "list", "v": [tag(x) for x in v.tolist()]}
-    if isinstance(v, (list, tuple)):
-        return {"t": "list", "v": [tag(x) for x in v]}
-    if isinstance(v, dict):
-        return {"t": "dict", "v": [[k, tag(x)] for k, x in v.items()]}
-    raise TypeError(type(v))
 
 
 def write(name, suffix, data):

@@ -72,6 +72,11 @@ func Check(ctx context.Context, root string, c Case) error {
 	if err != nil {
 		return err
 	}
+	return CheckStore(ctx, s, c)
+}
+
+// CheckStore reads a case's array from s and compares it with the case.
+func CheckStore(ctx context.Context, s zarr.Store, c Case) error {
 	arr, err := zarr.OpenArray(ctx, s, c.Path)
 	if err != nil {
 		return fmt.Errorf("open: %w", err)

@@ -120,19 +120,28 @@ func (w *msgpackWriter) float(f float64) {
 	}
 }
 
-// str writes a string header: fixstr, str8 (only with use_bin_type, as
+// sized writes the header of a type with a length: tag8 with a 1-byte
+// length (when tag8 is not 0), else tag16 or tag32.
+func (w *msgpackWriter) sized(n uint64, tag8, tag16, tag32 byte) {
+	switch {
+	case n <= math.MaxUint8 && tag8 != 0:
+		w.head(tag8, n, 1)
+	case n <= math.MaxUint16:
+		w.head(tag16, n, 2)
+	default:
+		w.head(tag32, n, 4)
+	}
+}
+
+// str writes a string: fixstr, str8 (only with use_bin_type, as
 // msgpack-python), str16, str32.
 func (w *msgpackWriter) str(s string) {
-	n := uint64(len(s))
-	switch {
-	case n < 32:
+	if n := uint64(len(s)); n < 32 {
 		w.b = append(w.b, 0xa0|byte(n))
-	case n <= math.MaxUint8 && w.c.binType:
-		w.head(0xd9, n, 1)
-	case n <= math.MaxUint16:
-		w.head(0xda, n, 2)
-	default:
-		w.head(0xdb, n, 4)
+	} else if w.c.binType {
+		w.sized(n, 0xd9, 0xda, 0xdb)
+	} else {
+		w.sized(n, 0, 0xda, 0xdb)
 	}
 	w.b = append(w.b, s...)
 }
@@ -142,26 +151,15 @@ func (w *msgpackWriter) bytes(p []byte) {
 		w.str(string(p)) // the old spec's raw type
 		return
 	}
-	n := uint64(len(p))
-	switch {
-	case n <= math.MaxUint8:
-		w.head(0xc4, n, 1)
-	case n <= math.MaxUint16:
-		w.head(0xc5, n, 2)
-	default:
-		w.head(0xc6, n, 4)
-	}
+	w.sized(uint64(len(p)), 0xc4, 0xc5, 0xc6)
 	w.b = append(w.b, p...)
 }
 
 func (w *msgpackWriter) container(fix, tag16, tag32 byte, n int) {
-	switch {
-	case n < 16:
+	if n < 16 {
 		w.b = append(w.b, fix|byte(n))
-	case n <= math.MaxUint16:
-		w.head(tag16, uint64(n), 2)
-	default:
-		w.head(tag32, uint64(n), 4)
+	} else {
+		w.sized(uint64(n), 0, tag16, tag32)
 	}
 }
 

@@ -111,7 +111,9 @@ export class SliceView {
     this.tiles.clear();
     this.tileBytes = 0;
     this.arr = arr;
-    this.pyramid = pyramid.filter((p) => p.arr !== arr && p.factors.length === arr.shape.length);
+    this.pyramid = pyramid
+      .filter((p) => p.arr !== arr && p.factors.length === arr.shape.length)
+      .map((p) => ({ ...p, chunks: readChunkShape(p.arr) }));
     this.arrId++;
     this.kind = numericKind(arr);
     this.readChunks = readChunkShape(arr);
@@ -375,7 +377,7 @@ export class SliceView {
       const fy = p.factors[ydim];
       const fx = p.factors[xdim];
       if (s % fy || s % fx || fy * fx <= best.factors[ydim] * best.factors[xdim]) continue;
-      best = { arr: p.arr, factors: p.factors, chunks: p.chunks ?? (p.chunks = readChunkShape(p.arr)) };
+      best = p;
     }
     return best;
   }
