@@ -74,20 +74,59 @@ func lookupArray(v js.Value) (*zarr.Array, error) {
 	return a, nil
 }
 
+// asyncCall is a bridge function that runs in its own goroutine and settles
+// the Promise it returns. Missing arguments arrive as undefined.
+type asyncCall func(args []js.Value) (js.Value, error)
+
+// syncCall is a bridge function that answers at once (no Promise).
+type syncCall func(args []js.Value) any
+
+// The bridge's functions, registered by each file of the package in init,
+// so a capability adds its calls beside its code.
+var (
+	asyncCalls = map[string]asyncCall{}
+	syncCalls  = map[string]syncCall{}
+)
+
+// maxArgs is how many arguments an asyncCall may index without checking.
+const maxArgs = 8
+
+func handleAsync(name string, f asyncCall) {
+	if _, dup := asyncCalls[name]; dup {
+		panic("jsbridge: " + name + " registered twice")
+	}
+	asyncCalls[name] = f
+}
+
+func handleSync(name string, f syncCall) {
+	if _, dup := syncCalls[name]; dup {
+		panic("jsbridge: " + name + " registered twice")
+	}
+	syncCalls[name] = f
+}
+
 // API returns the object of functions the npm wrapper calls.
 func API() js.Value {
 	api := jsObject.New()
 	api.Set("version", Version)
-	fn := func(name string, f func(args []js.Value) (js.Value, error)) {
+	for name, f := range asyncCalls {
 		api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
 			// Copy the arguments: the slice is reused after we return.
 			a := append([]js.Value(nil), args...)
-			for len(a) < 6 {
+			for len(a) < maxArgs {
 				a = append(a, js.Undefined())
 			}
 			return async(func() (js.Value, error) { return f(a) })
 		}))
 	}
+	for name, f := range syncCalls {
+		api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) }))
+	}
+	return api
+}
+
+func init() {
+	fn := handleAsync
 	// open(store, path, kind, signal) → node info
 	fn("open", func(a []js.Value) (js.Value, error) {
 		s, err := newStore(a[0])
@@ -386,28 +425,25 @@ func API() js.Value {
 		}
 		return js.ValueOf(sel.String()), nil
 	})
-	refAPI(fn, api)
-	offloadAPI(fn, api)
-	api.Set("setHelpers", js.FuncOf(func(_ js.Value, args []js.Value) any {
+	handleSync("setHelpers", func(args []js.Value) any {
 		if len(args) > 0 {
 			setHelpers(args[0])
 		}
 		return nil
-	}))
-	api.Set("release", js.FuncOf(func(_ js.Value, args []js.Value) any {
+	})
+	handleSync("release", func(args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeNumber {
 			handlesMu.Lock()
 			delete(handles, args[0].Int())
 			handlesMu.Unlock()
 		}
 		return nil
-	}))
-	api.Set("handleCount", js.FuncOf(func(js.Value, []js.Value) any {
+	})
+	handleSync("handleCount", func([]js.Value) any {
 		handlesMu.Lock()
 		defer handlesMu.Unlock()
 		return len(handles)
-	}))
-	return api
+	})
 }
 
 // chunkCoords reads chunk coordinates and checks them against the grid.

@@ -216,10 +216,11 @@ func workerCodec(name, config string) (*hostDecoded, error) {
 	return h, nil
 }
 
-func offloadAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
+func init() {
+	fn := handleAsync
 	// setDecodeWorkers(decode, minBytes): decode(name, config, bytes, max)
 	// → Promise<Uint8Array | null>; null (or no function) decodes here.
-	api.Set("setDecodeWorkers", js.FuncOf(func(_ js.Value, args []js.Value) any {
+	handleSync("setDecodeWorkers", func(args []js.Value) any {
 		poolMu.Lock()
 		defer poolMu.Unlock()
 		poolDecode, poolMinBytes = js.Undefined(), 0
@@ -230,9 +231,9 @@ func offloadAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Valu
 			}
 		}
 		return nil
-	}))
+	})
 	// setHostDecoders({name: decode(bytes, max) → Uint8Array | null}).
-	api.Set("setHostDecoders", js.FuncOf(func(_ js.Value, args []js.Value) any {
+	handleSync("setHostDecoders", func(args []js.Value) any {
 		decoders := map[string]js.Value{}
 		if len(args) > 0 && args[0].Type() == js.TypeObject {
 			keys := js.Global().Get("Object").Call("keys", args[0])
@@ -258,7 +259,7 @@ func offloadAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Valu
 			_ = blosc.SetStreamDecoder(name, f)
 		}
 		return nil
-	}))
+	})
 	// decodeBytes(name, config, bytes, max) → Uint8Array: what a worker
 	// runs for the pool.
 	fn("decodeBytes", func(a []js.Value) (js.Value, error) {

@@ -186,7 +186,8 @@ func goKey(v js.Value) (string, error) {
 	return v.String()[1:], nil
 }
 
-func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
+func init() {
+	fn := handleAsync
 	// zipOpen(store, key, signal) → {id}: the zip file at key in a store,
 	// read through range requests.
 	fn("zipOpen", func(a []js.Value) (js.Value, error) {
@@ -389,10 +390,10 @@ func refAPI(fn func(string, func([]js.Value) (js.Value, error)), api js.Value) {
 	})
 	// defaultURLMap(url) → the public HTTPS URL of s3:// and gs:// urls
 	// (synchronous: the wrapper's urlMap hook offers it to the caller).
-	api.Set("defaultURLMap", js.FuncOf(func(_ js.Value, args []js.Value) any {
+	handleSync("defaultURLMap", func(args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeString {
 			return js.Undefined()
 		}
 		return refs.DefaultURLMap(args[0].String())
-	}))
+	})
 }
