@@ -86,8 +86,32 @@ func parseDescr(descr []json.RawMessage) (*DataType, error) {
 	return t, nil
 }
 
-// ParseTypestr parses a NumPy array-protocol typestr.
+// V2ExtensionNames are the TensorStore extension data types a v2 "dtype"
+// may name instead of a NumPy typestr (TensorStore's zarr2 driver
+// documentation): little-endian, sub-byte integers padded to a byte.
+var V2ExtensionNames = []string{"bfloat16", "float4_e2m1fn", "float8_e3m4", "float8_e4m3b11fnuz",
+	"float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "int2", "int4"}
+
+// v2Extension returns the type of a TensorStore extension name, or nil.
+func v2Extension(s string) *DataType {
+	for _, n := range V2ExtensionNames {
+		if n == s {
+			t := v3Core(s)
+			if t.Endian == Unset {
+				t.Endian = Little
+			}
+			return t
+		}
+	}
+	return nil
+}
+
+// ParseTypestr parses a NumPy array-protocol typestr, or one of
+// V2ExtensionNames.
 func ParseTypestr(s string) (*DataType, error) {
+	if t := v2Extension(s); t != nil {
+		return t, nil
+	}
 	if len(s) < 2 {
 		return nil, fmt.Errorf("invalid dtype %q", s)
 	}
@@ -202,7 +226,8 @@ func unsupportedf(format string, args ...any) error {
 	return &UnsupportedError{fmt.Sprintf(format, args...)}
 }
 
-// V2String returns the NumPy typestr of a non-struct type.
+// V2String returns the NumPy typestr of a non-struct type (for
+// TensorStore's extension types, their name).
 func (t *DataType) V2String() (string, error) {
 	o := string(t.Endian)
 	if t.Endian == Unset {
@@ -215,7 +240,10 @@ func (t *DataType) V2String() (string, error) {
 		return o + code + strconv.Itoa(t.Size)
 	}
 	if t.Format != "" {
-		return "", fmt.Errorf("%s has no NumPy typestr", t.Format)
+		if v2Extension(t.Format) == nil || t.Endian == Big {
+			return "", fmt.Errorf("%s has no v2 dtype", t)
+		}
+		return t.Format, nil
 	}
 	switch t.Kind {
 	case Bool:
