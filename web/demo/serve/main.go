@@ -2,7 +2,10 @@
 // (web/demo), the npm package it imports (npm/, at /pkg/) and the sample
 // data (web/demo/data, at /data/), on 127.0.0.1 only. net/http's file
 // server answers Range requests, which the viewer's stores use for shards
-// and zip entries. Not part of the WebAssembly module.
+// and zip entries. The page's own files and the package (above all the
+// 9 MB .wasm) go gzip-compressed to browsers that accept it; the data is
+// sent as stored, so ranges keep meaning bytes of the stored file. Not part
+// of the WebAssembly module.
 //
 //	go run ./web/demo/serve [-addr 127.0.0.1:8080] [-v]
 //
@@ -10,6 +13,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,6 +25,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -84,6 +90,7 @@ func pkgAllowed(rel string) bool {
 func handler(demo, pkg string, verbose bool) http.Handler {
 	demoFS := http.FileServer(http.Dir(demo))
 	pkgFS := http.StripPrefix("/pkg/", http.FileServer(http.Dir(pkg)))
+	gz := &gzipCache{}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if verbose {
 			log.Printf("%s %s %s", r.Method, r.URL.Path, r.Header.Get("Range"))
@@ -107,15 +114,117 @@ func handler(demo, pkg string, verbose bool) http.Handler {
 		p := path.Clean(r.URL.Path)
 		switch {
 		case strings.HasPrefix(p, "/pkg/"):
-			if !pkgAllowed(strings.TrimPrefix(p, "/pkg/")) {
+			rel := strings.TrimPrefix(p, "/pkg/")
+			if !pkgAllowed(rel) {
 				http.NotFound(w, r)
+				return
+			}
+			if gz.serve(w, r, filepath.Join(pkg, filepath.FromSlash(rel))) {
 				return
 			}
 			pkgFS.ServeHTTP(w, r)
 		case strings.HasPrefix(p, "/gen") || strings.HasPrefix(p, "/serve") || strings.HasSuffix(p, ".go"):
 			http.NotFound(w, r)
 		default:
+			file := filepath.Join(demo, filepath.FromSlash(strings.TrimPrefix(p, "/")))
+			if strings.HasSuffix(r.URL.Path, "/") {
+				file = filepath.Join(file, "index.html")
+			}
+			if !strings.HasPrefix(p, "/data/") && gz.serve(w, r, file) {
+				return
+			}
 			demoFS.ServeHTTP(w, r)
 		}
 	})
+}
+
+// compressible are the extensions sent gzip-compressed (the page, its
+// scripts and the package's module; not the data).
+var compressible = map[string]bool{".wasm": true, ".js": true, ".mjs": true, ".css": true, ".html": true, ".ts": true, ".json": true}
+
+// gzipCache compresses each file once per version (size and modification
+// time) and keeps the result in memory: the .wasm takes about half a
+// second to compress, and a reload would otherwise pay it again.
+type gzipCache struct {
+	mu    sync.Mutex
+	files map[string]gzipped
+}
+
+type gzipped struct {
+	size    int64
+	modTime time.Time
+	body    []byte
+}
+
+// serve answers r with the gzip-compressed file when the client accepts
+// gzip, asks for no range and the file is of a compressible kind; it
+// reports whether it answered.
+func (c *gzipCache) serve(w http.ResponseWriter, r *http.Request, file string) bool {
+	if !compressible[filepath.Ext(file)] {
+		return false
+	}
+	w.Header().Add("Vary", "Accept-Encoding")
+	if r.Header.Get("Range") != "" || !acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		return false
+	}
+	info, err := os.Stat(file)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	body, err := c.get(file, info)
+	if err != nil {
+		return false
+	}
+	h := w.Header()
+	h.Set("Content-Encoding", "gzip")
+	// The ETag names this encoding of this version, so a cache never
+	// mixes it up with the uncompressed file.
+	h.Set("ETag", fmt.Sprintf(`"%x-%x-gz"`, info.ModTime().UnixNano(), info.Size()))
+	// ServeContent sets Content-Type from the name (application/wasm, as
+	// WebAssembly.instantiateStreaming requires) and answers
+	// If-None-Match / If-Modified-Since with 304.
+	http.ServeContent(w, r, filepath.Base(file), info.ModTime(), bytes.NewReader(body))
+	return true
+}
+
+func (c *gzipCache) get(file string, info os.FileInfo) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g, ok := c.files[file]; ok && g.size == info.Size() && g.modTime.Equal(info.ModTime()) {
+		return g.body, nil
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(raw)
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	if c.files == nil {
+		c.files = map[string]gzipped{}
+	}
+	c.files[file] = gzipped{size: info.Size(), modTime: info.ModTime(), body: buf.Bytes()}
+	return buf.Bytes(), nil
+}
+
+// acceptsGzip reports whether an Accept-Encoding header allows gzip: listed
+// (or "*" is) without q=0.
+func acceptsGzip(header string) bool {
+	star := false
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		ok := !strings.HasPrefix(q, "q=0") || strings.Trim(strings.TrimPrefix(q, "q=0"), ".0") != ""
+		switch name {
+		case "gzip":
+			return ok
+		case "*":
+			star = ok
+		}
+	}
+	return star
 }
