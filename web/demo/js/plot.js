@@ -3,7 +3,7 @@
 // dimensions. Reads are bounded like the slice view's: a strided read of
 // at most a few thousand points, touching a bounded number of chunks.
 import * as zarr from "zarr-wasm";
-import { numericKind, readChunkShape } from "./view.js";
+import { numericKind, readChunkShape } from "./arrays.js";
 import { formatNumber } from "./format.js";
 
 const MAX_POINTS = 4096;

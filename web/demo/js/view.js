@@ -10,35 +10,12 @@
 // are kept in a bounded LRU cache; tiles no longer needed are aborted.
 import * as zarr from "zarr-wasm";
 import { table } from "./colormaps.js";
+import { isBool, numericKind, readChunkShape } from "./arrays.js";
 
 const TILE_CACHE_BYTES = 256 << 20;
 const MAX_TILE_READS = 6;
 const CHUNK_BUDGET = 1024; // chunks one view may touch
 const MAX_CHUNK_BYTES = 512 << 20; // refuse arrays whose single chunk is larger
-
-const typedNames = new Set([
-  "Int8Array", "Uint8Array", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
-  "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
-]);
-
-/** How an array's elements become numbers: "real", "complex", or null (not drawable). */
-export function numericKind(arr) {
-  const t = arr.dataType;
-  if (!t || !typedNames.has(t.js)) return null;
-  return t.items === 2 ? "complex" : "real";
-}
-
-/** The chunk shape reads happen in: the inner chunks of a sharded array. */
-export function readChunkShape(arr) {
-  const c = arr.codecs?.[0];
-  if (c?.name === "sharding_indexed" && Array.isArray(c.configuration?.chunk_shape)) {
-    return c.configuration.chunk_shape.slice();
-  }
-  if (arr.chunks) return arr.chunks.slice();
-  const sizes = arr.chunkSizes;
-  if (sizes) return sizes.map((s) => (Array.isArray(s) ? Math.max(1, ...s) : Number(s) || 1));
-  return arr.shape.map((n) => Math.max(1, n));
-}
 
 // Tile edge (in samples) for a dimension with chunk size c: one chunk when
 // chunks are 128..1024 long, so a tile at full resolution reads exactly the
@@ -483,7 +460,7 @@ export class SliceView {
       const st = this.stats;
       let lo = st.p1;
       let hi = st.p99;
-      if (this.arr.dtype === "bool" || this.arr.dtype === "|b1") {
+      if (isBool(this.arr)) {
         lo = 0;
         hi = 1;
       } else if (!(hi > lo)) {

@@ -87,7 +87,7 @@ func TestGzip(t *testing.T) {
 	files := map[string][]byte{
 		filepath.Join(pkg, "zarr.wasm"):         wasm,
 		filepath.Join(demo, "index.html"):       []byte("<!doctype html>" + string(bytes.Repeat([]byte("<p>x</p>"), 100))),
-		filepath.Join(demo, "js", "app.js"):     bytes.Repeat([]byte("export const x = 1;\n"), 100),
+		filepath.Join(demo, "js", "main.js"):     bytes.Repeat([]byte("export const x = 1;\n"), 100),
 		filepath.Join(demo, "data", "a.json"):   bytes.Repeat([]byte(`{"a": 1}`), 100),
 		filepath.Join(demo, "data", "chunk.js"): bytes.Repeat([]byte("0123"), 100),
 	}
@@ -142,11 +142,11 @@ func TestGzip(t *testing.T) {
 	if res, _ = get("/pkg/zarr.wasm", map[string]string{"Accept-Encoding": "gzip", "If-None-Match": etag}); res.StatusCode != 304 {
 		t.Errorf("revalidation: %d, want 304", res.StatusCode)
 	}
-	for _, p := range []string{"/", "/js/app.js"} {
+	for _, p := range []string{"/", "/js/main.js"} {
 		res, body = get(p, gz)
 		want := files[filepath.Join(demo, "index.html")]
 		if p != "/" {
-			want = files[filepath.Join(demo, "js", "app.js")]
+			want = files[filepath.Join(demo, "js", "main.js")]
 		}
 		if res.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(body), want) {
 			t.Errorf("%s: Content-Encoding %q", p, res.Header.Get("Content-Encoding"))

@@ -1,0 +1,52 @@
+// The address bar follows the view (?url=&path=&dims=&index=&cmap=&reverse=
+// &flip=&clim=), so a view can be shared; readState reads it back at start.
+import { $ } from "./dom.js";
+import { app } from "./state.js";
+
+let saveTimer = 0;
+
+/** Saves the state after a pause (sliders and zooms move in bursts). */
+export function saveStateSoon() {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveState, 300);
+}
+
+export function saveState() {
+  const q = new URLSearchParams();
+  if (app.source?.url) q.set("url", app.source.url);
+  if (app.selected && app.selected.path) q.set("path", app.selected.path);
+  if (app.arr && app.slice && !$("view-host").hidden) {
+    const nd = app.arr.shape.length;
+    if (!(app.slice.ydim === nd - 2 && app.slice.xdim === nd - 1)) q.set("dims", `${app.slice.ydim},${app.slice.xdim}`);
+    if (app.slice.index.some((v, d) => v && d !== app.slice.ydim && d !== app.slice.xdim)) {
+      q.set("index", app.slice.index.map((v, d) => (d === app.slice.ydim || d === app.slice.xdim ? 0 : v)).join(","));
+    }
+    if (app.display.cmap !== "viridis") q.set("cmap", app.display.cmap);
+    if (app.display.reversed) q.set("reverse", "1");
+    if (app.view.flipY) q.set("flip", "1");
+    if (app.manualClim) q.set("clim", `${Number(app.display.lo.toPrecision(7))},${Number(app.display.hi.toPrecision(7))}`);
+  }
+  const s = q.toString().replace(/%2F/g, "/").replace(/%3A/g, ":").replace(/%2C/g, ",");
+  const next = `${location.pathname}${s ? "?" + s : ""}`;
+  if (next !== location.pathname + location.search) history.replaceState(null, "", next);
+}
+
+/** The state in the address: {url, path, extra: {dims, index, cmap, reversed, flip, clim, view}}. */
+export function readState() {
+  const q = new URLSearchParams(location.search);
+  const nums = (s) => (s ? s.split(",").map(Number) : undefined);
+  const v = nums(q.get("view"));
+  return {
+    url: q.get("url"),
+    path: q.get("path") ?? "",
+    extra: {
+      dims: nums(q.get("dims")),
+      index: nums(q.get("index")),
+      cmap: q.get("cmap") ?? undefined,
+      reversed: q.has("reverse") ? q.get("reverse") === "1" : undefined,
+      flip: q.has("flip") ? q.get("flip") === "1" : undefined,
+      clim: nums(q.get("clim")),
+      view: v && v.length === 3 && v.every(Number.isFinite) ? { cx: v[0], cy: v[1], z: v[2] } : undefined,
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// The Details panel: the selected node's facts (shape, dimensions, data
+// type, chunks and shards, codecs, fill value, size) and its attributes.
+import { $, el } from "./dom.js";
+import { formatBytes, formatNumber, formatShape } from "./format.js";
+import { dimNames, dtypeText, readChunkShape } from "./arrays.js";
+export function renderDetails(t, image = null) {
+  const n = t.node;
+  const box = $("details");
+  const dl = el("dl");
+  const row = (k, v) => dl.append(el("dt", { text: k }), el("dd", {}, v));
+  row("path", "/" + t.path);
+  row("kind", n.kind);
+  row("format", `Zarr v${n.zarrFormat}`);
+  const parts = [dl];
+  if (n.kind === "group") {
+    row("consolidated", n.consolidated ? "yes" : "no");
+    if (image) {
+      if (image.axes) row("axes", image.axes.map((x) => (typeof x === "string" ? x : `${x.name}${x.unit ? ` (${x.unit})` : ""}`)).join(", "));
+      row("levels", image.levels.map((l) => formatShape(l.arr.shape)).join(" · "));
+      row("dtype", dtypeText(image.levels[0].arr));
+    }
+  } else {
+    const names = dimNames(n);
+    row("shape", formatShape(n.shape));
+    if (names.some((x) => !x.startsWith("dim "))) row("dimensions", names.join(", "));
+    row("dtype", dtypeText(n));
+    const sharding = n.codecs?.[0]?.name === "sharding_indexed";
+    if (n.chunks) {
+      row(sharding ? "shards" : "chunks", formatShape(n.chunks));
+      if (sharding) row("chunks", formatShape(readChunkShape(n)) + " (inside shards)");
+      const count = n.shape.reduce((acc, s, d) => acc * Math.ceil(s / n.chunks[d]), 1);
+      row(sharding ? "shard count" : "chunk count", count.toLocaleString());
+    } else if (n.chunkSizes) {
+      row("chunks", "variable: " + n.chunkSizes.map((s) => (Array.isArray(s) ? `[${s.length > 6 ? s.slice(0, 6).join(", ") + ", …" : s.join(", ")}]` : s)).join(" × "));
+    }
+    row("fill value", fillText(n.fillValue));
+    if (n.order && n.zarrFormat < 3) row("order", n.order);
+    const size = n.dataType?.size ? n.shape.reduce((a, b) => a * b, 1) * n.dataType.size : null;
+    if (size !== null) row("size", `${formatBytes(size)} uncompressed`);
+    parts.push(el("h3", { text: "Codecs" }), codecList(n.codecs ?? []));
+  }
+  const attrs = n.attrs ?? {};
+  parts.push(el("h3", { text: `Attributes${Object.keys(attrs).length ? "" : " (none)"}` }));
+  if (Object.keys(attrs).length) parts.push(el("pre", { text: jsonText(attrs) }));
+  box.replaceChildren(...parts);
+}
+
+function fillText(v) {
+  if (v === null) return "null (undefined contents)";
+  if (typeof v === "number") return formatNumber(v);
+  if (typeof v === "bigint") return v.toString();
+  if (v instanceof Uint8Array) return `bytes [${[...v].join(", ")}]`;
+  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "number")) return `${formatNumber(v[0])} + ${formatNumber(v[1])}i`;
+  return jsonText(v);
+}
+
+function jsonText(v) {
+  return JSON.stringify(
+    v,
+    (_, x) => (typeof x === "bigint" ? x.toString() : typeof x === "number" && !Number.isFinite(x) ? String(x) : x instanceof Uint8Array ? [...x] : x),
+    2,
+  );
+}
+
+function codecList(codecs) {
+  const ul = el("ul", { class: "codecs" });
+  for (const c of codecs) {
+    const cfg = { ...(c.configuration ?? {}) };
+    const inner = cfg.codecs;
+    const index = cfg.index_codecs;
+    delete cfg.codecs;
+    delete cfg.index_codecs;
+    const text = Object.keys(cfg).length ? " " + JSON.stringify(cfg).replace(/"([^"]+)":/g, "$1: ").replace(/,/g, ", ") : "";
+    const li = el("li", {}, el("b", { text: c.name }), text);
+    if (Array.isArray(inner)) li.append(el("div", { class: "muted", text: "inner chunks:" }), codecList(inner));
+    if (Array.isArray(index)) li.append(el("div", { class: "muted", text: "index:" }), codecList(index));
+    ul.append(li);
+  }
+  if (!codecs.length) ul.append(el("li", { text: "none" }));
+  return ul;
+}

@@ -1,0 +1,102 @@
+// The viewer page's entry point: makes the slice view and the plot, wires
+// the panels, and opens the store the address names (or the first example).
+//
+// Where things are:
+//   open.js         opening a store (URL, zip, reference sets), then the tree
+//   local.js        the URL and path forms, folder/zip pickers, drag and drop
+//   tree.js         the hierarchy tree
+//   select.js       what a selected node shows (image, plot, table, group)
+//   details.js      the Details panel (metadata)
+//   slice-panel.js  rows/columns, flip, and a slider per other dimension
+//   color-panel.js  colormap, contrast limits, histogram
+//   status.js       the value under the cursor and the status line
+//   address.js      the address bar mirrors the view (?url=&path=&…)
+//   view.js         the 2D slice view (tiles read through the package, drawn on a canvas)
+//   plot.js         1-D plots and value tables
+//   ome.js          OME-Zarr metadata (multiscales)
+//   arrays.js       facts about an array (data type, dimension names, units)
+//   stores.js       stores over local files
+//   state.js        the shared state; inspect.js exposes it as window.zarrDemo
+import * as zarr from "zarr-wasm";
+import { $ } from "./dom.js";
+import { app, setStatus } from "./state.js";
+import { SliceView } from "./view.js";
+import { LinePlot } from "./plot.js";
+import { examples, initExamples } from "./examples.js";
+import { initBanner, showError } from "./banner.js";
+import { exposeState } from "./inspect.js";
+import { absolute, openURL } from "./open.js";
+import { initSources } from "./local.js";
+import { initTree } from "./tree.js";
+import { select } from "./select.js";
+import { initSlicePanel } from "./slice-panel.js";
+import { drawHistogram, initColorControls, syncClimInputs, syncColorControls } from "./color-panel.js";
+import { ordinalSuffix, showHover, showPlotHover, updateStatusLine } from "./status.js";
+import { readState, saveState, saveStateSoon } from "./address.js";
+
+app.view = new SliceView($("view-host"), {
+  onHover: showHover,
+  onProgress: (p) => {
+    const bar = $("progress");
+    const busy = p.ready + p.failed < p.total;
+    bar.hidden = !busy;
+    $("progress-bar").style.width = `${p.total ? (100 * p.ready) / p.total : 0}%`;
+    const lo = $("loading");
+    lo.hidden = !busy;
+    if (busy) {
+      lo.textContent = `Loading ${p.ready}/${p.total} tiles${p.stride > 1 ? ` · every ${p.stride}${ordinalSuffix(p.stride)} pixel` : ""}…`;
+      setStatus("loading");
+    }
+    app.progress = p;
+    updateStatusLine();
+  },
+  onStats: (st) => {
+    app.stats = st;
+    drawHistogram();
+  },
+  onAutoContrast: (lo, hi) => {
+    app.display.lo = lo;
+    app.display.hi = hi;
+    app.manualClim = false;
+    syncClimInputs();
+    drawHistogram();
+    saveState();
+  },
+  onError: (e, kind) => {
+    if (kind === "read") showError(e, "read", "Part of the array could not be read");
+    else showError(e, kind);
+  },
+  onView: () => {
+    updateStatusLine();
+    saveStateSoon();
+  },
+  onPending: () => {
+    if (app.status === "rendered") setStatus("drawing");
+  },
+  onRendered: () => {
+    app.renders++;
+    setStatus("rendered");
+    updateStatusLine();
+  },
+});
+
+app.plot = new LinePlot($("plot-host"), { onHover: showPlotHover });
+
+$("zoom-in").addEventListener("click", () => app.view.zoomBy(1.5));
+$("zoom-out").addEventListener("click", () => app.view.zoomBy(1 / 1.5));
+$("zoom-fit").addEventListener("click", () => app.view.fit());
+$("zoom-1").addEventListener("click", () => app.view.actualSize());
+
+exposeState();
+initBanner();
+initTree(select);
+initSources();
+initSlicePanel();
+initExamples((ex) => openURL(absolute(ex.url), ex.path));
+initColorControls();
+syncColorControls();
+
+const start = readState();
+zarr.init().catch((e) => showError(e, "", "The WebAssembly engine did not start"));
+if (start.url) openURL(absolute(start.url), start.path, start.extra);
+else openURL(absolute(examples[0].url), start.path || examples[0].path, start.extra);

@@ -1,0 +1,189 @@
+// Selecting a node: an OME-Zarr image group shows its image; an array is
+// drawn as a 2D slice (two or more dimensions), plotted (one) or shown as a
+// table of values (anything else); a plain group shows its metadata.
+import * as zarr from "zarr-wasm";
+import { $, el } from "./dom.js";
+import { app, setStatus } from "./state.js";
+import { formatShape } from "./format.js";
+import { table } from "./colormaps.js";
+import { dimNames, dtypeText, numericKind } from "./arrays.js";
+import { multiscalesOf, openPyramid } from "./ome.js";
+import { showError } from "./banner.js";
+import { showMode } from "./stage.js";
+import { markSelected } from "./tree.js";
+import { renderDetails } from "./details.js";
+import { ordinalSuffix, updateStatusLine } from "./status.js";
+import { saveState } from "./address.js";
+import { valueTable } from "./plot.js";
+import { autoFlip, buildSliceControls, updateSliderLabels } from "./slice-panel.js";
+import { syncColorControls } from "./color-panel.js";
+export async function select(t, extra = {}) {
+  app.selectCtrl?.abort();
+  const ctrl = new AbortController();
+  app.selectCtrl = ctrl;
+  markSelected(t);
+  if (!t.node) {
+    // Listed by its group, but it cannot be opened.
+    showError(t.error, "select");
+    return;
+  }
+  const n = t.node;
+  app.arr = null;
+  app.pyramid = [];
+  $("slice-panel").hidden = true;
+  $("color-panel").hidden = true;
+  // A group holding an OME-Zarr multiscale image shows the image.
+  const ms = n.kind === "group" ? multiscalesOf(n) : null;
+  let image = null;
+  if (ms) {
+    try {
+      image = await openPyramid(n, ms);
+    } catch (e) {
+      if (ctrl.signal.aborted) return;
+      showError(e, "select", "The multiscale image's levels could not be opened");
+    }
+    if (ctrl.signal.aborted) return;
+  }
+  renderDetails(t, image);
+  const a = image ? image.levels[0].arr : n;
+  $("stage-title").replaceChildren(
+    el("span", { class: "path", text: "/" + t.path }),
+    el("span", {
+      class: "desc",
+      text:
+        a.kind === "array"
+          ? `${formatShape(a.shape)} · ${dtypeText(a)}${image ? ` · multiscale image, ${image.levels.length} level${image.levels.length === 1 ? "" : "s"}` : ""}${(image ? ms.name : a.attrs?.long_name) ? " · " + (image ? ms.name : a.attrs.long_name) : ""}`
+          : n.attrs?.title ?? "group",
+    }),
+  );
+  if (a.kind !== "array") {
+    app.view.clear();
+    showMode("empty", "This is a group. Pick an array in the tree to look at its data.");
+    setStatus("rendered");
+    saveState();
+    return;
+  }
+  app.arr = a;
+  app.pyramid = image ? image.levels.slice(1) : [];
+  startWorkersFor(a);
+  const kind = numericKind(a);
+  app.dimNames = dimNames(a, image?.axes);
+  app.coords = a.shape.map(() => null);
+  app.coordUnits = [];
+  try {
+    if (kind && a.shape.length >= 2 && a.shape.every((s) => s > 0)) {
+      await showSlice(t, extra);
+    } else if (kind && a.shape.length === 1 && a.shape[0] > 0) {
+      showMode("plot");
+      setStatus("loading");
+      const r = await app.plot.show(a, { signal: ctrl.signal });
+      $("status").textContent = `${r.count} points${r.stride > 1 ? ` (every ${r.stride}${ordinalSuffix(r.stride)})` : ""}`;
+      setStatus("rendered");
+      app.renders++;
+      saveState();
+    } else {
+      await showTable(a, ctrl.signal);
+    }
+  } catch (e) {
+    if (ctrl.signal.aborted) return;
+    showError(e, "select");
+  }
+}
+
+/**
+ * The first array whose codecs the decode worker pool takes (bz2, lzma:
+ * only Go decodes them, slowly) starts the pool; the viewer works without.
+ */
+function startWorkersFor(a) {
+  const names = [];
+  const walk = (cs) => (cs ?? []).forEach((c) => (names.push(c.name), walk(c.configuration?.codecs)));
+  walk(a.codecs);
+  if (app.workersStarting || !names.some((n) => /(^|\.)(bz2|lzma)$/.test(n))) return;
+  app.workersStarting = zarr
+    .useWorkers()
+    .then((pool) => {
+      app.workers = pool;
+      updateStatusLine();
+    })
+    .catch((e) => console.warn("decode workers unavailable:", e));
+}
+
+async function showTable(a, signal) {
+  showMode("table");
+  setStatus("loading");
+  const { rows, nd, shown, prefix } = await valueTable(a, { signal });
+  const tbl = el("table");
+  const what = nd === 0 ? "The value" : nd === 1 ? `The first ${shown[0]} values` : `Rows 0–${shown[0] - 1}, columns 0–${shown[1] - 1}${prefix.length ? ` at [${prefix.join(", ")}, …]` : ""}`;
+  tbl.append(el("caption", { text: `${what} (${dtypeText(a)}; ${numericKind(a) ? "" : "not numbers, so shown as text"})`.replace("; )", ")") }));
+  if (nd >= 2) {
+    tbl.append(el("tr", {}, el("th", { text: "" }), ...rows[0].map((_, j) => el("th", { text: String(j) }))));
+  }
+  rows.forEach((r, i) => tbl.append(el("tr", {}, nd >= 1 ? el("th", { text: String(i) }) : null, ...r.map((c) => el("td", { text: c })))));
+  $("table-host").replaceChildren(tbl);
+  setStatus("rendered");
+  app.renders++;
+  saveState();
+}
+
+async function showSlice(t, extra) {
+  const a = app.arr;
+  const nd = a.shape.length;
+  let slice = { ydim: nd - 2, xdim: nd - 1, index: a.shape.map(() => 0) };
+  if (extra.dims && extra.dims.length === 2 && extra.dims.every((d) => d >= 0 && d < nd) && extra.dims[0] !== extra.dims[1]) {
+    slice.ydim = extra.dims[0];
+    slice.xdim = extra.dims[1];
+  }
+  if (extra.index && extra.index.length === nd) {
+    slice.index = extra.index.map((v, d) => Math.min(Math.max(0, v | 0), a.shape[d] - 1));
+  }
+  app.slice = slice;
+  if (extra.cmap && table(extra.cmap)) app.display.cmap = extra.cmap;
+  if (extra.reversed !== undefined) app.display.reversed = extra.reversed;
+  const manual = extra.clim && extra.clim.length === 2 && extra.clim.every(Number.isFinite);
+  if (manual) {
+    app.display.lo = extra.clim[0];
+    app.display.hi = extra.clim[1];
+  }
+  app.manualClim = !!manual;
+  app.flipChosen = extra.flip !== undefined;
+  showMode("view");
+  $("slice-panel").hidden = false;
+  $("color-panel").hidden = false;
+  buildSliceControls();
+  syncColorControls();
+  setStatus("loading");
+  app.view.setDisplay(app.display);
+  app.view.flipY = !!extra.flip;
+  $("flip").checked = app.view.flipY;
+  app.view.setArray(a, slice, { keepDisplay: !!manual, pyramid: app.pyramid });
+  if (extra.view) app.view.setView(extra.view);
+  loadCoords(t);
+  saveState();
+}
+
+/** 1-D coordinate arrays beside the array, named like its dimensions. */
+async function loadCoords(t) {
+  const a = app.arr;
+  const parent = t.parent?.node;
+  if (!parent || t.node !== a) return;
+  const names = app.dimNames;
+  await Promise.all(
+    names.map(async (name, d) => {
+      if (name.startsWith("dim ")) return;
+      try {
+        const c = await parent.open(name, { kind: "array" });
+        if (c.shape.length !== 1 || c.shape[0] !== a.shape[d] || c.shape[0] > 1e6 || numericKind(c) !== "real") return;
+        const r = await c.get(null);
+        if (app.arr !== a) return;
+        app.coords[d] = Float64Array.from(r.data, Number);
+        app.coordUnits = app.coordUnits ?? [];
+        app.coordUnits[d] = typeof c.attrs?.units === "string" ? c.attrs.units : "";
+        updateSliderLabels();
+        autoFlip();
+      } catch {
+        /* no coordinate array: indices only */
+      }
+    }),
+  );
+}
+

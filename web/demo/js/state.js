@@ -1,0 +1,34 @@
+// The viewer's state: one object the modules share (what is open, what is
+// shown, how it is coloured), and the page's status the test waits on.
+
+export const app = {
+  source: null, // {label, url?}
+  store: null, // the store the hierarchy is read from
+  root: null, // tree node (tree.js)
+  selected: null, // tree node
+  arr: null, // the array shown
+  pyramid: [], // lower resolutions of arr (OME-Zarr multiscales): [{arr, factors}]
+  slice: null, // {ydim, xdim, index}
+  dimNames: [],
+  coords: [], // per dim: Float64Array | null
+  coordUnits: [], // per dim: the coordinate array's units
+  display: { cmap: "viridis", reversed: false, lo: 0, hi: 1 },
+  manualClim: false,
+  flipChosen: false, // the user (or the address) chose row 0's side
+  stats: null, // of the data in view (view.js)
+  progress: null, // of the tiles in view
+  status: "idle", // idle | loading | drawing | rendered | error
+  renders: 0,
+  openSerial: 0,
+  selectCtrl: null,
+  workers: null, // the decode worker pool, once started
+  workersStarting: null,
+  view: null, // the SliceView (main.js)
+  plot: null, // the LinePlot (main.js)
+};
+
+/** Sets the page's status (also on <html data-status>, for tests and styles). */
+export function setStatus(s) {
+  app.status = s;
+  document.documentElement.dataset.status = s;
+}

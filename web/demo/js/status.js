@@ -1,0 +1,64 @@
+// The status bar: the value under the cursor (left) and what the view is
+// doing (right: zoom, pyramid level or stride, tiles, requests and bytes).
+import * as zarr from "zarr-wasm";
+import { $ } from "./dom.js";
+import { app } from "./state.js";
+import { formatBytes, formatNumber } from "./format.js";
+import { isBool, unitsSuffix } from "./arrays.js";
+
+/** "st", "nd", "rd" or "th" for n. */
+export function ordinalSuffix(n) {
+  const t = n % 100;
+  if (t >= 11 && t <= 13) return "th";
+  return { 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th";
+}
+
+/** Shows the sample under the cursor (SliceView.sampleAt's answer, or null). */
+export function showHover(h) {
+  const out = $("hover");
+  if (!h || !app.slice) {
+    out.innerHTML = "&nbsp;";
+    return;
+  }
+  const { ydim, xdim, index } = app.slice;
+  const parts = [];
+  for (let d = 0; d < index.length; d++) {
+    const i = d === ydim ? h.iy : d === xdim ? h.ix : index[d];
+    const c = app.coords[d];
+    parts.push(`${app.dimNames[d]} ${i}${c ? ` (${formatNumber(c[i])})` : ""}`);
+  }
+  let val;
+  if (h.loading) val = "…";
+  else if (Array.isArray(h.raw)) val = `${formatNumber(h.raw[0])} ${h.raw[1] < 0 ? "−" : "+"} ${formatNumber(Math.abs(h.raw[1]))}i  |z| = ${formatNumber(h.value)}`;
+  else if (isBool(app.arr)) val = h.raw ? "true" : "false";
+  else val = formatNumber(h.raw);
+  out.textContent = `${parts.join(" · ")} = ${val}${h.loading ? "" : unitsSuffix(app.arr)}${h.stride > 1 ? `  (every ${h.stride}${ordinalSuffix(h.stride)} pixel)` : ""}`;
+}
+
+/** Shows a 1-D plot's point under the cursor. */
+export function showPlotHover(h) {
+  if (!h) return showHover(null);
+  const coord = app.coords[0];
+  const name = app.dimNames[0];
+  $("hover").textContent = `${name} ${h.i}${coord ? ` (${formatNumber(coord[h.i])})` : ""} = ${formatNumber(h.value)}${unitsSuffix(app.arr)}`;
+}
+
+export function updateStatusLine() {
+  if (!app.arr || $("view-host").hidden) return;
+  const v = app.view.view;
+  const p = app.progress;
+  const st = app.store;
+  const bits = [`zoom ${formatNumber(Math.round(v.z * 1000) / 10)}%`];
+  if (app.workers) bits.push(`${app.workers.size} decode worker${app.workers.size === 1 ? "" : "s"}`);
+  if (p) {
+    const level = p.source?.level ? `pyramid level ${p.source.level}${p.source.stride > 1 ? `, stride ${p.source.stride}` : ""}` : null;
+    bits.push(level ?? (p.stride > 1 ? `stride ${p.stride}${p.budgetRaised ? " (chunk budget)" : ""}` : "full resolution"));
+    bits.push(`tiles ${p.ready}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}`);
+  }
+  if (st) {
+    // A reference store merges the reads of neighbouring chunks into fewer HTTP requests.
+    const http = st.inner instanceof zarr.ReferenceStore ? ` (${st.inner.requests} HTTP)` : "";
+    bits.push(`${st.requests} requests${http} · ${formatBytes(st.bytes)}${st.inFlight ? ` · ${st.inFlight} in flight` : ""}`);
+  }
+  $("status").textContent = bits.join(" · ");
+}
