@@ -1,0 +1,37 @@
+package pcodec
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzDecode feeds arbitrary bytes to the decoder, seeded with every stored
+// vector: it must return numbers or an error, never panic, and never
+// produce more numbers than asked for.
+func FuzzDecode(f *testing.F) {
+	seeds, _ := filepath.Glob("testdata/pco/*.pco")
+	more, _ := filepath.Glob("testdata/numcodecs/codec.*/encoded.*.dat")
+	for _, p := range append(seeds, more...) {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		const maxN = 1 << 14
+		nt, out, err := DecodeAny(data, maxN)
+		if err == nil && len(out) > maxN*8 {
+			t.Fatalf("decoded %d bytes, more than %d numbers", len(out), maxN)
+		}
+		if err == nil && nt != 0 {
+			// The same stream into an exactly sized buffer decodes the same.
+			dst := make([]byte, len(out))
+			if err := Decode(data, nt, dst); err != nil || string(dst) != string(out) {
+				t.Fatalf("Decode disagrees with DecodeAny: %v", err)
+			}
+		}
+		for _, typ := range []NumberType{U32, F64, I16} {
+			_ = Decode(data, typ, make([]byte, 100*typ.Size()))
+		}
+	})
+}
