@@ -1,5 +1,6 @@
 // The project's fixtures (tests/fixtures/v2: written by zarr-python 2.13;
-// tests/fixtures/v3: written from the v3 spec text), the same cases.json
+// tests/fixtures/v3: written from the v3 spec text; tests/fixtures/zfpy:
+// ZFP arrays from numcodecs' zfpy, numcodecs' and zarrs' vectors), the same cases.json
 // the Go tests check, read through the .wasm: once from the file system
 // (FileSystemStore) and once over HTTP (FetchStore against a local server
 // that honours Range). The v3 error cases must give the same ZarrError codes.
@@ -12,7 +13,7 @@ import { FileSystemStore } from "../../npm/node.js";
 import { repoRoot, loadCases, compareCase, expectedJSType, startServer, exists } from "./helpers.mjs";
 
 const sets = [];
-for (const v of ["v2", "v3"]) {
+for (const v of ["v2", "v3", "zfpy"]) {
   const dir = path.join(repoRoot, "tests", "fixtures", v);
   if (await exists(path.join(dir, "cases.json"))) {
     sets.push({ name: v, data: path.join(dir, "data"), cases: await loadCases(path.join(dir, "cases.json")) });

@@ -13,7 +13,6 @@ func init() {
 	for id, msg := range map[string]string{
 		"fletcher32":      "the fletcher32 checksum codec is not supported",
 		"jenkins_lookup3": "the jenkins_lookup3 checksum codec is not supported",
-		"zfpy":            "the zfpy (ZFP) codec is not supported",
 	} {
 		id, msg := id, msg
 		Register(func(json.RawMessage, Spec) (any, error) {
