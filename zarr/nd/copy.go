@@ -1,5 +1,7 @@
 package nd
 
+import "encoding/binary"
+
 // Range selects Count positions Start, Start+Step, ... along one dimension.
 type Range struct {
 	Start, Step, Count int
@@ -57,36 +59,100 @@ func Copy(dst *Array, dstSel []Range, src *Array, srcSel []Range) {
 		dstBase += dstSel[i].Start * dstStrides[i]
 		srcBase += srcSel[i].Start * srcStrides[i]
 	}
-	idx := make([]int, loopDims)
-	dOff, sOff := dstBase, srcBase
 	variable := dst.dt.Variable()
-	for {
-		if variable {
-			if runLen == 1 {
-				dst.objs[dOff] = src.objs[sOff]
-			} else {
-				copy(dst.objs[dOff:dOff+runLen], src.objs[sOff:sOff+runLen])
-			}
-		} else if runLen == 1 {
-			copy(dst.data[dOff*es:(dOff+1)*es], src.data[sOff*es:(sOff+1)*es])
-		} else {
-			copy(dst.data[dOff*es:(dOff+runLen)*es], src.data[sOff*es:(sOff+runLen)*es])
+	// Dimensions selecting one position add only to the base offsets.
+	var dimsBuf [8]int
+	dims := dimsBuf[:0]
+	for d := 0; d < loopDims; d++ {
+		if dstSel[d].Count > 1 {
+			dims = append(dims, d)
 		}
-		// advance the odometer
-		k := loopDims - 1
+	}
+	// The innermost iterated dimension is copied a row at a time: one
+	// copy call for a contiguous run, a tight strided loop otherwise.
+	rowLen, dRowStep, sRowStep := runLen, 1, 1
+	if runLen == 1 && len(dims) > 0 {
+		rowDim := dims[len(dims)-1]
+		rowLen = dstSel[rowDim].Count
+		dRowStep = dstSel[rowDim].Step * dstStrides[rowDim]
+		sRowStep = srcSel[rowDim].Step * srcStrides[rowDim]
+		dims = dims[:len(dims)-1]
+	}
+	var idxBuf [8]int
+	idx := idxBuf[:0]
+	if len(dims) > len(idxBuf) {
+		idx = make([]int, 0, len(dims))
+	}
+	idx = idx[:len(dims)]
+	dOff, sOff := dstBase, srcBase
+	for {
+		switch {
+		case variable && runLen > 1:
+			copy(dst.objs[dOff:dOff+runLen], src.objs[sOff:sOff+runLen])
+		case variable:
+			for i, d, s := 0, dOff, sOff; i < rowLen; i, d, s = i+1, d+dRowStep, s+sRowStep {
+				dst.objs[d] = src.objs[s]
+			}
+		case runLen > 1:
+			copy(dst.data[dOff*es:(dOff+runLen)*es], src.data[sOff*es:(sOff+runLen)*es])
+		default:
+			copyStrided(dst.data, dOff*es, dRowStep*es, src.data, sOff*es, sRowStep*es, rowLen, es)
+		}
+		// advance the odometer over the outer dimensions
+		k := len(dims) - 1
 		for ; k >= 0; k-- {
+			d := dims[k]
 			idx[k]++
-			dOff += dstSel[k].Step * dstStrides[k]
-			sOff += srcSel[k].Step * srcStrides[k]
-			if idx[k] < dstSel[k].Count {
+			dOff += dstSel[d].Step * dstStrides[d]
+			sOff += srcSel[d].Step * srcStrides[d]
+			if idx[k] < dstSel[d].Count {
 				break
 			}
-			dOff -= dstSel[k].Count * dstSel[k].Step * dstStrides[k]
-			sOff -= srcSel[k].Count * srcSel[k].Step * srcStrides[k]
+			dOff -= dstSel[d].Count * dstSel[d].Step * dstStrides[d]
+			sOff -= srcSel[d].Count * srcSel[d].Step * srcStrides[d]
 			idx[k] = 0
 		}
 		if k < 0 {
 			return
+		}
+	}
+}
+
+// copyStrided copies n elements of es bytes from src (at byte offset s,
+// then every sStep bytes) to dst (at d, every dStep bytes). Common element
+// sizes get their own loop: a per-element copy call costs several times
+// the element itself, most of all in WebAssembly.
+func copyStrided(dst []byte, d, dStep int, src []byte, s, sStep, n, es int) {
+	if n == 0 {
+		return
+	}
+	// Fail before writing anything if the row does not fit (steps are positive).
+	_, _ = dst[d+(n-1)*dStep+es-1], src[s+(n-1)*sStep+es-1]
+	switch es {
+	case 1:
+		for ; n > 0; n-- {
+			dst[d] = src[s]
+			d, s = d+dStep, s+sStep
+		}
+	case 2:
+		for ; n > 0; n-- {
+			binary.LittleEndian.PutUint16(dst[d:], binary.LittleEndian.Uint16(src[s:]))
+			d, s = d+dStep, s+sStep
+		}
+	case 4:
+		for ; n > 0; n-- {
+			binary.LittleEndian.PutUint32(dst[d:], binary.LittleEndian.Uint32(src[s:]))
+			d, s = d+dStep, s+sStep
+		}
+	case 8:
+		for ; n > 0; n-- {
+			binary.LittleEndian.PutUint64(dst[d:], binary.LittleEndian.Uint64(src[s:]))
+			d, s = d+dStep, s+sStep
+		}
+	default:
+		for ; n > 0; n-- {
+			copy(dst[d:d+es], src[s:s+es])
+			d, s = d+dStep, s+sStep
 		}
 	}
 }
@@ -121,7 +187,11 @@ func Transpose(a *Array, perm []int) *Array {
 	}
 	b := New(a.dt, shape)
 	n := a.Len()
-	if n == 0 {
+	if n == 0 || nd == 0 {
+		if n > 0 {
+			copy(b.data, a.data)
+			copy(b.objs, a.objs)
+		}
 		return b
 	}
 	as := strides(a.shape)
@@ -130,17 +200,22 @@ func Transpose(a *Array, perm []int) *Array {
 	for i, p := range perm {
 		srcStride[i] = as[p]
 	}
+	// b is written row by row; along b's last dimension a is read with a
+	// constant stride.
 	es := a.dt.Size
-	idx := make([]int, nd)
+	rowLen, rowStride := shape[nd-1], srcStride[nd-1]
+	idx := make([]int, nd-1)
 	src := 0
 	variable := a.dt.Variable()
-	for dst := 0; dst < n; dst++ {
+	for dst := 0; dst < n; dst += rowLen {
 		if variable {
-			b.objs[dst] = a.objs[src]
+			for i := 0; i < rowLen; i++ {
+				b.objs[dst+i] = a.objs[src+i*rowStride]
+			}
 		} else {
-			copy(b.data[dst*es:(dst+1)*es], a.data[src*es:(src+1)*es])
+			copyStrided(b.data, dst*es, es, a.data, src*es, rowStride*es, rowLen, es)
 		}
-		for k := nd - 1; k >= 0; k-- {
+		for k := nd - 2; k >= 0; k-- {
 			idx[k]++
 			src += srcStride[k]
 			if idx[k] < shape[k] {
