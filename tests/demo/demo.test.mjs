@@ -14,7 +14,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { temperature, temperatureSlice, cells, cellCentre, percentile, nLat, nLon, cellsSize } from "./sample.mjs";
+import { temperature, temperatureSlice, cells, cellCentre, percentile, nLat, nLon, cellsSize, movie, movieSize } from "./sample.mjs";
 import { startServer, loadCases } from "../node/helpers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -520,6 +520,94 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     await page.mouse.move(box.x + p.px, box.y + p.py);
     const hover = await page.textContent("#hover");
     assert.ok(hover.includes(`= ${Number(temperature(0, 44, 120).toPrecision(6))} K`), hover);
+  });
+
+  test("the OME-Zarr movie (20 × 10 × 1024² uint16): the right frame after each step, 16 chunk reads per new frame; step, zoom and pan medians", async (t) => {
+    let chunks = [];
+    const onRequest = (r) => {
+      const m = /\/sample-movie\.zarr\/0\/(\d+)\/(\d+)\/(\d+)\/(\d+)$/.exec(new URL(r.url()).pathname);
+      if (m) chunks.push(m.slice(1).map(Number));
+    };
+    page.on("request", onRequest);
+    try {
+      await page.goto(`${server.url}?url=data/sample-movie.zarr`);
+      await page.waitForFunction(() => window.zarrDemo?.status === "rendered" && window.zarrDemo.path === "", null, { timeout: 60_000 });
+      const box = await page.locator(".view-canvas").boundingBox();
+      const hoverAt = async (vs, y, x) => {
+        const p = screenOf(vs, y, x);
+        await page.mouse.move(box.x + p.px, box.y + p.py);
+        return page.textContent("#hover");
+      };
+      const vs = await page.evaluate(() => window.zarrDemo.viewState);
+      assert.equal(vs.stride, 1, "the frame fits at full resolution");
+      const z = (await page.evaluate(() => window.zarrDemo.slice)).index[1];
+      // Step t in the page and time each step until the frame is drawn.
+      chunks = [];
+      const steps = await page.evaluate(async () => {
+        const done = (n) => new Promise((res) => {
+          const f = () => (window.zarrDemo.status === "rendered" && window.zarrDemo.renders > n ? res() : requestAnimationFrame(f));
+          f();
+        });
+        const range = document.querySelector('input[type=range][data-dim="0"]');
+        const out = [];
+        for (let i = 1; i <= 10; i++) {
+          const n = window.zarrDemo.renders;
+          const t0 = performance.now();
+          range.value = String(i);
+          range.dispatchEvent(new Event("input"));
+          await done(n);
+          out.push(performance.now() - t0);
+        }
+        return out;
+      });
+      const frames = new Set(chunks.map(([ct, cz]) => `${ct},${cz}`));
+      for (let i = 1; i <= 10; i++) assert.ok(frames.has(`${i},${z}`), `frame t=${i} read`);
+      const perFrame = chunks.filter(([ct, cz]) => ct === 5 && cz === z).length;
+      assert.equal(perFrame, 16, "a 1024² frame in 256² chunks: 16 chunk reads");
+      assert.ok((await page.textContent('[data-val="0"]')).trim().startsWith("10 / 19"));
+      for (const [y, x] of [[70, 70], [512, 300], [1000, 1010], [333, 901]]) {
+        const hover = await hoverAt(vs, y, x);
+        assert.ok(hover.includes(`t 10`) && hover.includes(`y ${y}`) && hover.includes(`x ${x}`), hover);
+        assert.ok(hover.includes(`= ${movie(10, z, y, x)}`), `${hover}: want movie(10, ${z}, ${y}, ${x}) = ${movie(10, z, y, x)}`);
+      }
+      await page.screenshot({ path: path.join(outDir, "8-movie.png") });
+
+      // Zoom out from the fit three times (strides 2 and 4) and back, twice;
+      // pan at 3.4× through new tiles.
+      const timed = (script) =>
+        page.evaluate(async (script) => {
+          const done = (n) => new Promise((res) => {
+            const f = () => (window.zarrDemo.status === "rendered" && window.zarrDemo.renders > n ? res() : requestAnimationFrame(f));
+            f();
+          });
+          const act = new Function("i", script);
+          const out = [];
+          for (let i = 0; i < 10; i++) {
+            const n = window.zarrDemo.renders;
+            const t0 = performance.now();
+            act(i);
+            await done(n);
+            out.push(performance.now() - t0);
+          }
+          return out;
+        }, script);
+      const zooms = await timed('document.getElementById(i % 6 < 3 ? "zoom-out" : "zoom-in").click();');
+      await rendered(() => page.click("#zoom-1"), "window.zarrDemo.viewState.z === 1");
+      for (let k = 0; k < 3; k++) await rendered(() => page.click("#zoom-in"));
+      // A frame not read yet, so that panning reaches tiles not read yet.
+      await rendered(() => page.fill('input[type=range][data-dim="0"]', "15"), "window.zarrDemo.slice.index[0] === 15");
+      const pans = await timed(
+        'const key = ["ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowUp", "ArrowUp", "ArrowUp"][i]; const c = document.querySelector(".view-canvas"); for (let k = 0; k < 8; k++) c.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));',
+      );
+      const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+      const fmt = (a) => `median ${med(a).toFixed(0)} ms (${a.map((x) => x.toFixed(0)).join(", ")})`;
+      t.diagnostic(`slider step (a new 1024² frame, 16 chunks): ${fmt(steps)}`);
+      t.diagnostic(`zoom (×1.5 steps between the fit and a quarter of it): ${fmt(zooms)}`);
+      t.diagnostic(`pan (480 px at 3.4×): ${fmt(pans)}`);
+      t.diagnostic(`load average while measuring: ${os.loadavg().map((x) => x.toFixed(1)).join(", ")} on ${os.cpus().length} CPUs`);
+    } finally {
+      page.off("request", onRequest);
+    }
   });
 
   test("no script errors in the page", () => {

@@ -90,3 +90,42 @@ function roundHalfAway(x) {
 export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
 }
+
+// The movie (t, z, y, x): cells drifting on a flat background.
+export const movieT = 20;
+export const movieZ = 10;
+export const movieSize = 1024;
+const movieGrid = 128;
+const movieBackground = 128;
+
+function movieCell(ci, cj, t, z) {
+  const h = hash(ci + 1000, cj + 2000);
+  if ((h & 3) === 0) return null;
+  const phase = (((h >>> 2) & 0xff) / 256) * 2 * Math.PI;
+  const angle = (2 * Math.PI * t) / movieT + phase;
+  const cy = ci * movieGrid + movieGrid / 2 + (((h >>> 10) & 0xff) / 255) * 40 - 20 + 10 * Math.sin(angle);
+  const cx = cj * movieGrid + movieGrid / 2 + (((h >>> 18) & 0xff) / 255) * 40 - 20 + 10 * Math.cos(angle);
+  const focus = 1.5 + (((h >>> 26) & 0x3f) / 63) * 6;
+  const dz = (z - focus) / 2.5;
+  const r = (8 + (((h >>> 4) & 0x3f) / 63) * 8) * (1 + 0.1 * Math.abs(z - focus));
+  const b = (3000 + ((h >>> 12) & 0xff) * 30) / (1 + dz * dz);
+  return { cy, cx, r, b };
+}
+
+/** The movie's value at time t, depth z, row y, column x. */
+export function movie(t, z, y, x) {
+  let v = movieBackground;
+  const gy = Math.floor(y / movieGrid);
+  const gx = Math.floor(x / movieGrid);
+  for (let ci = gy - 1; ci <= gy + 1; ci++) {
+    for (let cj = gx - 1; cj <= gx + 1; cj++) {
+      if (ci < 0 || cj < 0 || ci >= movieSize / movieGrid || cj >= movieSize / movieGrid) continue;
+      const c = movieCell(ci, cj, t, z);
+      if (!c) continue;
+      const dy = y - c.cy;
+      const dx = x - c.cx;
+      v += c.b * bump(Math.sqrt(dy * dy + dx * dx) / c.r);
+    }
+  }
+  return 64 * roundHalfAway(v / 64);
+}

@@ -69,6 +69,9 @@ func run(out string) error {
 	if err := writeOME(ctx, filepath.Join(out, "sample-ome.zarr")); err != nil {
 		return fmt.Errorf("sample-ome.zarr: %w", err)
 	}
+	if err := writeMovie(ctx, filepath.Join(out, "sample-movie.zarr")); err != nil {
+		return fmt.Errorf("sample-movie.zarr: %w", err)
+	}
 	if err := writeRefs(v2, filepath.Join(out, "refs")); err != nil {
 		return fmt.Errorf("refs: %w", err)
 	}
@@ -183,6 +186,152 @@ func Wave(i, j int) complex64 {
 func Counts(b, i, j int) int16 {
 	x, y := float64(j-64)/64, float64(i-64)/64
 	return int16(math.Round(1000 * (x*x - y*y) * float64(b+1) / 3))
+}
+
+// The movie: a time-lapse z-stack (t, z, y, x) of cells drifting on a dark
+// background, 20 × 10 × 1024 × 1024 uint16 — the size of a typical
+// confocal time series, for the viewer's slider and playback benchmark.
+// Each cell sits in one 128×128 grid square (not every square has one),
+// circles around its place over time and is in focus at its own depth:
+// out of focus it is dimmer and wider. Values are multiples of 64 on a
+// flat background so the 3,200 chunks stay small on disk.
+const (
+	movieT, movieZ, movieSize = 20, 10, 1024
+	movieGrid                 = 128
+	movieBackground           = 128
+)
+
+// movieCell is the cell of grid square (ci, cj) at time t and depth z, or
+// ok=false when the square is empty.
+func movieCell(ci, cj, t, z int) (cy, cx, r, b float64, ok bool) {
+	h := hash(ci+1000, cj+2000)
+	if h&3 == 0 {
+		return 0, 0, 0, 0, false
+	}
+	phase := float64((h>>2)&0xff) / 256 * 2 * math.Pi
+	angle := 2*math.Pi*float64(t)/movieT + phase
+	cy = float64(ci*movieGrid+movieGrid/2) + float64((h>>10)&0xff)/255*40 - 20 + 10*math.Sin(angle)
+	cx = float64(cj*movieGrid+movieGrid/2) + float64((h>>18)&0xff)/255*40 - 20 + 10*math.Cos(angle)
+	focus := 1.5 + float64((h>>26)&0x3f)/63*6
+	dz := (float64(z) - focus) / 2.5
+	r = (8 + float64((h>>4)&0x3f)/63*8) * (1 + 0.1*math.Abs(float64(z)-focus))
+	b = (3000 + float64((h>>12)&0xff)*30) / (1 + dz*dz)
+	return cy, cx, r, b, true
+}
+
+// Movie is the movie's value at time t, depth z, row y, column x. A cell
+// never reaches past its grid square's neighbours (centre within 30 px of
+// the square's centre, radius under 28), so 3×3 squares are enough.
+func Movie(t, z, y, x int) uint16 {
+	v := float64(movieBackground)
+	gy, gx := y/movieGrid, x/movieGrid
+	for ci := gy - 1; ci <= gy+1; ci++ {
+		for cj := gx - 1; cj <= gx+1; cj++ {
+			if ci < 0 || cj < 0 || ci >= movieSize/movieGrid || cj >= movieSize/movieGrid {
+				continue
+			}
+			cy, cx, r, b, ok := movieCell(ci, cj, t, z)
+			if !ok {
+				continue
+			}
+			dy, dx := float64(y)-cy, float64(x)-cx
+			v += b * bump(math.Sqrt(dy*dy+dx*dx)/r)
+		}
+	}
+	return uint16(64 * math.Round(v/64))
+}
+
+// movieFrame is one (t, z) frame, little-endian uint16, computed as Movie
+// does (the same sums in the same order: cells in row-major order) but
+// only over each cell's bounding box.
+func movieFrame(t, z int) []byte {
+	const n = movieSize
+	v := make([]float64, n*n)
+	for i := range v {
+		v[i] = movieBackground
+	}
+	for ci := 0; ci < n/movieGrid; ci++ {
+		for cj := 0; cj < n/movieGrid; cj++ {
+			cy, cx, r, b, ok := movieCell(ci, cj, t, z)
+			if !ok {
+				continue
+			}
+			y0, y1 := max(0, int(math.Floor(cy-r)-1)), min(n-1, int(math.Ceil(cy+r)+1))
+			x0, x1 := max(0, int(math.Floor(cx-r)-1)), min(n-1, int(math.Ceil(cx+r)+1))
+			for y := y0; y <= y1; y++ {
+				for x := x0; x <= x1; x++ {
+					dy, dx := float64(y)-cy, float64(x)-cx
+					if u := math.Sqrt(dy*dy+dx*dx) / r; u < 1 {
+						v[y*n+x] += b * bump(u)
+					}
+				}
+			}
+		}
+	}
+	out := make([]byte, 2*n*n)
+	for i, x := range v {
+		binary.LittleEndian.PutUint16(out[2*i:], uint16(64*math.Round(x/64)))
+	}
+	return out
+}
+
+// writeMovie writes the movie as an OME-Zarr 0.4 image (Zarr v2, "/"
+// chunk keys as ome-zarr-py writes them): chunks of one 256×256 tile of one
+// frame, zstd; omero metadata with a contrast window and defaultZ.
+func writeMovie(ctx context.Context, dir string) error {
+	s, err := zarr.NewDirectoryStore(dir)
+	if err != nil {
+		return err
+	}
+	if _, err := zarr.CreateGroup(ctx, s, "", zarr.GroupOptions{ZarrFormat: 2, Attributes: map[string]any{
+		"multiscales": []any{map[string]any{
+			"version": "0.4",
+			"name":    "drifting cells",
+			"axes": []any{
+				map[string]any{"name": "t", "type": "time", "unit": "second"},
+				map[string]any{"name": "z", "type": "space", "unit": "micrometer"},
+				map[string]any{"name": "y", "type": "space", "unit": "micrometer"},
+				map[string]any{"name": "x", "type": "space", "unit": "micrometer"},
+			},
+			"datasets": []any{map[string]any{
+				"path":                      "0",
+				"coordinateTransformations": []any{map[string]any{"type": "scale", "scale": []any{30.0, 2.0, 0.5, 0.5}}},
+			}},
+		}},
+		"omero": map[string]any{
+			"name": "drifting cells",
+			"channels": []any{map[string]any{
+				"label": "GFP", "color": "00FF00", "active": true,
+				"window": map[string]any{"start": 128, "end": 6000, "min": 0, "max": 65535},
+			}},
+			"rdefs": map[string]any{"defaultT": 0, "defaultZ": 4, "model": "color"},
+		},
+	}}); err != nil {
+		return err
+	}
+	a, err := zarr.CreateArray(ctx, s, "0", zarr.ArrayOptions{
+		ZarrFormat: 2, Shape: []int{movieT, movieZ, movieSize, movieSize}, Chunks: []int{1, 1, 256, 256}, DType: "<u2",
+		DimensionSeparator: "/", Compressor: map[string]any{"id": "zstd", "level": 3},
+	})
+	if err != nil {
+		return err
+	}
+	for t := 0; t < movieT; t++ {
+		for z := 0; z < movieZ; z++ {
+			nd, err := zarr.NDArrayFromBytes(a.DType(), []int{1, 1, movieSize, movieSize}, movieFrame(t, z))
+			if err != nil {
+				return err
+			}
+			sel, err := zarr.ParseSelection(fmt.Sprintf("%d:%d, %d:%d", t, t+1, z, z+1))
+			if err != nil {
+				return err
+			}
+			if err := a.Write(ctx, sel, nd); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // ---- writing -----------------------------------------------------------

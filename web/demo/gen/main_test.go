@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -79,6 +80,27 @@ func TestSampleData(t *testing.T) {
 	ms, _ := g.Attrs()["multiscales"].([]any)
 	if len(ms) != 1 || len(ms[0].(map[string]any)["datasets"].([]any)) != omeLevels {
 		t.Errorf("multiscales attribute: %v", g.Attrs()["multiscales"])
+	}
+	// The movie: whole frames, as written, against the per-pixel formula
+	// (the writer sums over bounding boxes), and the v2 "/" chunk keys.
+	movie, err := zarr.NewDirectoryStore(filepath.Join(dir, "sample-movie.zarr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tz := range [][2]int{{0, 4}, {13, 9}} {
+		nd = read(movie, "0", fmt.Sprintf("%d, %d", tz[0], tz[1]))
+		bad := 0
+		for y := 0; y < movieSize; y++ {
+			for x := 0; x < movieSize; x++ {
+				if got, want := binary.LittleEndian.Uint16(nd.Bytes()[2*(y*movieSize+x):]), Movie(tz[0], tz[1], y, x); got != want && bad < 5 {
+					bad++
+					t.Errorf("movie[%d, %d, %d, %d] = %d, want %d", tz[0], tz[1], y, x, got, want)
+				}
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sample-movie.zarr", "0", "19", "9", "3", "3")); err != nil {
+		t.Errorf("movie chunk keys: %v", err)
 	}
 	nd = read(v3, "climate/land", "")
 	if got, want := nd.Bytes()[45*nLon+80] == 1, Land(45, 80); got != want {

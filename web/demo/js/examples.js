@@ -10,6 +10,7 @@ export const examples = [
   { label: "Sample · kerchunk references (JSON) over one binary file", url: "data/refs/sample.json", path: "temperature" },
   { label: "Sample · Parquet references (hyparquet-writer)", url: "data/refs/pq/refs.parq", path: "a/big" },
   { label: "Sample · OME-Zarr image pyramid (NGFF 0.4, 3 levels)", url: "data/sample-ome.zarr", path: "" },
+  { label: "Sample · OME-Zarr movie, 20 × 10 × 1024² uint16 (t, z, y, x)", url: "data/sample-movie.zarr", path: "" },
 ];
 
 /** Fills the examples menu; onPick(example) opens the one picked. */

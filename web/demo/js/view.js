@@ -11,6 +11,7 @@
 import * as zarr from "zarr-wasm";
 import { table } from "./colormaps.js";
 import { isBool, numericKind, readChunkShape } from "./arrays.js";
+import { summarize } from "./stats.js";
 
 const TILE_CACHE_BYTES = 256 << 20;
 const MAX_TILE_READS = 6;
@@ -25,13 +26,6 @@ function tileBase(c) {
   if (c < 128) return c * Math.ceil(128 / c);
   if (c <= 1024) return c;
   return 512;
-}
-
-/** Percentile of a sorted typed array (nearest rank on (n-1)·p). */
-export function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))));
-  return sorted[i];
 }
 
 export class SliceView {
@@ -453,11 +447,16 @@ export class SliceView {
     const p = this.#progress();
     if (!p || p.ready + p.failed < p.total || this.complete) return;
     this.complete = true;
-    const tiles = this.needed.map((k) => this.tiles.get(k)).filter((t) => t?.state === "ready");
-    this.stats = this.#stats(tiles);
-    if (this.autoPending && this.stats) {
-      this.autoPending = false;
-      const st = this.stats;
+    if (!this.autoPending) {
+      // The picture first; the statistics (for the histogram) right after.
+      this.statsDue = true;
+      this.#scheduleDraw();
+      return;
+    }
+    this.#updateStats();
+    this.autoPending = false;
+    const st = this.stats;
+    if (st) {
       let lo = st.p1;
       let hi = st.p99;
       if (isBool(this.arr)) {
@@ -475,36 +474,15 @@ export class SliceView {
       this.displayVersion++;
       this.cb.onAutoContrast?.(lo, hi);
     }
-    this.cb.onStats?.(this.stats);
     this.#scheduleDraw();
   }
 
-  /** Percentiles and a histogram of the data in view (subsampled to ~1M values). */
-  #stats(tiles) {
-    let n = 0;
-    for (const t of tiles) n += t.values.length;
-    if (n === 0) return null;
-    const step = Math.max(1, Math.floor(n / 1_000_000));
-    const sample = new Float64Array(Math.ceil(n / step) + tiles.length);
-    let m = 0;
-    let nan = 0;
-    for (const t of tiles) {
-      const v = t.values;
-      for (let i = 0; i < v.length; i += step) {
-        const x = v[i];
-        if (Number.isFinite(x)) sample[m++] = x;
-        else nan++;
-      }
-    }
-    const s = sample.subarray(0, m).sort();
-    if (m === 0) return { count: 0, nan, min: NaN, max: NaN, p1: NaN, p99: NaN, bins: [] };
-    const min = s[0];
-    const max = s[m - 1];
-    const nb = 128;
-    const bins = new Uint32Array(nb);
-    const w = max > min ? (max - min) / nb : 1;
-    for (let i = 0; i < m; i++) bins[Math.min(nb - 1, Math.floor((s[i] - min) / w))]++;
-    return { count: m, nan, min, max, p1: percentile(s, 0.01), p99: percentile(s, 0.99), bins, binWidth: w, sampled: step > 1 };
+  /** Statistics of the tiles in view (stats.js), handed to onStats. */
+  #updateStats() {
+    this.statsDue = false;
+    const tiles = this.needed.map((k) => this.tiles.get(k)).filter((t) => t?.state === "ready");
+    this.stats = summarize(tiles.map((t) => t.values));
+    this.cb.onStats?.(this.stats);
   }
 
   // ----------------------------------------------------------- values
@@ -648,7 +626,16 @@ export class SliceView {
     ctx.lineWidth = 1;
     ctx.strokeRect(Math.round(a.px) - 0.5, Math.round(a.py) - 0.5, Math.round(b.px - a.px) + 1, Math.round(b.py - a.py) + 1);
     this.drawn++;
-    if (this.complete && !this.autoPending) this.cb.onRendered?.(this.drawn);
+    if (this.complete && !this.autoPending) {
+      if (this.statsDue) {
+        const key = this.sliceKey;
+        const needed = this.needed;
+        setTimeout(() => {
+          if (this.statsDue && this.sliceKey === key && this.needed === needed) this.#updateStats();
+        }, 0);
+      }
+      this.cb.onRendered?.(this.drawn);
+    }
   }
 
   #checker() {
