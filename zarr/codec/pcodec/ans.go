@@ -75,3 +75,43 @@ func decodeTable(sizeLog uint, bins []bin) ([]ansNode, error) {
 	}
 	return nodes, nil
 }
+
+// ansEncoder encodes symbols (bins) into tANS states in [size, 2·size).
+type ansEncoder struct {
+	sizeLog uint
+	syms    []ansSymbol
+}
+
+type ansSymbol struct {
+	cutoff     uint32 // from this state on, renormalise one more bit
+	minRenorm  uint
+	nextStates []uint32
+}
+
+func newANSEncoder(sizeLog uint, weights []uint32) *ansEncoder {
+	if len(weights) == 0 {
+		weights = []uint32{1}
+	}
+	e := &ansEncoder{sizeLog: sizeLog, syms: make([]ansSymbol, len(weights))}
+	for i, w := range weights {
+		minRenorm := sizeLog - uint(bitLen(uint64(2*w-1))-1)
+		e.syms[i] = ansSymbol{cutoff: 2 * w << minRenorm, minRenorm: minRenorm, nextStates: make([]uint32, 0, w)}
+	}
+	size := uint32(1) << sizeLog
+	for idx, sym := range spreadStates(sizeLog, weights) {
+		e.syms[sym].nextStates = append(e.syms[sym].nextStates, size+uint32(idx))
+	}
+	return e
+}
+
+// encode pushes symbol onto state, returning the new state and the low bits
+// of the old state (value, width) that the decoder will read.
+func (e *ansEncoder) encode(state uint32, symbol int) (uint32, uint32, uint) {
+	s := &e.syms[symbol]
+	renorm := s.minRenorm
+	if state >= s.cutoff {
+		renorm++
+	}
+	x := state >> renorm
+	return s.nextStates[int(x)-len(s.nextStates)], state & (1<<renorm - 1), renorm
+}

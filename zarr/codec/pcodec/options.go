@@ -40,8 +40,3 @@ func (o Options) Validate() error {
 	}
 	return nil
 }
-
-// Encode is not written yet.
-func Encode(t NumberType, data []byte, o Options) ([]byte, error) {
-	return nil, fmt.Errorf("writing pcodec is not supported yet")
-}
