@@ -28,8 +28,8 @@ type zfpCodec struct {
 	// Debian's zfpy writes them (PyPI's pads to 8 bytes; both read alike),
 	// zarrs' on a 64-bit word as its zfp build does.
 	wordBits int
-	native zfp.Type
-	dt     *dtype.DataType
+	native   zfp.Type
+	dt       *dtype.DataType
 	// params gives the encoding parameters for chunks of dims dimensions;
 	// for a headerless stream also the decoding ones.
 	params func(dims int) (zfp.Params, error)

@@ -300,4 +300,3 @@ func FuzzDecodeHeaderless(f *testing.F) {
 		}
 	})
 }
-
