@@ -25,6 +25,13 @@ type Array struct {
 	WriteEmptyChunks bool
 	// Concurrency bounds the chunks fetched and decoded at once.
 	Concurrency int
+	// MissingChunksAreErrors makes reading a chunk the store does not hold
+	// a NOT_FOUND error naming its key, instead of the fill value
+	// (TensorStore's fill_missing_data_reads: false).
+	MissingChunksAreErrors bool
+
+	// spec is set for arrays opened with OpenSpec.
+	spec *specState
 }
 
 func newArrayV3(s Store, path string, m *meta.Array) *Array {
@@ -43,17 +50,104 @@ func newArray(ctx context.Context, s Store, path string, m *meta.Array, attrsKey
 func (a *Array) Path() string           { return a.path }
 func (a *Array) Attrs() map[string]any  { return a.attrs }
 func (a *Array) ZarrFormat() int        { return a.meta.ZarrFormat }
-func (a *Array) Shape() []int           { return append([]int{}, a.meta.Shape...) }
-func (a *Array) DType() *DataType       { return a.meta.DType }
-func (a *Array) Fill() dtype.Fill       { return a.meta.Fill }
 func (a *Array) Codecs() []codec.Config { return a.meta.Codecs }
 func (a *Array) Order() string          { return a.meta.Order }
 func (a *Array) Metadata() *meta.Array  { return a.meta }
 func (a *Array) Store() Store           { return a.store }
 
+// view returns the view an array opened from a spec is read through, or
+// nil.
+func (a *Array) view() *arrayView {
+	if a.spec != nil && a.spec.view.active() {
+		return a.spec.view
+	}
+	return nil
+}
+
+// Shape is the shape Read selects from: the stored shape, or for an array
+// opened from a spec with a field or transform, the extents of its domain
+// (chunked dimensions, then the field's subarray dimensions, transformed).
+func (a *Array) Shape() []int {
+	if w := a.view(); w != nil {
+		return w.shape(a)
+	}
+	return append([]int{}, a.meta.Shape...)
+}
+
+// DType is the element type Read returns (a field's, when one is opened).
+func (a *Array) DType() *DataType {
+	if w := a.view(); w != nil {
+		return w.dtype(a)
+	}
+	return a.meta.DType
+}
+
+// Fill is the fill value of one element. For a field with subarray
+// dimensions it is the subarray's first element; Schema()["fill_value"]
+// has all of them.
+func (a *Array) Fill() dtype.Fill {
+	if w := a.view(); w != nil && !w.whole {
+		f := a.meta.Fill
+		if f.Null {
+			return w.field.Type.ZeroFill()
+		}
+		off := w.field.Offset
+		return dtype.Fill{Bytes: f.Bytes[off : off+w.field.Type.Size]}
+	}
+	return a.meta.Fill
+}
+
+// DimensionNames are the dimension names (v3) or the labels a spec's
+// transform gives; nil when there are none.
+func (a *Array) DimensionNames() []string {
+	if w := a.view(); w != nil {
+		for _, l := range w.view.Labels {
+			if l != "" {
+				return append([]string(nil), w.view.Labels...)
+			}
+		}
+		return nil
+	}
+	return a.meta.DimensionNames
+}
+
 // Chunks returns the chunk shape of a regular grid, or nil for a variable
-// grid (see ChunkSizes).
-func (a *Array) Chunks() []int { return append([]int(nil), a.meta.ChunkShape...) }
+// grid (see ChunkSizes). Through a spec's view, it is over the view's
+// dimensions (a subarray dimension is one chunk).
+func (a *Array) Chunks() []int {
+	if w := a.view(); w != nil && a.meta.ChunkShape != nil {
+		base := append(append([]int(nil), a.meta.ChunkShape...), intsOf(w.field.Shape)...)
+		out := make([]int, w.view.Rank)
+		for i, d := range w.view.ToBase {
+			out[i] = base[d]
+		}
+		return out
+	}
+	return append([]int(nil), a.meta.ChunkShape...)
+}
+
+func intsOf(v []int64) []int {
+	out := make([]int, len(v))
+	for i, n := range v {
+		out[i] = int(n)
+	}
+	return out
+}
+
+// SelectionShape is the shape Read returns for sel (and Write expects).
+func (a *Array) SelectionShape(sel Selection) ([]int, error) {
+	var r resolved
+	var err error
+	if w := a.view(); w != nil {
+		r, err = w.plan(a, sel)
+	} else {
+		r, err = sel.resolve(a.meta.Shape)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.outShape(), nil
+}
 
 // ChunkSizes returns, for a variable chunk grid, each dimension's chunk sizes.
 func (a *Array) ChunkSizes() [][]int { return a.meta.ChunkSizes }
@@ -128,17 +222,31 @@ func (a *Array) readRegion(ctx context.Context, out *nd.Array, t chunkTask) erro
 		if err != nil {
 			return decodeError(key, err)
 		}
-		if ok {
-			nd.Copy(out, t.out, region, nd.Whole(region.Shape()))
+		if !ok {
+			return a.missingChunk(t.idx)
 		}
+		nd.Copy(out, t.out, region, nd.Whole(region.Shape()))
 		return nil
 	}
 	chunk, ok, err := a.readChunk(ctx, t.idx)
-	if err != nil || !ok {
+	if err != nil {
 		return err
+	}
+	if !ok {
+		return a.missingChunk(t.idx)
 	}
 	nd.Copy(out, t.out, chunk, t.in)
 	return nil
+}
+
+// missingChunk is nil (the fill value stands in), or the NOT_FOUND error
+// of MissingChunksAreErrors.
+func (a *Array) missingChunk(idx []int) error {
+	if !a.MissingChunksAreErrors {
+		return nil
+	}
+	key := a.ChunkKey(idx)
+	return errs.New(errs.NotFound, key, "chunk %v stored at %q is missing (fill_missing_data_reads is false)", idx, key)
 }
 
 // wholeChunk reports whether a region covers every element of a chunk.
@@ -153,6 +261,13 @@ func wholeChunk(in []nd.Range, shape []int) bool {
 
 // Read returns the selected elements. A missing chunk reads as the fill value.
 func (a *Array) Read(ctx context.Context, sel Selection) (*NDArray, error) {
+	if w := a.view(); w != nil {
+		return w.read(ctx, a, sel)
+	}
+	return a.read(ctx, sel)
+}
+
+func (a *Array) read(ctx context.Context, sel Selection) (*NDArray, error) {
 	r, err := sel.resolve(a.meta.Shape)
 	if err != nil {
 		return nil, err
@@ -206,6 +321,13 @@ func needsFill(dt *dtype.DataType, f dtype.Fill) bool {
 // element, which is broadcast. Partially covered chunks are read, modified
 // and written back.
 func (a *Array) Write(ctx context.Context, sel Selection, v *NDArray) error {
+	if w := a.view(); w != nil {
+		return w.write(ctx, a, sel, v)
+	}
+	return a.write(ctx, sel, v)
+}
+
+func (a *Array) write(ctx context.Context, sel Selection, v *NDArray) error {
 	w, ok := a.store.(store.Writer)
 	if !ok {
 		return errs.New(errs.ReadOnly, a.path, "the store cannot be written")
@@ -364,8 +486,18 @@ func deleteKey(ctx context.Context, w store.Writer, key string) error {
 }
 
 // Resize changes the shape. Chunks entirely outside the new shape are
-// deleted; data inside the kept chunks stays.
+// deleted; data inside the kept chunks stays. For an array opened from a
+// spec, it is ResizeWith without options.
 func (a *Array) Resize(ctx context.Context, shape []int) error {
+	if a.spec != nil {
+		return a.ResizeWith(ctx, shape, ResizeOptions{})
+	}
+	return a.resize(ctx, shape, true)
+}
+
+// resize writes the new shape and, when deleteChunks, deletes the chunks
+// wholly outside it.
+func (a *Array) resize(ctx context.Context, shape []int, deleteChunks bool) error {
 	w, ok := a.store.(store.Writer)
 	if !ok {
 		return errs.New(errs.ReadOnly, a.path, "the store cannot be written")
@@ -386,7 +518,7 @@ func (a *Array) Resize(ctx context.Context, shape []int) error {
 	newGrid := a.meta.Grid.Shape(shape)
 	// Delete chunks that fall outside the new grid.
 	var tasks []chunkTask
-	if nd.Size(oldGrid) > 0 {
+	if deleteChunks && nd.Size(oldGrid) > 0 {
 		idx := make([]int, len(oldGrid))
 		for {
 			outside := false

@@ -159,34 +159,9 @@ func (r resolved) fullShape() []int {
 }
 
 func (s Selection) resolve(shape []int) (resolved, error) {
-	items := s
-	ellipses := 0
-	explicit := 0
-	for _, it := range items {
-		if it.Kind == SelEllipsis {
-			ellipses++
-		} else {
-			explicit++
-		}
-	}
-	if ellipses > 1 {
-		return resolved{}, errs.New(errs.Selection, s.String(), "at most one \"...\" is allowed")
-	}
-	if explicit > len(shape) {
-		return resolved{}, errs.New(errs.Selection, s.String(), "%d items for an array of %d dimensions (shape %v)", explicit, len(shape), shape)
-	}
-	var expanded []SelItem
-	for _, it := range items {
-		if it.Kind == SelEllipsis {
-			for k := 0; k < len(shape)-explicit; k++ {
-				expanded = append(expanded, All())
-			}
-			continue
-		}
-		expanded = append(expanded, it)
-	}
-	for len(expanded) < len(shape) {
-		expanded = append(expanded, All())
+	expanded, err := s.expand(len(shape))
+	if err != nil {
+		return resolved{}, err
 	}
 	r := resolved{ranges: make([]nd.Range, len(shape)), dropped: make([]bool, len(shape))}
 	for d, it := range expanded {
@@ -224,6 +199,41 @@ func (s Selection) resolve(shape []int) (resolved, error) {
 		r.ranges[d] = nd.Range{Start: start, Step: step, Count: count}
 	}
 	return r, nil
+}
+
+// expand gives one item per dimension: "..." and missing trailing items
+// become whole dimensions.
+func (s Selection) expand(ndim int) ([]SelItem, error) {
+	items := s
+	ellipses := 0
+	explicit := 0
+	for _, it := range items {
+		if it.Kind == SelEllipsis {
+			ellipses++
+		} else {
+			explicit++
+		}
+	}
+	if ellipses > 1 {
+		return nil, errs.New(errs.Selection, s.String(), "at most one \"...\" is allowed")
+	}
+	if explicit > ndim {
+		return nil, errs.New(errs.Selection, s.String(), "%d items for an array of %d dimensions", explicit, ndim)
+	}
+	var expanded []SelItem
+	for _, it := range items {
+		if it.Kind == SelEllipsis {
+			for k := 0; k < ndim-explicit; k++ {
+				expanded = append(expanded, All())
+			}
+			continue
+		}
+		expanded = append(expanded, it)
+	}
+	for len(expanded) < ndim {
+		expanded = append(expanded, All())
+	}
+	return expanded, nil
 }
 
 // clampIndex applies NumPy slice bound rules for positive steps.

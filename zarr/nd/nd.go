@@ -188,13 +188,49 @@ func (a *Array) Objects() ([]any, error) {
 // Nested fields are named "outer.inner". A subarray field adds its shape to
 // the array's shape.
 func (a *Array) Field(name string) (*Array, error) {
+	t, offset, sub, err := a.fieldLayout(name)
+	if err != nil {
+		return nil, err
+	}
+	width := t.Size * Size(sub)
+	n := a.Len()
+	out := make([]byte, n*width)
+	for i := 0; i < n; i++ {
+		src := i*a.dt.Size + offset
+		copy(out[i*width:(i+1)*width], a.data[src:src+width])
+	}
+	shape := append(append([]int(nil), a.shape...), sub...)
+	return FromBytes(t, shape, out)
+}
+
+// PutField writes v, shaped as Field(name) returns it, into that field of
+// every element, leaving the other fields' bytes as they are.
+func (a *Array) PutField(name string, v *Array) error {
+	t, offset, sub, err := a.fieldLayout(name)
+	if err != nil {
+		return err
+	}
+	want := append(append([]int(nil), a.shape...), sub...)
+	if !v.dt.Equal(t) || Size(v.shape) != Size(want) || len(v.shape) != len(want) {
+		return fmt.Errorf("field %q takes %s values of shape %v, got %s %v", name, t, want, v.dt, v.shape)
+	}
+	width := t.Size * Size(sub)
+	for i := 0; i < a.Len(); i++ {
+		dst := i*a.dt.Size + offset
+		copy(a.data[dst:dst+width], v.data[i*width:(i+1)*width])
+	}
+	return nil
+}
+
+// fieldLayout finds a (possibly nested) field: its element type, byte
+// offset in the struct element and subarray shape.
+func (a *Array) fieldLayout(name string) (*dtype.DataType, int, []int, error) {
 	t := a.dt
 	offset := 0
-	var sub []int
 	rest := name
 	for {
 		if t.Kind != dtype.Struct {
-			return nil, fmt.Errorf("%s has no fields", t)
+			return nil, 0, nil, fmt.Errorf("%s has no fields", t)
 		}
 		head, tail, nested := cut(rest)
 		f, ok := t.Field(head)
@@ -206,35 +242,20 @@ func (a *Array) Field(name string) (*Array, error) {
 				}
 			}
 			if !ok {
-				return nil, &FieldError{Name: name, Known: t.FieldNames()}
+				return nil, 0, nil, &FieldError{Name: name, Known: t.FieldNames()}
 			}
 		}
 		offset += f.Offset
 		if nested {
 			if len(f.Shape) > 0 {
-				return nil, fmt.Errorf("field %q is a subarray; select it whole", head)
+				return nil, 0, nil, fmt.Errorf("field %q is a subarray; select it whole", head)
 			}
 			t = f.Type
 			rest = tail
 			continue
 		}
-		sub = f.Shape
-		t = f.Type
-		break
+		return f.Type, offset, f.Shape, nil
 	}
-	count := 1
-	for _, s := range sub {
-		count *= s
-	}
-	width := t.Size * count
-	n := a.Len()
-	out := make([]byte, n*width)
-	for i := 0; i < n; i++ {
-		src := i*a.dt.Size + offset
-		copy(out[i*width:(i+1)*width], a.data[src:src+width])
-	}
-	shape := append(append([]int(nil), a.shape...), sub...)
-	return FromBytes(t, shape, out)
 }
 
 // FieldError reports an unknown struct field.
