@@ -25,9 +25,9 @@ func TestPcodecConfigurations(t *testing.T) {
 		encodeErr bool
 	}{
 		{`{"id": "pcodec", "level": 8, "mode_spec": "auto", "delta_spec": "auto", "paging_spec": "equal_pages_up_to", "delta_encoding_order": null, "equal_pages_up_to": 262144}`, false},
-		{`{"id": "pcodec", "level": 5, "delta_encoding_order": 2, "equal_pages_up_to": 300, "mode_spec": "classic"}`, false},       // numcodecs 0.13
+		{`{"id": "pcodec", "level": 5, "delta_encoding_order": 2, "equal_pages_up_to": 300, "mode_spec": "classic"}`, false},                                          // numcodecs 0.13
 		{`{"id": "pcodec", "level": 8, "delta_encoding_order": null, "int_mult_spec": "enabled", "float_mult_spec": "disabled", "equal_pages_up_to": 262144}`, false}, // numcodecs 0.12
-		{`{"level": 8, "delta_encoding_order": null, "int_mult_spec": true, "float_mult_spec": true, "max_page_n": 262144}`, false}, // zarrs 0.11
+		{`{"level": 8, "delta_encoding_order": null, "int_mult_spec": true, "float_mult_spec": true, "max_page_n": 262144}`, false},                                   // zarrs 0.11
 		{`{"delta_spec": "try_lookback"}`, false},
 		{`{"delta_spec": "no_op"}`, false},
 		{`{"delta_spec": "none", "delta_encoding_order": 2}`, true}, // numcodecs refuses the combination

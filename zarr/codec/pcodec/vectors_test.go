@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	. "github.com/zarr-wasm/zarr-wasm/zarr/codec/pcodec"
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 )
 
 // npyArray is a little-endian .npy file's raw data and dtype.
@@ -142,7 +142,7 @@ func pcoAssetExpected() map[string]struct {
 	var f16s, fq []uint64
 	num := float32(0.1)
 	for i := 0; i < 2000; i++ {
-		num = float32(float32(float32(num*77.7)+0.1)) // f32 arithmetic, as Rust
+		num = float32(float32(float32(num*77.7) + 0.1)) // f32 arithmetic, as Rust
 		num = float32(math.Mod(float64(num), 2))
 		var h uint16
 		if num < 1 {
@@ -237,4 +237,3 @@ func TestPcoAssets(t *testing.T) {
 		}
 	}
 }
-

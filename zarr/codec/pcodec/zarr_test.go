@@ -3,13 +3,13 @@ package pcodec_test
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"strings"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
