@@ -35,3 +35,28 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestTruncatedAndFlipped cuts every stored stream at every length and
+// flips bytes: each must give an error or numbers, never a panic, and a
+// truncated stream is never accepted as complete.
+func TestTruncatedAndFlipped(t *testing.T) {
+	files, _ := filepath.Glob("testdata/pco/*.pco")
+	more, _ := filepath.Glob("testdata/numcodecs/codec.*[05]/encoded.0[049].dat")
+	for _, p := range append(files, more...) {
+		src, _ := os.ReadFile(p)
+		nt, full, err := DecodeAny(src, 1<<20)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for cut := 0; cut < len(src); cut++ {
+			if _, out, err := DecodeAny(src[:cut], 1<<20); err == nil && len(out) == len(full) && nt != 0 {
+				t.Errorf("%s cut at %d of %d bytes decoded completely", p, cut, len(src))
+			}
+		}
+		for i := 0; i < len(src); i++ {
+			flipped := append([]byte(nil), src...)
+			flipped[i] ^= 0x5a
+			_, _, _ = DecodeAny(flipped, 1<<20)
+		}
+	}
+}

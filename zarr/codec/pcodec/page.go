@@ -103,10 +103,18 @@ func decodePage(r *bitReader, m *chunkMeta, n int, dst []byte) error {
 		valid := min(max(remaining-primaryState, 0), batchN)
 		if lookbacks != nil {
 			lookbacks.readLatents(r, valid)
+			if err := r.check("page"); err != nil {
+				return err
+			}
 		}
 		for _, p := range pages {
 			pre := min(fullBatch, max(remaining-p.v.delta.stateN(), 0))
+			// One batch of one variable reads less than readPadding bytes;
+			// checking after each keeps every read inside the buffer.
 			p.readLatents(r, pre)
+			if err := r.check("page"); err != nil {
+				return err
+			}
 			clear(p.lat[pre:batchN])
 			if p.delta != nil {
 				var lb []uint64
@@ -117,9 +125,6 @@ func decodePage(r *bitReader, m *chunkMeta, n int, dst []byte) error {
 					return err
 				}
 			}
-		}
-		if err := r.check("page"); err != nil {
-			return err
 		}
 		var secondary []uint64
 		if len(pages) > 1 {
