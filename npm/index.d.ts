@@ -104,6 +104,10 @@ export declare class FetchStore implements Readable {
   readonly url: URL;
   /** Requests sent so far (retries included). */
   requests: number;
+  /** Bytes received so far (bodies of answers). */
+  readonly bytes: number;
+  /** Requests waiting for their answer. */
+  readonly inFlight: number;
   resolve(key: AbsolutePath): URL;
   get(key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined>;
   getRange(key: AbsolutePath, range: RangeQuery, options?: GetOptions): Promise<Uint8Array | undefined>;
@@ -184,6 +188,11 @@ export declare class ZipStore implements Readable, Listable {
   /** Opens the zip file at key ("/data.zarr.zip") in store. */
   static open(store: Store, key: string, options?: { signal?: AbortSignal }): Promise<ZipStore>;
   readonly key: string;
+  /** The store the zip file is read from. */
+  readonly source: Store;
+  /** The source's request and byte counts, when it keeps them (FetchStore, BlobStore). */
+  readonly requests: number | undefined;
+  readonly bytes: number | undefined;
   get(key: string, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
   getRange(key: string, range: { offset: number; length?: number } | { suffixLength: number }, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
   list(prefix?: string): Promise<string[]>;
@@ -207,6 +216,8 @@ export declare class ReferenceStore implements Readable, Listable {
   readonly url: string | null;
   /** HTTP requests sent so far (retries count). */
   readonly requests: number;
+  /** Bytes received so far (reference file, record files, targets). */
+  readonly bytes: number;
   get(key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined>;
   getRange(key: AbsolutePath, range: RangeQuery | { offset: number }, options?: GetOptions): Promise<Uint8Array | undefined>;
   /** Names under prefix; a Parquet set lists metadata and array directories, not chunk keys. */
@@ -452,3 +463,7 @@ export interface DecodePool {
  * Idle workers do not keep Node running.
  */
 export declare function useWorkers(count?: number, options?: { minBytes?: number }): Promise<DecodePool>;
+
+// Opening what a user names: a URL of any kind, picked or dropped files.
+export { storeFromUrl, type StoreFromUrlOptions } from "./lib/sources.js";
+export { FileListStore, BlobStore } from "./lib/files.js";

@@ -7,3 +7,5 @@ export { open, create, createGroup, slice, ZarrArray, ZarrGroup } from "./lib/co
 export { MemoryStore, FetchStore, HTTPError, RangeMismatchError } from "./lib/stores.js";
 export { ReferenceStore } from "./lib/refs.js";
 export { ZipStore } from "./lib/zip.js";
+export { storeFromUrl } from "./lib/sources.js";
+export { FileListStore, BlobStore } from "./lib/files.js";

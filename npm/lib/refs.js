@@ -137,6 +137,11 @@ export class ReferenceStore extends GoStore {
     return this.#reader.requests;
   }
 
+  /** Bytes received for targets, record files and the reference file. */
+  get bytes() {
+    return this.#reader.bytes;
+  }
+
   /**
    * Where a key's bytes come from, without reading them: {inline: true,
    * length} or {url, fetchUrl, offset, length} (length -1: the whole

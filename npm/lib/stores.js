@@ -4,6 +4,7 @@
 // optional getRange(key, {offset, length} | {suffixLength}, {signal}),
 // set(key, bytes), delete(key), list(prefix) → names directly under prefix,
 // sub-prefixes ending in "/".
+import { listNames } from "./files.js";
 
 function checkKey(key) {
   if (typeof key !== "string" || !key.startsWith("/")) {
@@ -56,17 +57,7 @@ export class MemoryStore {
     return this.map.delete(checkKey(key));
   }
   list(prefix = "/") {
-    checkKey(prefix);
-    if (!prefix.endsWith("/")) prefix += "/";
-    const out = new Set();
-    for (const k of this.map.keys()) {
-      if (!k.startsWith(prefix)) continue;
-      const rest = k.slice(prefix.length);
-      const i = rest.indexOf("/");
-      if (i >= 0) out.add(rest.slice(0, i + 1));
-      else if (rest) out.add(rest);
-    }
-    return [...out].sort();
+    return listNames(this.map.keys(), checkKey(prefix));
   }
   keys() {
     return this.map.keys();
@@ -174,8 +165,10 @@ export class HTTPReader {
     this.strict = !!options.strict;
     this.acceptFullResponse = !!options.acceptFullResponse;
     this.noStoreRanges = !!options.noStoreRanges && this.requestInit.cache === undefined;
-    /** Requests sent (each retry counts). */
+    /** Requests sent (each retry counts), bytes received in answers, requests in flight. */
     this.requests = 0;
+    this.bytes = 0;
+    this.inFlight = 0;
   }
 
   async read(url, range, signal) {
@@ -197,10 +190,11 @@ export class HTTPReader {
       let failure;
       try {
         this.requests++;
+        this.inFlight++;
         const init = { ...this.requestInit, headers, signal };
         if (range && this.noStoreRanges) init.cache = "no-store";
         const req = new Request(url, init);
-        const res = await this.fetchImpl(req);
+        const res = await this.fetchImpl(req).finally(() => this.inFlight--);
         status = res.status;
         if (status === 404 || (this.strict && status === 410)) {
           await res.body?.cancel().catch(() => {});
@@ -209,6 +203,7 @@ export class HTTPReader {
         if (status === 200 || status === 206) {
           if (this.strict) this.#checkStatus(url, range, status, res);
           const body = new Uint8Array(await res.arrayBuffer());
+          this.bytes += body.length;
           return this.strict && status === 206 ? checkPartial(url, range, res.headers, body) : checkBody(url, range, status, res.headers, body);
         }
         await res.body?.cancel().catch(() => {});
@@ -286,6 +281,14 @@ export class FetchStore {
   }
   set requests(n) {
     this.#reader.requests = n;
+  }
+  /** Bytes received (bodies of answers), for diagnostics. */
+  get bytes() {
+    return this.#reader.bytes;
+  }
+  /** Requests waiting for their answer's headers. */
+  get inFlight() {
+    return this.#reader.inFlight;
   }
 
   /** The URL of a key. */

@@ -11,10 +11,22 @@ import { GoStore, checkKey } from "./gostore.js";
  */
 export class ZipStore extends GoStore {
   /** @internal use ZipStore.open */
-  constructor(id, key) {
+  constructor(id, key, source) {
     super(id);
     /** The zip file's key in the underlying store. */
     this.key = key;
+    /** The store the zip file is read from. */
+    this.source = source;
+  }
+
+  /** Requests the source store counts (a FetchStore's, a BlobStore's), if it counts them. */
+  get requests() {
+    return this.source?.requests;
+  }
+
+  /** Bytes the source store counts, if it counts them. */
+  get bytes() {
+    return this.source?.bytes;
   }
 
   /**
@@ -27,7 +39,7 @@ export class ZipStore extends GoStore {
   static async open(store, key, options = {}) {
     const k = checkKey(key);
     const info = await callBridge("zipOpen", store, k, options.signal);
-    return new ZipStore(info.id, k);
+    return new ZipStore(info.id, k, store);
   }
 
   toString() {

@@ -315,8 +315,31 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     assert.ok(hover.includes(`= ${cells(iy, ix)}`), `${hover}: want cells(${iy}, ${ix})`);
   });
 
-  test("the zipped v2 example opens through range requests", async () => {
-    await rendered(() => page.selectOption("#examples", "2"), 'window.zarrDemo.path === "temperature" && /\\.zip$/.test(document.getElementById("url").value)');
+  /** Requests the page sends while action runs, whose path matches re: [{path, range}]. */
+  async function requestsDuring(re, action) {
+    const seen = [];
+    const onRequest = (r) => {
+      const p = new URL(r.url()).pathname;
+      if (re.test(p)) seen.push({ path: p, range: r.headers().range ?? null });
+    };
+    page.on("request", onRequest);
+    try {
+      await action();
+    } finally {
+      page.off("request", onRequest);
+    }
+    return seen;
+  }
+
+  test("the zipped v2 example opens through range requests, counted by the package's store", async () => {
+    const zipReqs = await requestsDuring(/sample-v2\.zarr\.zip$/, () =>
+      rendered(() => page.selectOption("#examples", "2"), 'window.zarrDemo.path === "temperature" && /\\.zip$/.test(document.getElementById("url").value)'),
+    );
+    assert.ok(zipReqs.length > 0 && zipReqs.every((r) => r.range), "only range requests for the zip");
+    const r = await page.evaluate(() => window.zarrDemo.requests);
+    assert.equal(r.kind, "zip");
+    assert.equal(r.requests, zipReqs.length, "the ZipStore's count is the page's requests for the zip file");
+    assert.match(await page.textContent("#status"), new RegExp(`${zipReqs.length} requests`));
     const d = await page.evaluate(() => window.zarrDemo.display);
     assert.deepEqual([d.lo, d.hi], [percentile(t0sorted, 0.01), percentile(t0sorted, 0.99)]);
     const details = await page.textContent("#details");
@@ -345,7 +368,9 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
   });
 
   test("the kerchunk JSON example reads the v2 data out of one binary file, neighbouring chunks merged", async (t) => {
-    await rendered(() => page.selectOption("#examples", "4"), 'window.zarrDemo.path === "temperature" && /refs\\/sample\\.json$/.test(document.getElementById("url").value)');
+    const refReqs = await requestsDuring(/\/refs\/sample\.(json|bin)$/, () =>
+      rendered(() => page.selectOption("#examples", "4"), 'window.zarrDemo.path === "temperature" && /refs\\/sample\\.json$/.test(document.getElementById("url").value)'),
+    );
     const d = await page.evaluate(() => window.zarrDemo.display);
     assert.deepEqual([d.lo, d.hi], [percentile(t0sorted, 0.01), percentile(t0sorted, 0.99)]);
     const details = await page.textContent("#details");
@@ -358,10 +383,13 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
       close(got[k], grayAt((v - d.lo) / (d.hi - d.lo)), 1, `refs temperature[0, ${i}, ${j}]`);
     });
     const r = await page.evaluate(() => window.zarrDemo.requests);
-    t.diagnostic(`store reads ${r.requests}, HTTP requests ${r.http} (the reference file included)`);
-    assert.equal(r.references, true);
-    assert.ok(r.http < r.requests, `${r.http} HTTP requests for ${r.requests} reads`);
-    assert.ok((await page.textContent("#status")).includes("HTTP"));
+    const bin = refReqs.filter((q) => q.path.endsWith(".bin"));
+    // Month 0 is 2 × 4 chunks of 90 × 90 (each over 64 bytes, so in the binary file).
+    t.diagnostic(`8 chunks in view read with ${bin.length} ranged requests of sample.bin; ${r.requests} HTTP requests in all`);
+    assert.equal(r.kind, "references");
+    assert.ok(bin.length > 0 && bin.length < 8 && bin.every((q) => q.range), `${bin.length} requests for 8 chunks`);
+    assert.equal(r.requests, refReqs.length, "the ReferenceStore's count is the page's requests");
+    assert.ok((await page.textContent("#status")).includes(`${r.requests} HTTP requests`));
     await page.screenshot({ path: path.join(outDir, "6-references-json.png") });
   });
 
@@ -431,6 +459,21 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
       close(got[k], grayAt((v - 240) / 70), 1, `flipped temperature[9, ${i}, ${j}] = ${v}`);
     });
     assert.ok(scr[0][1] > scr[4][1], "row 0 is below row 179");
+  });
+
+  test("a typo in &path= gets the engine's suggestion, offered as a button", async () => {
+    await page.goto(`${server.url}?url=data/sample.zarr&path=climate/temprature`);
+    await page.waitForSelector("#banner:not([hidden])");
+    const detail = await page.textContent("#banner-detail");
+    assert.ok(detail.includes("climate/temprature") && detail.includes("did you mean “climate/temperature”"), detail);
+    assert.equal((await page.textContent("#banner-action")).trim(), "Open climate/temperature");
+    await rendered(() => page.click("#banner-action"), 'window.zarrDemo.path === "climate/temperature"');
+    assert.equal(await page.isHidden("#banner"), true);
+    // The path box under the tree asks the engine too.
+    await page.fill("#path-input", "climate/lnd");
+    await page.click("#path-form button[type=submit]");
+    await page.waitForSelector("#banner:not([hidden])");
+    assert.ok((await page.textContent("#banner-detail")).includes("did you mean “climate/land”"));
   });
 
   test("a 1-D array is plotted and a bool mask drawn", async () => {

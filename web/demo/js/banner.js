@@ -9,9 +9,10 @@ export const errorLog = { last: null };
 
 /**
  * Shows e. context ("open", "select", "read", "path", …) picks the
- * wording; title overrides the headline.
+ * wording; title overrides the headline; action ({label, run}) adds a
+ * button (e.g. to open the name the engine suggests).
  */
-export function showError(e, context = "", title) {
+export function showError(e, context = "", title, action) {
   const x = explain(e, context);
   if (!x) return;
   errorLog.last = { code: e?.code, message: String(e?.message ?? e), title: title ?? x.title };
@@ -19,6 +20,15 @@ export function showError(e, context = "", title) {
   $("banner-title").textContent = title ?? x.title;
   $("banner-hint").textContent = title ? `${x.title}. ${x.hint}` : x.hint;
   $("banner-detail").textContent = x.detail;
+  const btn = $("banner-action");
+  btn.hidden = !action;
+  btn.onclick = action
+    ? () => {
+        clearError();
+        action.run();
+      }
+    : null;
+  if (action) btn.textContent = action.label;
   $("banner").hidden = false;
   if (context === "open" || context === "select") setStatus("error");
 }

@@ -32,10 +32,12 @@ export function exposeState() {
     get stats() {
       return app.stats && { ...app.stats, bins: Array.from(app.stats.bins ?? []) };
     },
+    /** The open store's counts (the package's): {requests, bytes, kind}. */
     get requests() {
-      if (!app.store) return null;
-      const inner = app.store.inner;
-      return { requests: app.store.requests, bytes: app.store.bytes, http: inner instanceof zarr.ReferenceStore ? inner.requests : null, references: inner instanceof zarr.ReferenceStore };
+      const c = app.source?.counted;
+      if (!c) return null;
+      const kind = c instanceof zarr.ReferenceStore ? "references" : c instanceof zarr.ZipStore ? "zip" : c.constructor?.name;
+      return { requests: c.requests ?? null, bytes: c.bytes ?? null, kind };
     },
     get lastError() {
       return errorLog.last;

@@ -4,9 +4,8 @@
 import * as zarr from "zarr-wasm";
 import { $ } from "./dom.js";
 import { app } from "./state.js";
-import { BlobStore, FileTreeStore } from "./stores.js";
 import { showError } from "./banner.js";
-import { openStore, openURL } from "./open.js";
+import { openStore, openURL, showPathError } from "./open.js";
 import { findPath } from "./tree.js";
 import { select } from "./select.js";
 
@@ -25,7 +24,7 @@ export function initSources() {
       $("path-input").value = "";
       select(t);
     } else {
-      showError({ code: "NOT_FOUND", message: `nothing at ${JSON.stringify(p)} in this store` }, "path");
+      await showPathError(p);
     }
   });
   $("pick-folder").addEventListener("click", () => $("folder-input").click());
@@ -72,7 +71,7 @@ export function initSources() {
 }
 
 function openFiles(files, pathOf) {
-  const store = new FileTreeStore(files, pathOf);
+  const store = new zarr.FileListStore(files, { pathOf });
   $("url").value = "";
   openStore(store, { label: `local folder ${store.label || "(picked)"}` });
 }
@@ -80,7 +79,7 @@ function openFiles(files, pathOf) {
 async function openZipFile(file) {
   $("url").value = "";
   try {
-    const blob = new BlobStore(file);
+    const blob = new zarr.BlobStore(file);
     const store = await zarr.ZipStore.open(blob, blob.key);
     openStore(store, { label: `local file ${file.name}` });
   } catch (e) {

@@ -5,51 +5,14 @@
 import * as zarr from "zarr-wasm";
 import { $, el } from "./dom.js";
 import { app, setStatus } from "./state.js";
-import { InstrumentedStore } from "./stores.js";
+import { withByteCache } from "./stores.js";
 import { clearError, showError } from "./banner.js";
 import { hideLoading, showLoading, showMode } from "./stage.js";
-import { updateStatusLine } from "./status.js";
 import { expand, findPath, firstDrawable, makeTreeNode, renderTree } from "./tree.js";
 import { select } from "./select.js";
+
 export function absolute(url) {
   return new URL(url, location.href).href;
-}
-
-/**
- * Makes the store for a URL: a zip over range requests; a reference set
- * (kerchunk / fsspec JSON, told by its name, or a Parquet reference
- * directory, told by its name or by a .zmetadata with a record_size); or a
- * FetchStore.
- */
-async function storeForURL(url, signal) {
-  const u = new URL(url, location.href);
-  if (/\.zip$/i.test(u.pathname)) {
-    const name = decodeURIComponent(u.pathname.slice(u.pathname.lastIndexOf("/") + 1));
-    const dir = new URL(u.href);
-    dir.pathname = u.pathname.slice(0, u.pathname.lastIndexOf("/") + 1);
-    const parent = new zarr.FetchStore(dir);
-    return zarr.ZipStore.open(parent, "/" + name, { signal });
-  }
-  if (/\.json(\.gz|\.zst)?$/i.test(u.pathname)) return zarr.ReferenceStore.fromUrl(u, { signal });
-  if (/\.(parq|parquet)\/?$|\/\.zmetadata$/i.test(u.pathname) || (await isParquetRoot(u, signal))) {
-    return zarr.ReferenceStore.fromParquet(u, { signal });
-  }
-  return new zarr.FetchStore(u);
-}
-
-/** Whether url is a Parquet reference directory: its .zmetadata has a record_size. */
-async function isParquetRoot(url, signal) {
-  const zm = new URL(url.href);
-  zm.pathname = zm.pathname.replace(/\/?$/, "/.zmetadata");
-  try {
-    const res = await fetch(zm, { signal });
-    if (!res.ok) return false;
-    const doc = await res.json();
-    return typeof doc?.record_size === "number" && typeof doc.metadata === "object";
-  } catch (e) {
-    if (e?.name === "AbortError") throw e;
-    return false;
-  }
 }
 
 export async function openURL(url, path = "", extra = {}) {
@@ -61,7 +24,8 @@ export async function openURL(url, path = "", extra = {}) {
   showLoading(`Opening ${url}…`);
   let store;
   try {
-    store = await storeForURL(url);
+    // The package tells a hierarchy, a zip and reference sets apart.
+    store = await zarr.storeFromUrl(url);
   } catch (e) {
     if (serial !== app.openSerial) return;
     hideLoading();
@@ -72,11 +36,16 @@ export async function openURL(url, path = "", extra = {}) {
   await openStore(store, { label: url, url }, path, extra, serial);
 }
 
-export async function openStore(inner, source, path = "", extra = {}, serial = ++app.openSerial) {
+/**
+ * Shows the hierarchy in store (one of the package's stores, which count
+ * their requests and bytes) and selects path in it, or the first image.
+ * source: {label, url?} for the page.
+ */
+export async function openStore(counted, source, path = "", extra = {}, serial = ++app.openSerial) {
   clearError();
-  const store = new InstrumentedStore(inner, { onActivity: () => updateStatusLine() });
+  const store = withByteCache(counted);
   app.store = store;
-  app.source = source;
+  app.source = { ...source, counted };
   app.selected = null;
   app.arr = null;
   app.slice = null;
@@ -130,7 +99,31 @@ export async function openStore(inner, source, path = "", extra = {}, serial = +
   if (!target && !path) target = firstDrawable(app.root) ?? app.root;
   if (!target && path) {
     target = app.root;
-    showError({ code: "NOT_FOUND", message: `${JSON.stringify(path)} is not in this store` }, "path");
+    await showPathError(path);
   }
   await select(target, extra);
+}
+
+/**
+ * Reports a path that is not in the store with the engine's own error,
+ * which suggests a near name where the store can list or has consolidated
+ * metadata; the suggestion is offered as a button.
+ */
+export async function showPathError(path) {
+  let err = null;
+  try {
+    const root = app.root?.node;
+    await (root?.kind === "group" ? root.open(path) : zarr.open(app.store, { path }));
+  } catch (e) {
+    err = e;
+  }
+  if (!err || err.code !== "NOT_FOUND") err = { code: "NOT_FOUND", message: `${JSON.stringify(path)} is not in this store`, ...(err && { cause: err }) };
+  const suggest = err.suggest;
+  showError(err, "path", undefined, suggest && {
+    label: `Open ${suggest}`,
+    run: async () => {
+      const t = await findPath(suggest);
+      if (t) select(t);
+    },
+  });
 }

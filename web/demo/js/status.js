@@ -47,7 +47,6 @@ export function updateStatusLine() {
   if (!app.arr || $("view-host").hidden) return;
   const v = app.view.view;
   const p = app.progress;
-  const st = app.store;
   const bits = [`zoom ${formatNumber(Math.round(v.z * 1000) / 10)}%`];
   if (app.workers) bits.push(`${app.workers.size} decode worker${app.workers.size === 1 ? "" : "s"}`);
   if (p) {
@@ -55,10 +54,12 @@ export function updateStatusLine() {
     bits.push(level ?? (p.stride > 1 ? `stride ${p.stride}${p.budgetRaised ? " (chunk budget)" : ""}` : "full resolution"));
     bits.push(`tiles ${p.ready}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}`);
   }
-  if (st) {
-    // A reference store merges the reads of neighbouring chunks into fewer HTTP requests.
-    const http = st.inner instanceof zarr.ReferenceStore ? ` (${st.inner.requests} HTTP)` : "";
-    bits.push(`${st.requests} requests${http} · ${formatBytes(st.bytes)}${st.inFlight ? ` · ${st.inFlight} in flight` : ""}`);
+  // The package's stores count their requests (a zip: those for the zip
+  // file; a reference set: HTTP requests, neighbouring chunks merged).
+  const c = app.source?.counted;
+  if (typeof c?.requests === "number") {
+    const inFlight = c.inFlight ?? c.source?.inFlight;
+    bits.push(`${c.requests} ${c instanceof zarr.ReferenceStore ? "HTTP " : ""}requests · ${formatBytes(c.bytes ?? 0)}${inFlight ? ` · ${inFlight} in flight` : ""}`);
   }
   $("status").textContent = bits.join(" · ");
 }

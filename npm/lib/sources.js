@@ -1,0 +1,59 @@
+// storeFromUrl: the store for a URL, told by its form, so that a page or a
+// script can open whatever address a user pastes (a Zarr hierarchy, a zip
+// of one, a kerchunk reference set in JSON or Parquet).
+import { FetchStore } from "./stores.js";
+import { ZipStore } from "./zip.js";
+import { ReferenceStore } from "./refs.js";
+
+/**
+ * Whether the directory at url is a Parquet reference set (fsspec's
+ * LazyReferenceMapper layout): its .zmetadata has a record_size. Read
+ * through the FetchStore that would otherwise serve the hierarchy, so the
+ * request is counted there.
+ */
+async function isParquetRoot(store, signal) {
+  let bytes;
+  try {
+    bytes = await store.get("/.zmetadata", { signal });
+  } catch (e) {
+    if (signal?.aborted || e?.name === "AbortError") throw e;
+    return false;
+  }
+  if (!bytes || bytes.length > 64 << 20) return false;
+  try {
+    const doc = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof doc?.record_size === "number" && typeof doc.metadata === "object";
+  } catch {
+    return false; // not JSON: not a reference set (the engine reports what it is)
+  }
+}
+
+/**
+ * The store for a URL (relative URLs resolve against the page):
+ * - a name ending in .zip: a ZipStore over range requests to that file;
+ * - .json (also .json.gz, .json.zst): a kerchunk / fsspec JSON reference set;
+ * - .parq or .parquet (a directory), or …/.zmetadata, or a directory whose
+ *   .zmetadata has a record_size: a Parquet reference set;
+ * - anything else: a FetchStore at that URL.
+ * Every store it makes counts its requests and bytes (`requests`, `bytes`;
+ * a ZipStore counts those of the file it reads).
+ * @param {string | URL} url
+ * @param {import("./sources.js").StoreFromUrlOptions} [options] FetchStore options, and signal
+ */
+export async function storeFromUrl(url, options = {}) {
+  const { signal, ...fetchOptions } = options;
+  const u = new URL(String(url), globalThis.location?.href);
+  const path = u.pathname;
+  if (/\.zip$/i.test(path)) {
+    const cut = path.lastIndexOf("/") + 1;
+    const dir = new URL(u.href);
+    dir.pathname = path.slice(0, cut);
+    dir.search = "";
+    return ZipStore.open(new FetchStore(dir, fetchOptions), "/" + decodeURIComponent(path.slice(cut)), { signal });
+  }
+  if (/\.json(\.gz|\.zst)?$/i.test(path)) return ReferenceStore.fromUrl(u, { ...fetchOptions, signal });
+  if (/\.(parq|parquet)\/?$|\/\.zmetadata$/i.test(path)) return ReferenceStore.fromParquet(u, { ...fetchOptions, signal });
+  const store = new FetchStore(u, fetchOptions);
+  if (await isParquetRoot(store, signal)) return ReferenceStore.fromParquet(u, { ...fetchOptions, signal });
+  return store;
+}
