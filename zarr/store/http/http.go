@@ -2,7 +2,8 @@
 // read-only Zarr store at a base URL, and Fetcher reads byte ranges of any
 // http(s) URL, which is how a refs.Store reaches its targets (it implements
 // refs.Fetcher). Both use net/http, so neither belongs in the WebAssembly
-// build, where the JS fetch does this job.
+// build, where the JS fetch does this job (npm/lib/stores.js follows the
+// same policy, with the same defaults).
 //
 // Semantics, for both:
 //   - 404 and 410 mean absent (ok == false, nil error);
@@ -11,19 +12,30 @@
 //     an error rather than wrong bytes, unless Options.AcceptFullResponse
 //     lets the client cut the range out of the whole body; a 200 is fine
 //     for a range that starts at 0 and runs to the end;
-//   - 5xx, 429 and transport errors are retried (Options.Retries times,
-//     with exponential back-off from Options.RetryDelay, honouring
-//     Retry-After up to Options.MaxRetryDelay); other statuses are errors.
+//   - bodies are read with a cap: a 206 may carry the bytes asked for plus
+//     RangeSlack, a whole object at most Options.MaxBodyBytes; a longer
+//     body is an error at once (the connection is closed, not drained);
+//   - an attempt fails when the response headers, or the next bytes of the
+//     body, take longer than Options.Timeout; one read gives up after
+//     Options.TotalTimeout, attempts and waits included;
+//   - network errors, attempts that time out, truncated bodies (fewer bytes
+//     than Content-Length or Content-Range announce) and the statuses 408,
+//     425, 429, 500, 502, 503 and 504 are retried (Options.Retries times)
+//     after an exponential back-off with jitter, or after the Retry-After
+//     the server sends; a Retry-After longer than Options.MaxRetryDelay (or
+//     than the time left) ends the read at once; other statuses are errors.
 //
-// Errors are *errs.Error with code STORE (ABORTED when the context ends),
-// naming the URL.
+// Errors are *errs.Error with code STORE (ABORTED when the caller's context
+// ends), naming the URL.
 package http
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	nethttp "net/http"
 	"net/url"
 	"strconv"
@@ -34,22 +46,49 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
 
-// Options configure requests.
+// The defaults of Options: the same numbers as the npm package's FetchStore
+// and reference reader (README, "Reading over HTTP").
+const (
+	DefaultTimeout       = 30 * time.Second
+	DefaultTotalTimeout  = 2 * time.Minute
+	DefaultRetries       = 3
+	DefaultRetryDelay    = 200 * time.Millisecond
+	DefaultMaxRetryDelay = 10 * time.Second
+	DefaultMaxBodyBytes  = 1 << 30
+	// RangeSlack is how many bytes beyond the range asked for a 206 body
+	// may run before the read is stopped (they are then an error too; the
+	// slack only lets the message say how many came).
+	RangeSlack = 4096
+)
+
+// Options configure requests. Zero values mean the defaults above.
 type Options struct {
-	// Client sends the requests (nil: http.DefaultClient).
+	// Client sends the requests (nil: http.DefaultClient; the timeouts
+	// below apply whatever the client's own).
 	Client *nethttp.Client
 	// Header is added to every request (authorization, for instance).
 	Header nethttp.Header
 	// Retries is how many times a failed request is retried (0: 3;
 	// negative: none).
 	Retries int
-	// RetryDelay is the first back-off (0: 200 ms), doubled each time.
+	// RetryDelay is the first back-off (0: 200 ms), doubled each time and
+	// spread by a random factor between 0.5 and 1.5.
 	RetryDelay time.Duration
-	// MaxRetryDelay bounds a back-off or a Retry-After (0: 10 s).
+	// MaxRetryDelay bounds a back-off (0: 10 s); a Retry-After longer than
+	// this ends the read instead of being waited for.
 	MaxRetryDelay time.Duration
+	// Timeout is how long one attempt may wait for the response headers,
+	// and then for each next piece of the body (0: 30 s; negative: none).
+	Timeout time.Duration
+	// TotalTimeout bounds one read, every attempt and back-off included
+	// (0: 2 min; negative: none).
+	TotalTimeout time.Duration
+	// MaxBodyBytes bounds the body of a whole object (0: 1 GiB). A ranged
+	// read's body is bounded by its length plus RangeSlack.
+	MaxBodyBytes int64
 	// AcceptFullResponse lets a ranged read be served from a 200 response
-	// carrying the whole file (the range is cut out of it). Off by
-	// default: the whole file may be large.
+	// carrying the whole file (the range is cut out of it, MaxBodyBytes
+	// bounding the file). Off by default: the whole file may be large.
 	AcceptFullResponse bool
 	// Modify, if set, may change each request before it is sent (sign it,
 	// point it elsewhere).
@@ -63,9 +102,20 @@ func (c *client) retries() int {
 	case c.opt.Retries < 0:
 		return 0
 	case c.opt.Retries == 0:
-		return 3
+		return DefaultRetries
 	}
 	return c.opt.Retries
+}
+
+// orDefault returns v, or def when v is 0 (negative: 0, meaning none).
+func orDefault[T ~int64](v, def T) T {
+	switch {
+	case v < 0:
+		return 0
+	case v == 0:
+		return def
+	}
+	return v
 }
 
 // Fetcher reads byte ranges of http and https URLs.
@@ -146,10 +196,15 @@ func rangeHeader(r store.ByteRange) string {
 // errRetry marks a failure worth retrying.
 type errRetry struct {
 	err   error
-	after time.Duration
+	after time.Duration // the server's Retry-After (-1: none)
 }
 
 func (e *errRetry) Error() string { return e.err.Error() }
+
+var (
+	errStalled = errors.New("stalled")
+	errTotal   = errors.New("total timeout")
+)
 
 func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, whole bool) ([]byte, bool, error) {
 	if !whole && r.Suffix <= 0 {
@@ -162,54 +217,88 @@ func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, wh
 			return []byte{}, true, nil
 		}
 	}
-	delay := c.opt.RetryDelay
-	if delay <= 0 {
-		delay = 200 * time.Millisecond
+	delay := orDefault(c.opt.RetryDelay, DefaultRetryDelay)
+	maxDelay := orDefault(c.opt.MaxRetryDelay, DefaultMaxRetryDelay)
+	caller := ctx
+	var deadline time.Time // of the total timeout (zero: none)
+	if total := orDefault(c.opt.TotalTimeout, DefaultTotalTimeout); total > 0 {
+		deadline = time.Now().Add(total)
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadlineCause(ctx, deadline, errTotal)
+		defer cancel()
 	}
-	maxDelay := c.opt.MaxRetryDelay
-	if maxDelay <= 0 {
-		maxDelay = 10 * time.Second
+	attempts := 0
+	fail := func(err error, format string, args ...any) error {
+		msg := fmt.Sprintf(format, args...)
+		if attempts > 1 {
+			msg += fmt.Sprintf(" (%d attempts)", attempts)
+		}
+		return errs.Wrap(errs.Store, where, err, "GET %s: %s", u, msg)
 	}
-	var last error
+	ended := func(last error) error {
+		if caller.Err() != nil {
+			return errs.Wrap(errs.Aborted, where, caller.Err(), "aborted")
+		}
+		return fail(last, "gave up after %v (the total timeout)", orDefault(c.opt.TotalTimeout, DefaultTotalTimeout))
+	}
 	for attempt := 0; ; attempt++ {
+		attempts = attempt + 1
 		data, ok, err := c.once(ctx, u, r, whole)
 		if err == nil {
 			return data, ok, nil
 		}
-		var re *errRetry
-		if !errors.As(err, &re) || attempt >= c.retries() {
-			if ctx.Err() != nil {
-				return nil, false, errs.Wrap(errs.Aborted, where, ctx.Err(), "aborted")
-			}
-			if re != nil {
-				err = re.err
-			}
-			if attempt > 0 {
-				return nil, false, errs.Wrap(errs.Store, where, err, "GET %s failed after %d attempts", u, attempt+1)
-			}
-			return nil, false, errs.Wrap(errs.Store, where, err, "GET %s", u)
+		if ctx.Err() != nil {
+			return nil, false, ended(err)
 		}
-		last = re.err
-		wait := delay << uint(attempt)
-		if re.after > 0 {
+		var re *errRetry
+		if !errors.As(err, &re) {
+			return nil, false, fail(err, "failed")
+		}
+		if attempt >= c.retries() {
+			return nil, false, fail(re.err, "failed")
+		}
+		wait := time.Duration(float64(delay<<uint(min(attempt, 30))) * (0.5 + rand.Float64()))
+		if wait > maxDelay || wait < 0 {
+			wait = maxDelay
+		}
+		if re.after >= 0 {
+			if re.after > maxDelay {
+				return nil, false, fail(re.err, "the server asks to retry after %v, longer than the %v this client waits", re.after, maxDelay)
+			}
 			wait = re.after
 		}
-		if wait > maxDelay || wait <= 0 {
-			wait = maxDelay
+		if !deadline.IsZero() && time.Until(deadline) < wait && caller.Err() == nil {
+			return nil, false, fail(re.err, "failed, and the next attempt (in %v) would pass the total timeout", wait.Round(time.Millisecond))
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return nil, false, errs.Wrap(errs.Aborted, where, ctx.Err(), "aborted (last error: %v)", last)
+			return nil, false, ended(re.err)
 		}
 	}
 }
 
-// once makes one request.
+// once makes one request. Its context ends when the headers, or the next
+// bytes of the body, take longer than the attempt timeout.
 func (c *client) once(ctx context.Context, u string, r store.ByteRange, whole bool) ([]byte, bool, error) {
-	req, err := nethttp.NewRequestWithContext(ctx, nethttp.MethodGet, u, nil)
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stall := orDefault(c.opt.Timeout, DefaultTimeout)
+	var timer *time.Timer
+	if stall > 0 {
+		timer = time.AfterFunc(stall, func() { cancel(errStalled) })
+		defer timer.Stop()
+	}
+	// retryable wraps a transport failure: a stalled attempt says so.
+	retryable := func(err error) error {
+		if context.Cause(actx) == errStalled {
+			err = fmt.Errorf("no answer for %v (the attempt timeout)", stall)
+		}
+		return &errRetry{err: err, after: -1}
+	}
+	req, err := nethttp.NewRequestWithContext(actx, nethttp.MethodGet, u, nil)
 	if err != nil {
 		return nil, false, err
 	}
@@ -237,15 +326,19 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, whole bo
 		if ctx.Err() != nil {
 			return nil, false, err
 		}
-		return nil, false, &errRetry{err: err}
+		return nil, false, retryable(err)
 	}
+	// Closing the body before its end closes the connection: an endless or
+	// oversized body is never drained.
 	defer resp.Body.Close()
+	body := &bodyReader{resp: resp, timer: timer, stall: stall, retryable: retryable}
+	maxBody := orDefault(c.opt.MaxBodyBytes, DefaultMaxBodyBytes)
 	switch {
 	case resp.StatusCode == nethttp.StatusNotFound || resp.StatusCode == nethttp.StatusGone:
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+		drain(resp)
 		return nil, false, nil
-	case resp.StatusCode >= 500 || resp.StatusCode == nethttp.StatusTooManyRequests || resp.StatusCode == nethttp.StatusRequestTimeout:
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	case retryStatus(resp.StatusCode):
+		drain(resp)
 		return nil, false, &errRetry{err: fmt.Errorf("%s", resp.Status), after: retryAfter(resp)}
 	case resp.StatusCode == nethttp.StatusRequestedRangeNotSatisfiable:
 		return nil, false, fmt.Errorf("%s: %s is past the end (%s)", resp.Status, r, resp.Header.Get("Content-Range"))
@@ -253,55 +346,104 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, whole bo
 		if whole {
 			return nil, false, fmt.Errorf("206 Partial Content to a request without Range")
 		}
-		return readPartial(resp, r)
+		return readPartial(body, r, maxBody)
 	case resp.StatusCode == nethttp.StatusOK:
-		body, err := readBody(resp)
-		if err != nil {
-			return nil, false, err
-		}
-		if whole {
-			return body, true, nil
-		}
-		if r.Suffix <= 0 && r.Offset == 0 && r.Length < 0 {
-			return body, true, nil // "bytes=0-" is the whole file anyway
-		}
-		if !c.opt.AcceptFullResponse {
+		full := whole || (r.Suffix <= 0 && r.Offset == 0 && r.Length < 0) // "bytes=0-" is the whole file anyway
+		if !full && !c.opt.AcceptFullResponse {
 			return nil, false, fmt.Errorf("the server ignored the Range header (200 OK instead of 206) for %s", r)
 		}
-		sub, err := cutFull(body, r)
+		data, err := body.read(maxBody, "a whole object (MaxBodyBytes)")
+		if err != nil || full {
+			return data, err == nil, err
+		}
+		sub, err := cutFull(data, r)
 		return sub, err == nil, err
 	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 	return nil, false, fmt.Errorf("%s", resp.Status)
 }
 
-func retryAfter(resp *nethttp.Response) time.Duration {
-	v := resp.Header.Get("Retry-After")
-	if v == "" {
-		return 0
+// drain reads a little of an unused body, so a short one leaves the
+// connection reusable; a long one is cut off by closing.
+func drain(resp *nethttp.Response) { io.CopyN(io.Discard, resp.Body, 4096) }
+
+// retryStatus reports the statuses worth another attempt.
+func retryStatus(code int) bool {
+	switch code {
+	case 408, 425, 429, 500, 502, 503, 504:
+		return true
 	}
-	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+	return false
+}
+
+// retryAfter reads Retry-After (seconds or an HTTP date); -1 when absent
+// or unreadable.
+func retryAfter(resp *nethttp.Response) time.Duration {
+	v := strings.TrimSpace(resp.Header.Get("Retry-After"))
+	if v == "" {
+		return -1
+	}
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
+		if s > 1<<20 {
+			s = 1 << 20
+		}
 		return time.Duration(s) * time.Second
 	}
 	if t, err := nethttp.ParseTime(v); err == nil {
-		return time.Until(t)
+		return max(time.Until(t), 0)
 	}
-	return 0
+	return -1
 }
 
-func readBody(resp *nethttp.Response) ([]byte, error) {
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, &errRetry{err: fmt.Errorf("reading the body: %w", err)}
-	}
-	if resp.ContentLength >= 0 && int64(len(body)) != resp.ContentLength && !resp.Uncompressed {
-		return nil, &errRetry{err: fmt.Errorf("body of %d bytes, Content-Length %d", len(body), resp.ContentLength)}
-	}
-	return body, nil
+// bodyReader reads a response body with a cap, keeping the attempt alive
+// while bytes arrive.
+type bodyReader struct {
+	resp      *nethttp.Response
+	timer     *time.Timer
+	stall     time.Duration
+	retryable func(error) error
 }
 
-// readPartial checks a 206 answers the range asked for.
-func readPartial(resp *nethttp.Response, r store.ByteRange) ([]byte, bool, error) {
+// read returns the body, failing (without retry) once it would pass max
+// bytes; what names the cap. A body cut short (fewer bytes than
+// Content-Length, a reset) is a retryable error.
+func (b *bodyReader) read(max int64, what string) ([]byte, error) {
+	cl := b.resp.ContentLength
+	if cl > max {
+		return nil, fmt.Errorf("the response announces %d bytes, over the %d-byte cap for %s", cl, max, what)
+	}
+	var buf bytes.Buffer
+	if cl > 0 {
+		buf.Grow(int(min(cl, 64<<20)))
+	}
+	chunk := make([]byte, 64<<10)
+	for {
+		n, err := b.resp.Body.Read(chunk)
+		if n > 0 {
+			if int64(buf.Len()+n) > max {
+				return nil, fmt.Errorf("the response body runs past the %d-byte cap for %s; connection closed", max, what)
+			}
+			buf.Write(chunk[:n])
+			if b.timer != nil {
+				b.timer.Reset(b.stall)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, b.retryable(fmt.Errorf("reading the body: %w", err))
+		}
+	}
+	if cl >= 0 && int64(buf.Len()) != cl && !b.resp.Uncompressed {
+		return nil, &errRetry{err: fmt.Errorf("body of %d bytes, Content-Length %d", buf.Len(), cl), after: -1}
+	}
+	return buf.Bytes(), nil
+}
+
+// readPartial checks a 206 answers the range asked for, reading at most
+// the bytes it announces (and never more than the range plus RangeSlack).
+func readPartial(b *bodyReader, r store.ByteRange, maxBody int64) ([]byte, bool, error) {
+	resp := b.resp
 	cr := resp.Header.Get("Content-Range")
 	first, last, total, err := parseContentRange(cr)
 	if err != nil {
@@ -310,12 +452,19 @@ func readPartial(resp *nethttp.Response, r store.ByteRange) ([]byte, bool, error
 		}
 		return nil, false, fmt.Errorf("206 with Content-Range %q: %v", cr, err)
 	}
-	body, err := readBody(resp)
+	limit := maxBody
+	switch {
+	case r.Suffix > 0:
+		limit = min(limit, r.Suffix+RangeSlack)
+	case r.Length >= 0:
+		limit = min(limit, r.Length+RangeSlack)
+	}
+	body, err := b.read(limit, "a "+r.String()+" read")
 	if err != nil {
 		return nil, false, err
 	}
 	if int64(len(body)) != last-first+1 {
-		return nil, false, &errRetry{err: fmt.Errorf("206 body of %d bytes for Content-Range %q", len(body), cr)}
+		return nil, false, &errRetry{err: fmt.Errorf("206 body of %d bytes for Content-Range %q", len(body), cr), after: -1}
 	}
 	switch {
 	case r.Suffix > 0:
