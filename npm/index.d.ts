@@ -74,17 +74,39 @@ export declare class MemoryStore implements Readable, Writable, Listable {
   readonly size: number;
 }
 
-export interface FetchStoreOptions {
+/**
+ * Timeouts, body caps and retries of every HTTP read (FetchStore, reference
+ * files and targets), the same policy as Go's zarr/store/http. Times in ms;
+ * defaults in `httpDefaults`; 0 turns a timeout off.
+ */
+export interface HTTPPolicy {
+  /** One attempt: the headers, then each next piece of the body, must come within this (default 30 000). */
+  timeout?: number;
+  /** One read, every attempt and back-off included (default 120 000). */
+  totalTimeout?: number;
+  /**
+   * Retries of network errors, timed-out attempts, truncated bodies and
+   * 408/425/429/500/502/503/504 (default 3).
+   */
+  retries?: number;
+  /** First back-off in ms, doubled each retry, ×0.5–1.5 jitter (default 200). */
+  retryDelay?: number;
+  /** Longest back-off; a Retry-After longer than this ends the read (default 10 000). */
+  maxRetryDelay?: number;
+  /** Largest whole-object body in bytes (default 1 GiB); a range's body is capped at its length + 4096. */
+  maxBodyBytes?: number;
+}
+
+/** The defaults of HTTPPolicy. */
+export declare const httpDefaults: Readonly<Required<HTTPPolicy>>;
+
+export interface FetchStoreOptions extends HTTPPolicy {
   /** Headers sent with every request (e.g. Authorization). */
   headers?: HeadersInit;
   /** Replaces fetch (auth, presigning, remapping statuses); receives a Request. */
   fetch?: (request: Request) => Promise<Response>;
   /** Requests in flight at once (default 16). */
   concurrency?: number;
-  /** Retries of network errors, 408/425/429 and 5xx, with exponential backoff (default 3). */
-  retries?: number;
-  /** Base backoff delay in ms (default 100). */
-  retryDelay?: number;
   /** Extra RequestInit fields (credentials, mode, cache, ...). */
   requestInit?: RequestInit;
   /**
@@ -125,7 +147,7 @@ export declare class RangeMismatchError extends Error {
 
 // ---- reference sets (fsspec / kerchunk) ------------------------------------
 
-export interface ReferenceStoreOptions {
+export interface ReferenceStoreOptions extends HTTPPolicy {
   /**
    * Replaces fetch for every request (the reference file, Parquet record
    * files, targets): sign, re-route, add credentials. Receives a Request
@@ -151,10 +173,6 @@ export interface ReferenceStoreOptions {
   requestInit?: RequestInit;
   /** Requests in flight at once (default 16). */
   concurrency?: number;
-  /** Retries of network errors, 408/425/429 and 5xx, with exponential backoff (default 3). */
-  retries?: number;
-  /** Base backoff delay in ms (default 100). */
-  retryDelay?: number;
   /**
    * Read ranges from servers that ignore Range (200 with the whole file).
    * Off by default: a target may be gigabytes, and such an answer is an error.

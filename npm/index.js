@@ -4,7 +4,7 @@ export { init, wasmModule } from "./lib/runtime.js";
 export { useWorkers } from "./lib/workers.js";
 export { ZarrError, codes } from "./lib/errors.js";
 export { open, create, createGroup, slice, ZarrArray, ZarrGroup } from "./lib/core.js";
-export { MemoryStore, FetchStore, HTTPError, RangeMismatchError } from "./lib/stores.js";
+export { MemoryStore, FetchStore, HTTPError, RangeMismatchError, httpDefaults } from "./lib/stores.js";
 export { ReferenceStore } from "./lib/refs.js";
 export { ZipStore } from "./lib/zip.js";
 export { storeFromUrl } from "./lib/sources.js";

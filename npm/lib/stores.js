@@ -5,6 +5,7 @@
 // set(key, bytes), delete(key), list(prefix) → names directly under prefix,
 // sub-prefixes ending in "/".
 import { listNames } from "./files.js";
+import { ZarrError } from "./errors.js";
 
 function checkKey(key) {
   if (typeof key !== "string" || !key.startsWith("/")) {
@@ -108,6 +109,7 @@ function abortError() {
   return e;
 }
 
+/** Waits ms (rejecting when signal aborts). */
 function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? abortError());
@@ -123,7 +125,7 @@ function sleep(ms, signal) {
   });
 }
 
-/** An HTTP error other than 404. */
+/** An HTTP error other than 404/410. */
 export class HTTPError extends Error {
   constructor(status, url, message) {
     super(message ?? `HTTP ${status} for ${url}`);
@@ -133,14 +135,75 @@ export class HTTPError extends Error {
   }
 }
 
+/**
+ * The retry and timeout policy of every HTTP read the package makes
+ * (FetchStore, reference files and targets): the same numbers as Go's
+ * zarr/store/http (README, "Reading over HTTP"). Times in milliseconds.
+ */
+export const httpDefaults = Object.freeze({
+  /** One attempt: the response headers, and then each next piece of the body, must come within this. */
+  timeout: 30_000,
+  /** One read, every attempt and back-off included. */
+  totalTimeout: 120_000,
+  /** Retries after the first attempt. */
+  retries: 3,
+  /** First back-off, doubled each retry and spread by a random factor 0.5–1.5. */
+  retryDelay: 200,
+  /** Longest back-off; a Retry-After longer than this ends the read instead. */
+  maxRetryDelay: 10_000,
+  /** Largest body of a whole object (a range's body: its length + rangeSlack). */
+  maxBodyBytes: 2 ** 30,
+});
+
+/** Bytes a 206 body may run past the range asked for before the read stops. */
+export const rangeSlack = 4096;
+
 const retryStatus = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+/** A failure worth another attempt (after `after` ms when the server said so). */
+class Retryable extends Error {
+  constructor(message, after = -1) {
+    super(message);
+    this.after = after;
+  }
+}
+
+/** Retry-After in ms (seconds or an HTTP date); -1 when absent or unreadable. */
+function retryAfter(headers) {
+  const v = headers.get("Retry-After")?.trim();
+  if (!v) return -1;
+  if (/^\d+$/.test(v)) return Math.min(Number(v), 2 ** 20) * 1000;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? -1 : Math.max(0, t - Date.now());
+}
+
+function option(v, def) {
+  return v === undefined || v === null ? def : Number(v);
+}
+
+function storeError(message, cause) {
+  return new ZarrError("STORE", message, cause === undefined ? {} : { cause });
+}
+
+/** Resolves or rejects with p, unless signal aborts first. */
+function raceAbort(p, signal) {
+  if (!signal) return p;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+const stalled = Symbol("stalled");
 
 /**
  * Reads URLs and byte ranges of them with fetch: what FetchStore and the
- * reference sets' target reads share (Range headers, checked answers,
- * retries with backoff, a bound on requests in flight). `range` is null
- * (the whole file), {offset, length} ({offset} alone: to the end) or
- * {suffix}. A 404 (and, strict, a 410) is undefined.
+ * reference sets' reads share (Range headers, checked answers, timeouts,
+ * capped bodies, retries with backoff, a bound on requests in flight).
+ * `range` is null (the whole file), {offset, length} ({offset} alone: to
+ * the end) or {suffix}. A 404 or 410 is undefined.
  *
  * Strict (reference targets, as the Go engine's HTTP fetcher): a ranged
  * read must be answered 206 for the bytes asked for (fewer only at the end
@@ -159,8 +222,12 @@ export class HTTPReader {
     this.headers = options.headers;
     this.requestInit = options.requestInit ?? {};
     this.fetchImpl = options.fetch ?? ((req) => globalThis.fetch(req));
-    this.retries = options.retries ?? 3;
-    this.retryDelay = options.retryDelay ?? 100;
+    this.retries = option(options.retries, httpDefaults.retries);
+    this.retryDelay = option(options.retryDelay, httpDefaults.retryDelay);
+    this.maxRetryDelay = option(options.maxRetryDelay, httpDefaults.maxRetryDelay);
+    this.timeout = option(options.timeout, httpDefaults.timeout);
+    this.totalTimeout = option(options.totalTimeout, httpDefaults.totalTimeout);
+    this.maxBodyBytes = option(options.maxBodyBytes, httpDefaults.maxBodyBytes);
     this.limiter = new Limiter(options.concurrency ?? 16);
     this.strict = !!options.strict;
     this.acceptFullResponse = !!options.acceptFullResponse;
@@ -183,53 +250,135 @@ export class HTTPReader {
             : `bytes=${range.offset}-${range.offset + range.length - 1}`,
       );
     }
+    // The total timeout runs from the first attempt (not while waiting for
+    // a free slot among the requests in flight).
+    let deadline = Infinity;
+    const totalMs = this.totalTimeout;
+    const fail = (msg, attempts, cause) =>
+      storeError(`GET ${url}: ${msg}${attempts > 1 ? ` (after ${attempts} attempts)` : ""}`, cause);
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted?.();
       await this.limiter.acquire(signal);
-      let status = 0;
+      if (deadline === Infinity && totalMs > 0) deadline = Date.now() + totalMs;
       let failure;
       try {
-        this.requests++;
-        this.inFlight++;
-        const init = { ...this.requestInit, headers, signal };
-        if (range && this.noStoreRanges) init.cache = "no-store";
-        const req = new Request(url, init);
-        const res = await this.fetchImpl(req).finally(() => this.inFlight--);
-        status = res.status;
-        if (status === 404 || (this.strict && status === 410)) {
-          await res.body?.cancel().catch(() => {});
-          return undefined;
-        }
-        if (status === 200 || status === 206) {
-          if (this.strict) this.#checkStatus(url, range, status, res);
-          const body = new Uint8Array(await res.arrayBuffer());
-          this.bytes += body.length;
-          return this.strict && status === 206 ? checkPartial(url, range, res.headers, body) : checkBody(url, range, status, res.headers, body);
-        }
-        await res.body?.cancel().catch(() => {});
-        failure = new HTTPError(status, String(url));
-        if (!retryStatus.has(status)) throw failure;
+        return await this.#attempt(url, range, headers, signal, deadline);
       } catch (e) {
-        if (signal?.aborted || e?.name === "AbortError") throw e;
-        if (e instanceof HTTPError && !retryStatus.has(e.status)) throw e;
-        if (e instanceof RangeMismatchError) throw e;
-        if (!(e instanceof HTTPError) && !(e instanceof TypeError)) throw e;
-        failure = e; // network error (fetch rejects with TypeError) or retryable status
+        if (signal?.aborted) throw signal.reason ?? e;
+        if (e === stalled) {
+          throw fail(`gave up after ${totalMs} ms (the total timeout)`, attempt + 1);
+        }
+        if (!(e instanceof Retryable)) throw e;
+        failure = e;
       } finally {
         this.limiter.release();
       }
       if (attempt >= this.retries) {
-        const msg = failure instanceof HTTPError ? failure.message : `fetch ${url} failed: ${failure?.message}`;
-        const err = new HTTPError(status, String(url), `${msg} (after ${attempt + 1} attempts)`);
-        err.cause = failure;
-        throw err;
+        if (failure.status) {
+          const err = new HTTPError(failure.status, String(url), `${failure.message} (after ${attempt + 1} attempts)`);
+          err.code = "STORE";
+          throw err;
+        }
+        throw fail(failure.message, attempt + 1, failure.cause);
       }
-      const delay = this.retryDelay * 2 ** attempt * (0.5 + Math.random());
-      await sleep(Math.min(delay, 10_000), signal);
+      let wait = Math.min(this.retryDelay * 2 ** attempt * (0.5 + Math.random()), this.maxRetryDelay);
+      if (failure.after >= 0) {
+        if (failure.after > this.maxRetryDelay) {
+          throw fail(`${failure.message}; the server asks to retry after ${failure.after / 1000} s, longer than the ${this.maxRetryDelay} ms this client waits`, attempt + 1);
+        }
+        wait = failure.after;
+      }
+      if (Date.now() + wait > deadline) {
+        throw fail(`${failure.message}; the next attempt (in ${Math.round(wait)} ms) would pass the total timeout`, attempt + 1);
+      }
+      await sleep(wait, signal);
+    }
+  }
+
+  /** One request; throws Retryable for failures worth another attempt. */
+  async #attempt(url, range, headers, signal, deadline) {
+    const ac = new AbortController();
+    const onAbort = () => ac.abort(signal.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let why = null; // "attempt" or "total" when a timer aborted the request
+    let stallTimer;
+    const arm = () => {
+      clearTimeout(stallTimer);
+      const left = deadline - Date.now();
+      const kind = this.timeout > 0 && this.timeout < left ? "attempt" : "total";
+      const ms = kind === "attempt" ? this.timeout : left;
+      if (ms === Infinity) return;
+      stallTimer = setTimeout(() => {
+        why = kind;
+        ac.abort(stalled);
+      }, Math.max(0, ms));
+    };
+    const timedOut = () => {
+      if (why === "total") return stalled;
+      return new Retryable(`no answer for ${this.timeout} ms (the attempt timeout)`);
+    };
+    arm();
+    try {
+      this.requests++;
+      const init = { ...this.requestInit, headers, signal: ac.signal };
+      if (range && this.noStoreRanges) init.cache = "no-store";
+      let res;
+      try {
+        // raced: a fetch hook may not honour the signal
+        this.inFlight++;
+        res = await raceAbort(this.fetchImpl(new Request(url, init)), ac.signal).finally(() => this.inFlight--);
+      } catch (e) {
+        if (signal?.aborted) throw signal.reason ?? e;
+        if (why) throw timedOut();
+        if (e instanceof TypeError) throw new Retryable(`fetch ${url} failed: ${e.message}`);
+        throw e;
+      }
+      arm();
+      const status = res.status;
+      const cancel = () => res.body?.cancel().catch(() => {});
+      if (status === 404 || status === 410) {
+        cancel();
+        return undefined;
+      }
+      if (status !== 200 && status !== 206) {
+        cancel();
+        const err = new HTTPError(status, String(url));
+        if (!retryStatus.has(status)) {
+          err.code = "STORE";
+          throw err;
+        }
+        const r = new Retryable(err.message, retryAfter(res.headers));
+        r.status = status;
+        throw r;
+      }
+      this.#checkStatus(url, range, status, res);
+      // The cap: a 206 carries the range asked for (plus a little slack),
+      // anything else at most maxBodyBytes.
+      let cap = this.maxBodyBytes;
+      if (status === 206 && range) {
+        if (range.suffix !== undefined) cap = Math.min(cap, range.suffix + rangeSlack);
+        else if (range.length !== undefined) cap = Math.min(cap, range.length + rangeSlack);
+      }
+      let body;
+      try {
+        body = await readCapped(res, cap, arm, ac, url);
+        this.bytes += body.length;
+      } catch (e) {
+        if (signal?.aborted) throw signal.reason ?? e;
+        if (why) throw timedOut();
+        if (e instanceof TypeError) throw new Retryable(`reading the body of ${url} failed: ${e.message}`);
+        throw e;
+      }
+      if (!range) return body;
+      return this.strict && status === 206 ? checkPartial(url, range, res.headers, body) : checkBody(url, range, status, res.headers, body);
+    } finally {
+      clearTimeout(stallTimer);
+      signal?.removeEventListener("abort", onAbort);
     }
   }
 
   #checkStatus(url, range, status, res) {
+    if (!this.strict) return;
     if (status === 206 && !range) {
       res.body?.cancel().catch(() => {});
       throw new RangeMismatchError(`${url}: 206 Partial Content to a request without Range`);
@@ -245,6 +394,54 @@ export class HTTPReader {
 }
 
 /**
+ * Reads a response body, at most cap bytes: a longer one (announced or
+ * arriving) aborts the request and is a STORE error. progress() is called
+ * as bytes arrive (it re-arms the attempt's timer).
+ */
+async function readCapped(res, cap, progress, ac, url) {
+  const over = () => {
+    ac.abort(new Error("body over the cap"));
+    return storeError(`GET ${url}: the response body runs past the ${cap}-byte cap (maxBodyBytes, or the range asked for); connection closed`);
+  };
+  const announced = Number(res.headers.get("Content-Length") ?? NaN);
+  if (announced > cap && !res.headers.get("Content-Encoding")) {
+    res.body?.cancel().catch(() => {});
+    throw over();
+  }
+  if (!res.body) {
+    const b = new Uint8Array(await res.arrayBuffer());
+    if (b.length > cap) throw over();
+    return b;
+  }
+  const reader = res.body.getReader();
+  const parts = [];
+  let n = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      n += value.length;
+      if (n > cap) {
+        reader.cancel().catch(() => {});
+        throw over();
+      }
+      parts.push(value);
+      progress();
+    }
+  } finally {
+    reader.releaseLock?.();
+  }
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(n);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
+/**
  * A read-only store over HTTP(S).
  *
  * - 404 → the key is absent (undefined); every other failure is an error.
@@ -252,8 +449,13 @@ export class HTTPReader {
  *   206 is checked against the range asked for (Content-Range and length);
  *   a server that ignores Range and answers 200 with the whole body is
  *   detected and the body sliced, so the bytes are right either way.
- * - Network errors, 408/425/429 and 5xx are retried with exponential backoff
- *   and jitter (`retries`, default 3).
+ * - Timeouts, capped bodies and retries follow `httpDefaults` (the same
+ *   policy as Go's zarr/store/http): `timeout` per attempt, `totalTimeout`
+ *   per read, `maxBodyBytes` for a whole object (a range: its length plus
+ *   `rangeSlack`), `retries` of network errors, timed-out attempts,
+ *   truncated bodies and 408/425/429/500/502/503/504 after a jittered
+ *   exponential back-off (`retryDelay`, `maxRetryDelay`) or the server's
+ *   Retry-After.
  * - At most `concurrency` requests are in flight (default 16).
  * - Ranged requests are sent with `cache: "no-store"` (unless
  *   `requestInit.cache` or `noStoreRanges: false` says otherwise): Chromium's
@@ -265,7 +467,8 @@ export class FetchStore {
   /**
    * @param {string | URL} url the root of the hierarchy
    * @param {{headers?: HeadersInit, fetch?: (req: Request) => Promise<Response>,
-   *   concurrency?: number, retries?: number, retryDelay?: number,
+   *   concurrency?: number, retries?: number, retryDelay?: number, maxRetryDelay?: number,
+   *   timeout?: number, totalTimeout?: number, maxBodyBytes?: number,
    *   requestInit?: RequestInit}} [options]
    */
   constructor(url, options = {}) {
@@ -362,7 +565,8 @@ function checkBody(url, range, status, headers, body) {
     const last = Number(m[2]);
     total = m[3] === "*" ? undefined : Number(m[3]);
     if (last - start + 1 !== body.length) {
-      throw new RangeMismatchError(`${url}: Content-Range ${cr} but ${body.length} bytes received`);
+      const msg = `${url}: Content-Range ${cr} but ${body.length} bytes received`;
+      throw body.length < last - start + 1 ? new Retryable(msg) : new RangeMismatchError(msg);
     }
     const wantStart =
       range.suffix !== undefined ? (total === undefined ? start : Math.max(0, total - range.suffix)) : range.offset;
@@ -379,7 +583,9 @@ function checkBody(url, range, status, headers, body) {
         ? body.length
         : range.length;
   if (body.length !== want) {
-    throw new RangeMismatchError(`${url}: ${want} bytes asked for, ${body.length} received`);
+    const msg = `${url}: ${want} bytes asked for, ${body.length} received`;
+    // fewer: cut short on the way (Content-Range hidden by CORS), worth another attempt
+    throw body.length < want && !cr ? new Retryable(msg) : new RangeMismatchError(msg);
   }
   return body;
 }
@@ -394,7 +600,10 @@ function checkPartial(url, range, headers, body) {
   const n = body.length;
   if (!cr) {
     const ok = range.suffix !== undefined ? n > 0 && n <= range.suffix : range.length === undefined ? true : n === range.length;
-    if (!ok) throw new RangeMismatchError(`${url}: ${range.suffix ?? range.length} bytes asked for, ${n} received`);
+    if (!ok) {
+      const msg = `${url}: ${range.suffix ?? range.length} bytes asked for, ${n} received`;
+      throw n < (range.suffix ?? range.length) ? new Retryable(msg) : new RangeMismatchError(msg);
+    }
     return body;
   }
   const m = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i.exec(cr.trim());
@@ -402,7 +611,10 @@ function checkPartial(url, range, headers, body) {
   const first = Number(m[1]);
   const last = Number(m[2]);
   const total = m[3] === "*" ? -1 : Number(m[3]);
-  if (last - first + 1 !== n) throw new RangeMismatchError(`${url}: Content-Range ${cr} but ${n} bytes received`);
+  if (last - first + 1 !== n) {
+    const msg = `${url}: Content-Range ${cr} but ${n} bytes received`;
+    throw n < last - first + 1 ? new Retryable(msg) : new RangeMismatchError(msg);
+  }
   const bad = () => new RangeMismatchError(`${url}: Content-Range ${cr} does not answer ${describeRange(range)}`);
   if (range.suffix !== undefined) {
     if (total >= 0 && (last !== total - 1 || n !== Math.min(range.suffix, total))) throw bad();

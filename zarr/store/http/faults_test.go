@@ -25,7 +25,7 @@ import (
 // faultOptions are small timeouts, so stalls cost a fraction of a second.
 var faultOptions = zhttp.Options{
 	Timeout:       300 * time.Millisecond,
-	TotalTimeout:  6 * time.Second,
+	TotalTimeout:  20 * time.Second,
 	RetryDelay:    5 * time.Millisecond,
 	MaxRetryDelay: 2 * time.Second,
 	MaxBodyBytes:  1 << 20,
