@@ -4,11 +4,15 @@ import type { AbsolutePath, RangeQuery, Readable, Writable, Listable } from "./i
 
 /**
  * A read/write store over a directory. Writes go to a temporary file in the
- * same directory and are renamed into place (atomic for readers).
+ * same directory and are renamed into place (atomic for readers). Symbolic
+ * links below the root that resolve outside it are refused (ZarrError
+ * STORE) unless allowOutsideSymlinks is set.
  */
 export declare class FileSystemStore implements Readable, Writable, Listable {
-  constructor(root: string | URL);
+  constructor(root: string | URL, options?: { allowOutsideSymlinks?: boolean });
   readonly root: string;
+  /** Lets symbolic links below the root lead outside it (off by default). */
+  allowOutsideSymlinks: boolean;
   /** The file of a key. */
   path(key: AbsolutePath): string;
   get(key: AbsolutePath): Promise<Uint8Array | undefined>;

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
 export * from "./index.js";
+import { ZarrError } from "./lib/errors.js";
 
 const absent = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
 
@@ -13,11 +14,24 @@ const absent = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
  * A read/write store over a directory. Keys map to files below the root;
  * writes go to a temporary file in the same directory and are renamed into
  * place, so readers never see half a value.
+ *
+ * Every read and write stays inside the root: a symbolic link below it
+ * that resolves outside makes the key an error (ZarrError STORE), unless
+ * `allowOutsideSymlinks` is set. Node has no way to open a path relative to
+ * a directory without following links, so the check resolves the path
+ * (realpath) just before it is used: a link swapped in between the check
+ * and the use by another process is not caught.
  */
 export class FileSystemStore {
-  /** @param {string | URL} root */
-  constructor(root) {
+  #realRoot = null;
+  /**
+   * @param {string | URL} root
+   * @param {{allowOutsideSymlinks?: boolean}} [options]
+   */
+  constructor(root, options = {}) {
     this.root = nodePath.resolve(root instanceof URL || String(root).startsWith("file:") ? fileURLToPath(root) : String(root));
+    /** Lets symbolic links below the root lead outside it (off by default). */
+    this.allowOutsideSymlinks = !!options.allowOutsideSymlinks;
   }
 
   /** The file of a key; keys are absolute ("/a/b/.zarray"). */
@@ -34,9 +48,47 @@ export class FileSystemStore {
     return nodePath.join(this.root, ...parts);
   }
 
+  /**
+   * Checks that file (or, where it does not exist, its nearest existing
+   * ancestor) resolves inside the root. Returns false when nothing of the
+   * path exists inside the root yet.
+   */
+  async #contained(file, key) {
+    if (this.allowOutsideSymlinks) return true;
+    if (this.#realRoot === null) {
+      try {
+        this.#realRoot = await fs.realpath(this.root);
+      } catch (e) {
+        if (absent.has(e.code)) return false;
+        throw e;
+      }
+    }
+    const root = this.#realRoot;
+    for (let p = file; ; p = nodePath.dirname(p)) {
+      let real;
+      try {
+        real = await fs.realpath(p);
+      } catch (e) {
+        if (!absent.has(e.code) && e.code !== "ELOOP") throw e;
+        if (p === this.root || p === nodePath.dirname(p)) return false;
+        continue;
+      }
+      if (real !== root && !real.startsWith(root.endsWith(nodePath.sep) ? root : root + nodePath.sep)) {
+        throw new ZarrError(
+          "STORE",
+          `${JSON.stringify(key)}: a symbolic link leads outside the store's root ${this.root} (to ${real}); new FileSystemStore(root, { allowOutsideSymlinks: true }) allows that`,
+          { where: key },
+        );
+      }
+      return true;
+    }
+  }
+
   async get(key) {
+    const file = this.path(key);
     try {
-      const b = await fs.readFile(this.path(key));
+      await this.#contained(file, key);
+      const b = await fs.readFile(file);
       return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     } catch (e) {
       if (absent.has(e.code)) return undefined;
@@ -45,9 +97,11 @@ export class FileSystemStore {
   }
 
   async getRange(key, range) {
+    const file = this.path(key);
     let fh;
     try {
-      fh = await fs.open(this.path(key), "r");
+      await this.#contained(file, key);
+      fh = await fs.open(file, "r");
     } catch (e) {
       if (absent.has(e.code)) return undefined;
       throw e;
@@ -81,7 +135,8 @@ export class FileSystemStore {
 
   async has(key) {
     try {
-      return (await fs.stat(this.path(key))).isFile();
+      const file = this.path(key);
+      return (await this.#contained(file, key)) && (await fs.stat(file)).isFile();
     } catch {
       return false;
     }
@@ -90,7 +145,9 @@ export class FileSystemStore {
   async set(key, value) {
     const file = this.path(key);
     const dir = nodePath.dirname(file);
+    await this.#contained(dir, key); // before creating directories through a link
     await fs.mkdir(dir, { recursive: true });
+    await this.#contained(file, key);
     const tmp = nodePath.join(dir, `.${nodePath.basename(file)}.${randomBytes(6).toString("hex")}.partial`);
     try {
       await fs.writeFile(tmp, value);
@@ -103,7 +160,9 @@ export class FileSystemStore {
 
   async delete(key) {
     try {
-      await fs.unlink(this.path(key));
+      const file = this.path(key);
+      await this.#contained(nodePath.dirname(file), key);
+      await fs.unlink(file);
       return true;
     } catch (e) {
       if (absent.has(e.code)) return false;
@@ -114,8 +173,10 @@ export class FileSystemStore {
   /** Names directly under prefix; sub-directories end in "/". */
   async list(prefix = "/") {
     let entries;
+    const dir = this.path(prefix);
     try {
-      entries = await fs.readdir(this.path(prefix), { withFileTypes: true });
+      await this.#contained(dir, prefix);
+      entries = await fs.readdir(dir, { withFileTypes: true });
     } catch (e) {
       if (absent.has(e.code)) return [];
       throw e;
@@ -123,7 +184,17 @@ export class FileSystemStore {
     const out = [];
     for (const e of entries) {
       if (e.name.endsWith(".partial") && e.name.startsWith(".")) continue;
-      out.push(e.isDirectory() ? `${e.name}/` : e.name);
+      let isDir = e.isDirectory();
+      if (e.isSymbolicLink()) {
+        // a link to a directory lists as a sub-prefix (where it may be followed)
+        const target = nodePath.join(dir, e.name);
+        try {
+          isDir = (await this.#contained(target, prefix + e.name)) && (await fs.stat(target)).isDirectory();
+        } catch {
+          isDir = false;
+        }
+      }
+      out.push(isDir ? `${e.name}/` : e.name);
     }
     return out.sort();
   }

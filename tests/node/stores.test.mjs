@@ -216,6 +216,44 @@ describe("FileSystemStore", () => {
     assert.equal(await s.delete("/deep/er/k"), true);
     assert.equal(await s.delete("/deep/er/k"), false);
   });
+  test("symbolic links leading outside the root are refused on read and write (allowOutsideSymlinks lets them)", async () => {
+    const base = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-links-"));
+    try {
+      const root = path.join(base, "root");
+      const outside = path.join(base, "outside");
+      await fs.mkdir(path.join(root, "a"), { recursive: true });
+      await fs.mkdir(outside);
+      await fs.writeFile(path.join(outside, "secret"), "secret");
+      await fs.writeFile(path.join(root, "a", "inside"), "inside");
+      await fs.symlink(path.join(outside, "secret"), path.join(root, "leak"));
+      await fs.symlink(outside, path.join(root, "out"));
+      await fs.symlink("../../outside", path.join(root, "a", "rel_out"));
+      await fs.symlink("a", path.join(root, "alias"));
+      const s = new FileSystemStore(root);
+      const refused = (e) => e.code === "STORE" && /outside the store's root/.test(e.message);
+      for (const key of ["/leak", "/out/secret", "/a/rel_out/secret"]) {
+        await assert.rejects(s.get(key), refused, key);
+        await assert.rejects(s.getRange(key, { offset: 0, length: 2 }), refused, key);
+      }
+      await assert.rejects(s.set("/out/new", Uint8Array.of(1)), refused);
+      await assert.rejects(s.set("/out/sub/new", Uint8Array.of(1)), refused);
+      await assert.rejects(s.delete("/out/secret"), refused);
+      await assert.rejects(s.list("/out/"), refused);
+      assert.equal(await s.has("/out/secret"), false);
+      assert.deepEqual(await fs.readdir(outside), ["secret"], "nothing was written or deleted outside");
+      // through the engine: a STORE error, then the engine is fine
+      await assert.rejects(zarr.open(s, { path: "out" }), (e) => e.code === "STORE");
+      // links that stay inside work
+      assert.equal(new TextDecoder().decode(await s.get("/alias/inside")), "inside");
+      assert.ok((await s.list("/")).includes("alias/"));
+      const open = new FileSystemStore(root, { allowOutsideSymlinks: true });
+      assert.equal(new TextDecoder().decode(await open.get("/out/secret")), "secret");
+      await open.set("/out/new", Uint8Array.of(1));
+      assert.deepEqual((await fs.readdir(outside)).sort(), ["new", "secret"]);
+    } finally {
+      await fs.rm(base, { recursive: true, force: true });
+    }
+  });
   test("a hierarchy written through the API lists as children", async () => {
     const s = new FileSystemStore(path.join(dir, "h"));
     await zarr.create(s, { path: "g/a", shape: [2], dtype: "|u1" });

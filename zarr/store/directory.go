@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
@@ -9,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
@@ -16,8 +20,21 @@ import (
 // Directory stores each key as a file below a root directory. Writes are
 // atomic: the value goes to a temporary file in the same directory, which
 // is then renamed over the key, so readers never see a partial value.
+//
+// Every read and write stays inside the root: a symbolic link that leads
+// outside it (or an absolute one) makes the key an error, checked by the
+// operating system as the path is opened (os.Root), unless
+// AllowOutsideSymlinks is set.
 type Directory struct {
 	root string
+	// AllowOutsideSymlinks lets symbolic links below the root lead
+	// anywhere (off by default: a store opened on a directory someone
+	// else prepared could otherwise read or overwrite any file the
+	// process may).
+	AllowOutsideSymlinks bool
+
+	mu sync.Mutex
+	r  *os.Root // opened on first use (the root may not exist before a write)
 }
 
 // NewDirectory returns a store rooted at dir (created on first write).
@@ -35,7 +52,8 @@ func NewDirectory(dir string) (*Directory, error) {
 // Root returns the directory.
 func (d *Directory) Root() string { return d.root }
 
-func (d *Directory) path(key string) (string, error) {
+// rel checks a key and returns its path relative to the root.
+func (d *Directory) rel(key string) (string, error) {
 	if key == "" || strings.HasPrefix(key, "/") || strings.Contains(key, "\\") {
 		return "", errs.New(errs.Store, key, "invalid key")
 	}
@@ -44,40 +62,119 @@ func (d *Directory) path(key string) (string, error) {
 			return "", errs.New(errs.Store, key, "invalid key")
 		}
 	}
-	return filepath.Join(d.root, filepath.FromSlash(key)), nil
+	return filepath.FromSlash(key), nil
 }
 
-func (d *Directory) Get(_ context.Context, key string) ([]byte, bool, error) {
-	p, err := d.path(key)
+// files is what the store's operations need of the file system: os.Root
+// (contained) or the plain os functions (AllowOutsideSymlinks).
+type files interface {
+	ReadFile(name string) ([]byte, error)
+	Open(name string) (*os.File, error)
+	OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
+	MkdirAll(name string, perm fs.FileMode) error
+	Rename(oldname, newname string) error
+	Remove(name string) error
+	Stat(name string) (fs.FileInfo, error)
+}
+
+// plain is the file system without containment, relative to the root.
+type plain string
+
+func (p plain) path(name string) string                   { return filepath.Join(string(p), name) }
+func (p plain) ReadFile(name string) ([]byte, error)      { return os.ReadFile(p.path(name)) }
+func (p plain) Open(name string) (*os.File, error)        { return os.Open(p.path(name)) }
+func (p plain) MkdirAll(name string, m fs.FileMode) error { return os.MkdirAll(p.path(name), m) }
+func (p plain) Rename(a, b string) error                  { return os.Rename(p.path(a), p.path(b)) }
+func (p plain) Remove(name string) error                  { return os.Remove(p.path(name)) }
+func (p plain) Stat(name string) (fs.FileInfo, error)     { return os.Stat(p.path(name)) }
+func (p plain) OpenFile(name string, flag int, m fs.FileMode) (*os.File, error) {
+	return os.OpenFile(p.path(name), flag, m)
+}
+
+// fsys returns the file system to use; create makes a missing root (for
+// writes). ok is false when the root does not exist and create is false.
+func (d *Directory) fsys(create bool) (f files, ok bool, err error) {
+	if d.AllowOutsideSymlinks {
+		if create {
+			if err := os.MkdirAll(d.root, 0o755); err != nil {
+				return nil, false, err
+			}
+		}
+		return plain(d.root), true, nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.r != nil {
+		return d.r, true, nil
+	}
+	r, err := os.OpenRoot(d.root)
+	if errors.Is(err, fs.ErrNotExist) {
+		if !create {
+			return nil, false, nil
+		}
+		if err = os.MkdirAll(d.root, 0o755); err == nil {
+			r, err = os.OpenRoot(d.root)
+		}
+	}
 	if err != nil {
 		return nil, false, err
 	}
-	data, err := os.ReadFile(p)
+	d.r = r
+	return r, true, nil
+}
+
+// fail turns a file system error into a STORE error, explaining a path
+// that os.Root refused for leaving the root.
+func (d *Directory) fail(key string, err error, what string) error {
+	if strings.Contains(err.Error(), "escapes from parent") || strings.Contains(err.Error(), "path escapes") {
+		return errs.Wrap(errs.Store, key, err, "%s: a symbolic link leads outside the store's root %s (Directory.AllowOutsideSymlinks allows that)", what, d.root)
+	}
+	return errs.Wrap(errs.Store, key, err, "%s", what)
+}
+
+// absent reports errors that mean "no such key".
+func absent(err error) bool {
+	var pe *fs.PathError
+	return errors.Is(err, fs.ErrNotExist) || (errors.As(err, &pe) && isNotDir(pe.Err))
+}
+
+func (d *Directory) Get(_ context.Context, key string) ([]byte, bool, error) {
+	rel, err := d.rel(key)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || isDirErr(p) {
+		return nil, false, err
+	}
+	f, ok, err := d.fsys(false)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	data, err := f.ReadFile(rel)
+	if err != nil {
+		if absent(err) {
 			return nil, false, nil
 		}
-		return nil, false, errs.Wrap(errs.Store, key, err, "read failed")
+		if fi, serr := f.Stat(rel); serr == nil && fi.IsDir() {
+			return nil, false, nil
+		}
+		return nil, false, d.fail(key, err, "read failed")
 	}
 	return data, true, nil
 }
 
-func isDirErr(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
-}
-
 func (d *Directory) GetRange(_ context.Context, key string, r ByteRange) ([]byte, bool, error) {
-	p, err := d.path(key)
+	rel, err := d.rel(key)
 	if err != nil {
 		return nil, false, err
 	}
-	f, err := os.Open(p)
+	fsys, ok, err := d.fsys(false)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	f, err := fsys.Open(rel)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if absent(err) {
 			return nil, false, nil
 		}
-		return nil, false, errs.Wrap(errs.Store, key, err, "open failed")
+		return nil, false, d.fail(key, err, "open failed")
 	}
 	defer f.Close()
 	fi, err := f.Stat()
@@ -105,56 +202,83 @@ func (d *Directory) GetRange(_ context.Context, key string, r ByteRange) ([]byte
 }
 
 func (d *Directory) Set(_ context.Context, key string, value []byte) error {
-	p, err := d.path(key)
+	rel, err := d.rel(key)
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return errs.Wrap(errs.Store, key, err, "cannot create directory")
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(p)+".*.partial")
+	f, _, err := d.fsys(true)
 	if err != nil {
-		return errs.Wrap(errs.Store, key, err, "cannot create temporary file")
+		return errs.Wrap(errs.Store, key, err, "cannot create the store's directory")
 	}
-	_, werr := tmp.Write(value)
-	cerr := tmp.Close()
+	if dir := filepath.Dir(rel); dir != "." {
+		if err := f.MkdirAll(dir, 0o755); err != nil {
+			return d.fail(key, err, "cannot create directory")
+		}
+	}
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	tmp := filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+"."+hex.EncodeToString(rnd[:])+".partial")
+	w, err := f.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return d.fail(key, err, "cannot create temporary file")
+	}
+	_, werr := w.Write(value)
+	cerr := w.Close()
 	if werr == nil {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(tmp.Name(), p)
+		// a rename replaces whatever is at rel (a symbolic link itself, not
+		// what it points to)
+		werr = f.Rename(tmp, rel)
 	}
 	if werr != nil {
-		os.Remove(tmp.Name())
-		return errs.Wrap(errs.Store, key, werr, "write failed")
+		f.Remove(tmp)
+		return d.fail(key, werr, "write failed")
 	}
 	return nil
 }
 
 func (d *Directory) Delete(_ context.Context, key string) error {
-	p, err := d.path(key)
+	rel, err := d.rel(key)
 	if err != nil {
 		return err
 	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return errs.Wrap(errs.Store, key, err, "delete failed")
+	f, ok, err := d.fsys(false)
+	if err != nil || !ok {
+		return err
+	}
+	if err := f.Remove(rel); err != nil && !absent(err) {
+		return d.fail(key, err, "delete failed")
 	}
 	return nil
 }
 
 func (d *Directory) List(_ context.Context, prefix string) ([]string, error) {
-	dir := d.root
+	dir := "."
 	if prefix != "" {
-		p, err := d.path(strings.TrimSuffix(prefix, "/"))
+		p, err := d.rel(strings.TrimSuffix(prefix, "/"))
 		if err != nil {
 			return nil, err
 		}
 		dir = p
 	}
-	entries, err := os.ReadDir(dir)
+	fsys, ok, err := d.fsys(false)
+	if err != nil || !ok {
+		return nil, err
+	}
+	f, err := fsys.Open(dir)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if absent(err) {
+			return nil, nil
+		}
+		return nil, d.fail(prefix, err, "list failed")
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && isNotDir(pe.Err) {
 			return nil, nil
 		}
 		return nil, errs.Wrap(errs.Store, prefix, err, "list failed")
@@ -165,7 +289,14 @@ func (d *Directory) List(_ context.Context, prefix string) ([]string, error) {
 		if strings.HasSuffix(name, ".partial") && strings.HasPrefix(name, ".") {
 			continue // an interrupted atomic write
 		}
-		if e.IsDir() {
+		isDir := e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			// a link to a directory lists as a sub-prefix (if it may be followed)
+			if fi, err := fsys.Stat(filepath.Join(dir, name)); err == nil {
+				isDir = fi.IsDir()
+			}
+		}
+		if isDir {
 			name += "/"
 		}
 		out = append(out, name)
@@ -173,3 +304,6 @@ func (d *Directory) List(_ context.Context, prefix string) ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
+
+// isNotDir reports ENOTDIR: a key below what is a file.
+func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
