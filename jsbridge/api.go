@@ -18,7 +18,6 @@ import (
 	"syscall/js"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
-	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -555,27 +554,22 @@ func nodeInfo(n zarr.Node) js.Value {
 
 func arrayInfo(a *zarr.Array, o js.Value) js.Value {
 	o.Set("shape", intsToJS(a.Shape()))
-	if c := a.Chunks(); c != nil {
-		o.Set("chunks", intsToJS(c))
-	} else {
-		o.Set("chunks", js.Null())
-	}
+	o.Set("chunks", optIntsToJS(a.ReadChunks()))
+	o.Set("gridChunks", optIntsToJS(a.Chunks()))
+	o.Set("shards", optIntsToJS(a.Shards()))
 	if cs := a.ChunkSizes(); cs != nil {
 		l := jsArray.New(len(cs))
 		for i, d := range cs {
-			if d == nil {
-				l.SetIndex(i, js.Null())
-			} else {
-				l.SetIndex(i, intsToJS(d))
-			}
+			l.SetIndex(i, optIntsToJS(d))
 		}
 		o.Set("chunkSizes", l)
 	}
 	dt := a.DType()
-	o.Set("dtype", dtypeString(dt))
-	o.Set("type", typeInfo(dt))
+	o.Set("dtype", valueToJS(a.DTypeName()))
+	info := typeInfo(dt)
+	o.Set("type", info)
 	o.Set("fillValue", fillToJS(dt, a.Fill()))
-	o.Set("order", a.Order())
+	o.Set("order", a.LayoutOrder())
 	codecs := jsArray.New(len(a.Codecs()))
 	for i, c := range a.Codecs() {
 		co := jsObject.New()
@@ -586,34 +580,39 @@ func arrayInfo(a *zarr.Array, o js.Value) js.Value {
 		codecs.SetIndex(i, co)
 	}
 	o.Set("codecs", codecs)
-	if m := a.Metadata(); m != nil && m.DimensionNames != nil {
-		names := make([]any, len(m.DimensionNames))
-		for i, s := range m.DimensionNames {
-			names[i] = s
+	if names := a.DimensionNames(); names != nil {
+		l := jsArray.New(len(names))
+		for i, s := range names {
+			if s == "" {
+				l.SetIndex(i, js.Null())
+			} else {
+				l.SetIndex(i, s)
+			}
 		}
-		o.Set("dimensionNames", valueToJS(names))
+		o.Set("dimensionNames", l)
+	}
+	// The document as stored (with the current shape), and in it the data
+	// type as written: the v2 typestr or descr, the v3 data_type.
+	if doc, err := a.Metadata().Document(); err == nil {
+		m := valueToJS(json.RawMessage(doc))
+		o.Set("metadata", m)
+		if m.Type() == js.TypeObject {
+			stored := m.Get("data_type")
+			if stored.IsUndefined() {
+				stored = m.Get("dtype")
+			}
+			info.Set("stored", stored)
+		}
 	}
 	return o
 }
 
-// dtypeString is the data type as stored: the v3 name, the v2 typestr, or
-// for a v2 structured type its descr list as JSON text.
-func dtypeString(dt *dtype.DataType) string {
-	if dt.Name != "" && dt.Kind != dtype.Struct {
-		return dt.Name
+// optIntsToJS is ints as a JS array, or null for nil.
+func optIntsToJS(v []int) js.Value {
+	if v == nil {
+		return js.Null()
 	}
-	if s, err := dt.V2String(); err == nil && dt.Kind != dtype.Struct {
-		return s
-	}
-	if j, err := dt.V2JSON(); err == nil {
-		var b strings.Builder
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(j) == nil {
-			return strings.TrimSpace(b.String())
-		}
-	}
-	return dt.String()
+	return intsToJS(v)
 }
 
 // decodeOptions reads the JSON options of create: "path" is taken out,

@@ -279,8 +279,86 @@ export interface StructData {
   [field: string]: Data;
 }
 
+/** Data types whose elements read as one JS number each. */
+export type NumberDataType =
+  | "int8" | "int16" | "int32" | "uint8" | "uint16" | "uint32"
+  | "float16" | "float32" | "float64" | "bfloat16"
+  | `float8_${string}` | `float6_${string}` | `float4_${string}`
+  | "int2" | "int4" | "uint2" | "uint4";
+/** Data types whose elements read as bigint: 64-bit integers, datetimes and timedeltas (int64 ticks). */
+export type BigintDataType = "int64" | "uint64" | `datetime64[${string}]` | `timedelta64[${string}]`;
+export type ComplexDataType = "complex64" | "complex128";
+/** Strings: v3 string and v2 vlen-utf8 objects, fixed-size Unicode (v2:U) and bytes (v2:S). */
+export type StringDataType = "string" | `v2:U${number}` | `v2:S${number}`;
+/** Variable-length bytes, and raw fixed-size bytes (r<bits>, NumPy V). */
+export type BytesDataType = "bytes" | `r${number}`;
+/** v2 object arrays of JSON values (json2, msgpack2). */
+export type ObjectDataType = "v2:object";
+
+/**
+ * A data type's name, the same for every Zarr format (arr.dtype): the v3
+ * name where there is one, NumPy's for datetimes, zarrita.js's for
+ * fixed-size strings and objects; "struct" for structured types (which
+ * arr.dtype describes as a StructDataType).
+ */
+export type DataTypeName = "bool" | NumberDataType | BigintDataType | ComplexDataType | StringDataType | BytesDataType | ObjectDataType | "struct";
+
+/** A structured data type as arr.dtype describes it (create() takes it too). */
+export interface StructDataType {
+  name: "struct";
+  fields: Array<{ name: string; dtype: DataTypeName | StructDataType; shape?: number[] }>;
+}
+
+/** arr.dtype for an array of data type D. */
+export type DTypeOf<D extends DataTypeName> = D extends "struct" ? StructDataType : D;
+
+/** The `data` of a read of an array of data type D. */
+// prettier-ignore
+export type TypedArrayFor<D extends DataTypeName> =
+  D extends "bool" | "uint8" | "uint2" | "uint4" ? Uint8Array
+  : D extends "int8" | "int2" | "int4" ? Int8Array
+  : D extends "int16" ? Int16Array
+  : D extends "uint16" ? Uint16Array
+  : D extends "int32" ? Int32Array
+  : D extends "uint32" ? Uint32Array
+  : D extends "float64" | "complex128" ? Float64Array
+  : D extends NumberDataType | "complex64" ? Float32Array
+  : D extends "uint64" ? BigUint64Array
+  : D extends BigintDataType ? BigInt64Array
+  : D extends StringDataType ? string[]
+  : D extends BytesDataType ? Uint8Array[]
+  : D extends ObjectDataType ? JSONValue[]
+  : D extends "struct" ? StructData
+  : Data;
+
+/** One element of an array of data type D, as zarr.get() gives it for an all-integer selection. */
+// prettier-ignore
+export type Scalar<D extends DataTypeName> =
+  D extends "bool" ? boolean
+  : D extends ComplexDataType ? [number, number]
+  : D extends NumberDataType ? number
+  : D extends BigintDataType ? bigint
+  : D extends StringDataType ? string
+  : D extends BytesDataType ? Uint8Array
+  : D extends ObjectDataType ? JSONValue
+  : D extends "struct" ? { [field: string]: unknown }
+  : unknown;
+
+/** The queries of arr.is(): a name, or a family of names. */
+export type DataTypeQuery = DataTypeName | "number" | "bigint" | "boolean" | "string" | "object";
+
+/** The data types a query matches. */
+// prettier-ignore
+export type NarrowDataType<D extends DataTypeName, Q extends DataTypeQuery> =
+  Q extends "number" ? Extract<D, NumberDataType>
+  : Q extends "bigint" ? Extract<D, BigintDataType>
+  : Q extends "boolean" ? Extract<D, "bool">
+  : Q extends "string" ? Extract<D, StringDataType>
+  : Q extends "object" ? Extract<D, ObjectDataType>
+  : Extract<D, Q> extends never ? (Q extends D ? Q : never) : Extract<D, Q>;
+
 /** A result: the elements in C order, its shape, and C-order strides (in elements). */
-export interface Chunk<D extends Data = Data> {
+export interface Chunk<D = Data> {
   data: D;
   shape: number[];
   stride: number[];
@@ -323,6 +401,8 @@ export interface DataTypeInfo {
   js: string;
   /** TypedArray items per element (2 for complex). */
   items?: number;
+  /** The data type as stored: the v2 typestr or descr list, the v3 data_type (absent for fields). */
+  stored?: JSONValue;
   /** Element size in bytes (fixed-size types). */
   size?: number;
   fields?: Array<{ name: string; shape: number[]; type: DataTypeInfo }>;
@@ -333,6 +413,20 @@ export interface CodecConfig {
   configuration?: { [key: string]: JSONValue };
 }
 
+/** A place in a store: the store and an absolute path ("/", "/a/b"), as zarrita.js's Location. */
+export declare class Location<S = Store> {
+  constructor(store: S, path?: string);
+  readonly store: S;
+  /** Absolute: "/" for the root. */
+  readonly path: AbsolutePath;
+  /** path relative to this location (absolute when it starts with "/"; "." and ".." work as in URLs). */
+  resolve(path: string): Location<S>;
+}
+
+/** The root of a store (a new Map when none is given). */
+export declare function root<S extends Store>(store: S): Location<S>;
+export declare function root(): Location<Map<string, Uint8Array>>;
+
 declare abstract class ZarrNode {
   readonly kind: "array" | "group";
   /** Path inside the store, without a leading "/" ("" for the root). */
@@ -341,36 +435,53 @@ declare abstract class ZarrNode {
   readonly zarrFormat: 1 | 2 | 3;
   readonly attrs: Attributes;
   readonly store: Store;
+  /** The location of path relative to this node, for open() and create(). */
+  resolve(path: string): Location;
   /** Replaces the attributes. */
   setAttrs(attrs: Attributes): Promise<Attributes>;
   /** Merges into the attributes. */
   updateAttrs(attrs: Attributes): Promise<Attributes>;
 }
 
-export declare class ZarrArray extends ZarrNode {
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** Chunks fetched and decoded at once (default 16). */
+  concurrency?: number;
+}
+
+/** An array whose data type is D (DataTypeName until narrowed by is(), open's dtype option, or create). */
+export declare class ZarrArray<D extends DataTypeName = DataTypeName> extends ZarrNode {
   readonly kind: "array";
   readonly shape: number[];
   readonly ndim: number;
-  /** Chunk shape (the shard shape for sharded arrays); null for a variable grid. */
+  /** The chunks a read decodes: the inner chunks of a sharded array; null for a variable grid. */
   readonly chunks: number[] | null;
+  /** Shard shape of a sharded array, else null. */
+  readonly shards: number[] | null;
   /** Per-dimension chunk sizes of a variable (rectilinear) grid. */
   readonly chunkSizes: Array<number[] | null> | null;
-  /** The data type as stored: v3 name ("float32") or v2 typestr ("<f4"); structured v2 types as their JSON descr. */
-  readonly dtype: string;
+  /** The data type's name, the same for every format (structured types described); as stored: dataType.stored. */
+  readonly dtype: DTypeOf<D>;
   /** Fill value: number, bigint (64-bit ints), boolean, string, [re, im], an object for structs, or null. */
   readonly fillValue: unknown;
   /** The codec chain in v3 form. */
   readonly codecs: CodecConfig[];
-  readonly order: string;
+  /** Memory order of stored chunks. */
+  readonly order: "C" | "F";
+  /** v3 dimension_names or v2 _ARRAY_DIMENSIONS (null for an unnamed dimension); null when there are none. */
   readonly dimensionNames: Array<string | null> | null;
   readonly dataType: DataTypeInfo;
-  get(selection?: Selection, options?: { signal?: AbortSignal; concurrency?: number }): Promise<Chunk>;
+  /** The metadata document as stored (.zarray, zarr.json or v1 meta), with the current shape. */
+  readonly metadata: { [key: string]: JSONValue };
+  /** Whether the data type is Q (a name, or "number", "bigint", "boolean", "string", "object"); narrows the array's type. */
+  is<Q extends DataTypeQuery>(query: Q): this is ZarrArray<NarrowDataType<D, Q>>;
+  get(selection?: Selection, options?: ReadOptions): Promise<Chunk<TypedArrayFor<D>>>;
   set(selection: Selection, value: Value, options?: { signal?: AbortSignal }): Promise<void>;
   resize(shape: number[]): Promise<void>;
   /** One chunk by grid coordinates, decoded (the fill value where the store has none). */
-  getChunk(coords: number[], options?: { signal?: AbortSignal }): Promise<Chunk>;
+  getChunk(coords: number[], options?: { signal?: AbortSignal }): Promise<Chunk<TypedArrayFor<D>>>;
   /** Decodes the stored bytes of a chunk: the pure step, no store access (for worker pools). */
-  decodeChunk(coords: number[], bytes: Uint8Array): Promise<Chunk>;
+  decodeChunk(coords: number[], bytes: Uint8Array): Promise<Chunk<TypedArrayFor<D>>>;
   /** The store key of a chunk ("/path/c/0/1"). */
   chunkKey(coords: number[]): Promise<string>;
 }
@@ -380,7 +491,7 @@ export interface Child {
   path: string;
   /** "unknown" for a child that exists but cannot be opened; see error. */
   kind: "array" | "group" | "unknown";
-  node: ZarrArray | ZarrGroup | null;
+  node: ZarrArray<DataTypeName> | ZarrGroup | null;
   /** Why the child cannot be opened (kind "unknown" only). */
   error?: ZarrError;
 }
@@ -391,21 +502,36 @@ export declare class ZarrGroup extends ZarrNode {
   readonly consolidated: boolean;
   /** Arrays and groups directly inside (needs list() on the store, or consolidated metadata). */
   children(options?: { signal?: AbortSignal }): Promise<Child[]>;
-  open(path: string, options?: { kind?: "array"; signal?: AbortSignal }): Promise<ZarrArray>;
+  open<Q extends DataTypeQuery>(path: string, options: { kind: "array"; dtype: Q; signal?: AbortSignal }): Promise<ZarrArray<NarrowDataType<DataTypeName, Q>>>;
+  open(path: string, options: { kind: "array"; signal?: AbortSignal }): Promise<ZarrArray<DataTypeName>>;
   open(path: string, options: { kind: "group"; signal?: AbortSignal }): Promise<ZarrGroup>;
-  open(path: string, options?: { kind?: "array" | "group"; signal?: AbortSignal }): Promise<ZarrArray | ZarrGroup>;
+  open(path: string, options?: { kind?: "array" | "group"; signal?: AbortSignal }): Promise<ZarrArray<DataTypeName> | ZarrGroup>;
 }
 
 export interface OpenOptions {
+  /** Path below the store or location. */
   path?: string;
   kind?: "array" | "group";
+  /** Checks the array's data type at run time (a name or a family, as arr.is()) and narrows its type. */
+  dtype?: DataTypeQuery;
   signal?: AbortSignal;
 }
 
-/** Opens an array or group (Zarr v1, v2, v3; consolidated metadata is used when present). */
-export declare function open(store: Store, options: OpenOptions & { kind: "array" }): Promise<ZarrArray>;
-export declare function open(store: Store, options: OpenOptions & { kind: "group" }): Promise<ZarrGroup>;
-export declare function open(store: Store, options?: OpenOptions | string): Promise<ZarrArray | ZarrGroup>;
+/** Where open() and create() are aimed: a store (with options.path) or a location or node (options.path relative to it). */
+export type Target = Store | Location<any> | ZarrGroup;
+
+export interface OpenFunction {
+  <Q extends DataTypeQuery>(where: Target, options: OpenOptions & { kind: "array"; dtype: Q }): Promise<ZarrArray<NarrowDataType<DataTypeName, Q>>>;
+  (where: Target, options: OpenOptions & { kind: "array" }): Promise<ZarrArray<DataTypeName>>;
+  (where: Target, options: OpenOptions & { kind: "group" }): Promise<ZarrGroup>;
+  (where: Target, options?: OpenOptions | string): Promise<ZarrArray<DataTypeName> | ZarrGroup>;
+}
+
+/**
+ * Opens an array or group (Zarr v1, v2, v3; consolidated metadata is used
+ * when present). open.v2 and open.v3 open only that format (v1 counts as v2).
+ */
+export declare const open: OpenFunction & { v2: OpenFunction; v3: OpenFunction };
 
 /**
  * Options of create(), matched to the engine's ArrayOptions field by field
@@ -417,8 +543,8 @@ export interface CreateOptions {
   /** Chunk shape (zarrita's name `chunkShape` works too); default: chosen as zarr-python does. */
   chunks?: number[];
   chunkShape?: number[];
-  /** v3 name ("float32"), v2 typestr ("<f4", "|S5", "<M8[ns]"), or a structured descr list. */
-  dtype: string | Array<[string, unknown] | [string, unknown, number[]]>;
+  /** A name ("float32", "datetime64[ns]", "v2:U5"), a v2 typestr ("<f4", "|S5", "<M8[ns]"), a structured descr list or StructDataType. */
+  dtype: DataTypeName | (string & {}) | StructDataType | Array<[string, unknown] | [string, unknown, number[]]>;
   /** null: no fill value (v2 "fill_value": null). NaN/±Infinity and bigint are kept exactly. */
   fillValue?: unknown;
   /** 3 (default) or 2. */
@@ -441,14 +567,69 @@ export interface CreateOptions {
   [engineOption: string]: unknown;
 }
 
-/** Creates an array (and missing parent groups); returns it opened. */
-export declare function create(store: Store, options: CreateOptions): Promise<ZarrArray>;
+/** The data type a create() dtype option gives: its name, for names and v2 typestrs this package maps. */
+// prettier-ignore
+export type CreatedDataType<T> =
+  T extends DataTypeName ? T
+  : T extends StructDataType | Array<unknown> ? "struct"
+  : T extends `${"<" | ">" | "|" | "="}${infer C}` ? TypestrName<C>
+  : DataTypeName;
+// prettier-ignore
+type TypestrName<C extends string> =
+  C extends "b1" ? "bool" : C extends "i1" ? "int8" : C extends "u1" ? "uint8"
+  : C extends "i2" ? "int16" : C extends "u2" ? "uint16" : C extends "i4" ? "int32" : C extends "u4" ? "uint32"
+  : C extends "i8" ? "int64" : C extends "u8" ? "uint64" : C extends "f2" ? "float16" : C extends "f4" ? "float32"
+  : C extends "f8" ? "float64" : C extends "c8" ? "complex64" : C extends "c16" ? "complex128"
+  : C extends `U${infer N extends number}` ? `v2:U${N}` : C extends `S${infer N extends number}` ? `v2:S${N}`
+  : C extends "O" ? "v2:object" : DataTypeName;
+
+/**
+ * Creates an array (and missing parent groups); returns it opened, typed
+ * by its dtype. Without shape and dtype (zarrita's create(location, {attributes})) it creates a group.
+ */
+export declare function create<const T extends CreateOptions["dtype"]>(where: Target, options: CreateOptions & { dtype: T }): Promise<ZarrArray<CreatedDataType<T>>>;
+export declare function create(where: Target, options?: { path?: string; attributes?: Attributes; zarrFormat?: 2 | 3; overwrite?: boolean; kind?: "group" }): Promise<ZarrGroup>;
 
 /** Creates a group (and missing parents). */
 export declare function createGroup(
-  store: Store,
+  where: Target,
   options?: { path?: string; attributes?: Attributes; zarrFormat?: 2 | 3; overwrite?: boolean },
 ): Promise<ZarrGroup>;
+
+// ---- zarrita.js-style functions --------------------------------------------
+
+/** True when every item of a selection is an integer: get() then gives one element. */
+type AllIntegers<S> = S extends readonly number[] ? (number[] extends S ? false : true) : false;
+
+/**
+ * Reads a selection as zarrita.js's get(): one element (Scalar) when every
+ * dimension is indexed by an integer, else {data, shape, stride}.
+ */
+export declare function get<D extends DataTypeName, const S extends Array<number | null | Slice> | null | undefined = null>(
+  arr: ZarrArray<D>,
+  selection?: S,
+  options?: ReadOptions,
+): Promise<AllIntegers<S> extends true ? Scalar<D> : Chunk<TypedArrayFor<D>>>;
+
+/** Writes a selection as zarrita.js's set(): a scalar, or {data, shape, stride?} (any strides). */
+export declare function set<D extends DataTypeName>(
+  arr: ZarrArray<D>,
+  selection: Array<number | null | Slice> | null,
+  value: Value | { data: unknown; shape: number[]; stride?: number[] },
+  options?: { signal?: AbortSignal },
+): Promise<void>;
+
+/** A selection by dimension name (zarrita.js's select): names left out are taken whole. */
+export declare function select(arr: ZarrArray<DataTypeName>, selection: { [dimension: string]: number | Slice | null }): Array<number | Slice | null>;
+
+/**
+ * Writes consolidated metadata for the hierarchy at path (the root by
+ * default; .zmetadata for v2, inline consolidated_metadata for v3) and
+ * opens the group through it. The store must list and write.
+ */
+export declare function consolidate(where: Store | Location<any>, path?: string): Promise<ZarrGroup>;
+
+export { ZarrArray as Array, ZarrGroup as Group };
 
 /**
  * Starts the engine (otherwise the first call does). Pass where the .wasm

@@ -2,7 +2,9 @@ package zarr
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
@@ -97,18 +99,15 @@ func (a *Array) Fill() dtype.Fill {
 	return a.meta.Fill
 }
 
-// DimensionNames are the dimension names (v3) or the labels a spec's
-// transform gives; nil when there are none.
-func (a *Array) DimensionNames() []string {
-	if w := a.view(); w != nil {
-		for _, l := range w.view.Labels {
-			if l != "" {
-				return append([]string(nil), w.view.Labels...)
-			}
+// viewDimensionNames are the labels a spec's transform gives; nil when
+// there are none.
+func (a *Array) viewDimensionNames(w *arrayView) []string {
+	for _, l := range w.view.Labels {
+		if l != "" {
+			return append([]string(nil), w.view.Labels...)
 		}
-		return nil
 	}
-	return a.meta.DimensionNames
+	return nil
 }
 
 // Chunks returns the chunk shape of a regular grid, or nil for a variable
@@ -123,7 +122,10 @@ func (a *Array) Chunks() []int {
 		}
 		return out
 	}
-	return append([]int(nil), a.meta.ChunkShape...)
+	if a.meta.ChunkShape == nil {
+		return nil
+	}
+	return append([]int{}, a.meta.ChunkShape...)
 }
 
 func intsOf(v []int64) []int {
@@ -147,6 +149,129 @@ func (a *Array) SelectionShape(sel Selection) ([]int, error) {
 		return nil, err
 	}
 	return r.outShape(), nil
+}
+
+// ReadChunks returns the shape of the chunks a read decodes: the inner
+// chunks of a sharded array (the innermost, when shards nest), else
+// Chunks. nil for a variable grid.
+func (a *Array) ReadChunks() []int {
+	chunks := a.Chunks()
+	if a.view() != nil {
+		return chunks // over the view's dimensions, not the shard's
+	}
+	for cs := a.meta.Codecs; chunks != nil; {
+		inner, sub, ok := shardingOf(cs)
+		if !ok {
+			break
+		}
+		chunks, cs = inner, sub
+	}
+	return chunks
+}
+
+// Shards returns the shard shape of a sharded array (the grid's chunk
+// shape), or nil when the array is not sharded.
+func (a *Array) Shards() []int {
+	if _, _, ok := shardingOf(a.meta.Codecs); !ok {
+		return nil
+	}
+	return a.Chunks()
+}
+
+// shardingOf finds a sharding_indexed codec in a chain and returns its
+// inner chunk shape and inner codecs.
+func shardingOf(cs []codec.Config) ([]int, []codec.Config, bool) {
+	for _, c := range cs {
+		if c.Name != "sharding_indexed" {
+			continue
+		}
+		var cfg struct {
+			ChunkShape []int          `json:"chunk_shape"`
+			Codecs     []codec.Config `json:"codecs"`
+		}
+		if json.Unmarshal(c.Configuration, &cfg) != nil || cfg.ChunkShape == nil {
+			return nil, nil, false
+		}
+		return cfg.ChunkShape, cfg.Codecs, true
+	}
+	return nil, nil, false
+}
+
+// DimensionNames names the dimensions: v3 "dimension_names", or for v1/v2
+// arrays xarray's "_ARRAY_DIMENSIONS" attribute when it is a list of one
+// string per dimension. "" stands for an unnamed dimension; nil when the
+// array names none.
+func (a *Array) DimensionNames() []string {
+	if w := a.view(); w != nil {
+		return a.viewDimensionNames(w)
+	}
+	if a.meta.DimensionNames != nil || a.meta.ZarrFormat == 3 {
+		return append([]string(nil), a.meta.DimensionNames...)
+	}
+	list, ok := a.attrs[xarrayDims].([]any)
+	if !ok || len(list) != len(a.meta.Shape) {
+		return nil
+	}
+	names := make([]string, len(list))
+	for i, v := range list {
+		if names[i], ok = v.(string); !ok {
+			return nil
+		}
+	}
+	return names
+}
+
+// DTypeName describes the data type in the vocabulary of
+// dtype.DataType.Describe, for every format alike; a v2 object array whose
+// object codec is vlen-utf8 or vlen-bytes is "string" or "bytes", as its
+// values are.
+func (a *Array) DTypeName() any {
+	dt := a.meta.DType
+	if dt.Kind == dtype.Object {
+		for _, c := range a.meta.Codecs {
+			switch strings.TrimPrefix(c.Name, "numcodecs.") {
+			case "vlen-utf8":
+				return "string"
+			case "vlen-bytes":
+				return "bytes"
+			}
+		}
+	}
+	return dt.Describe()
+}
+
+// xarrayDims is the attribute xarray stores v2 dimension names in.
+const xarrayDims = "_ARRAY_DIMENSIONS"
+
+// LayoutOrder is the memory order chunks are stored in: the v1/v2 "order",
+// or for v3 "F" when the chain starts with a transpose that reverses the
+// dimensions, else "C".
+func (a *Array) LayoutOrder() string {
+	if a.meta.Order != "" {
+		return a.meta.Order
+	}
+	if len(a.meta.Codecs) > 0 && a.meta.Codecs[0].Name == "transpose" && len(a.meta.Shape) > 1 {
+		var cfg struct {
+			Order json.RawMessage `json:"order"`
+		}
+		if json.Unmarshal(a.meta.Codecs[0].Configuration, &cfg) == nil {
+			var s string
+			var perm []int
+			if json.Unmarshal(cfg.Order, &s) == nil && s == "F" {
+				return "F"
+			}
+			if json.Unmarshal(cfg.Order, &perm) == nil && len(perm) == len(a.meta.Shape) {
+				reversed := true
+				for i, p := range perm {
+					reversed = reversed && p == len(perm)-1-i
+				}
+				if reversed {
+					return "F"
+				}
+			}
+		}
+	}
+	return "C"
 }
 
 // ChunkSizes returns, for a variable chunk grid, each dimension's chunk sizes.

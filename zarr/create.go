@@ -3,6 +3,7 @@ package zarr
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 
@@ -53,7 +54,9 @@ type ArrayOptions struct {
 	// ChunkSizes, for v3, gives every dimension's chunk sizes (a rectilinear
 	// grid); a nil entry keeps that dimension regular with Chunks[d].
 	ChunkSizes [][]int
-	// DimensionNames, for v3, names the dimensions.
+	// DimensionNames names the dimensions: v3 "dimension_names"; for v2
+	// xarray's "_ARRAY_DIMENSIONS" attribute ("" stands for an unnamed v3
+	// dimension; v2 names must all be given).
 	DimensionNames []string
 	// Overwrite replaces an existing node at the path (deleting what is
 	// below it when the store can list).
@@ -92,6 +95,12 @@ func parseDTypeOption(v any) (*dtype.DataType, error) {
 		}
 		return nil, bad(err)
 	case map[string]any:
+		if descr, ok, err := structDescr(x); ok {
+			if err != nil {
+				return nil, bad(err)
+			}
+			return parseDTypeOption(descr)
+		}
 		raw, err := json.Marshal(x)
 		if err != nil {
 			return nil, bad(err)
@@ -133,8 +142,64 @@ func coreName(s string) string {
 		return "<c8"
 	case "complex128":
 		return "<c16"
+	case "v2:object":
+		return "|O"
+	}
+	// The rest of dtype.DataType.CommonName's vocabulary.
+	switch {
+	case strings.HasPrefix(s, "v2:U"):
+		return "<U" + s[4:]
+	case strings.HasPrefix(s, "v2:S"):
+		return "|S" + s[4:]
+	case strings.HasPrefix(s, "datetime64["):
+		return "<M8" + s[len("datetime64"):]
+	case strings.HasPrefix(s, "timedelta64["):
+		return "<m8" + s[len("timedelta64"):]
 	}
 	return ""
+}
+
+// structDescr turns a struct as dtype.DataType.Describe gives it
+// ({"name": "struct", "fields": [{"name", "dtype", "shape"?}]}) into a
+// NumPy descr list; ok is false for other maps.
+func structDescr(m map[string]any) ([]any, bool, error) {
+	fields, ok := m["fields"].([]any)
+	if m["name"] != "struct" || !ok {
+		return nil, false, nil
+	}
+	descr := make([]any, len(fields))
+	for i, f := range fields {
+		fm, ok := f.(map[string]any)
+		name, ok2 := fm["name"].(string)
+		if !ok || !ok2 {
+			return nil, true, fmt.Errorf("struct field %d must be {name, dtype, shape?}", i)
+		}
+		var ft any
+		switch x := fm["dtype"].(type) {
+		case string:
+			ft = x
+			if t := coreName(x); t != "" {
+				ft = t
+			}
+		case map[string]any:
+			sub, ok, err := structDescr(x)
+			if err != nil {
+				return nil, true, err
+			}
+			if !ok {
+				return nil, true, fmt.Errorf("struct field %q: bad dtype", name)
+			}
+			ft = sub
+		default:
+			return nil, true, fmt.Errorf("struct field %q: bad dtype", name)
+		}
+		entry := []any{name, ft}
+		if shape, ok := fm["shape"].([]any); ok && len(shape) > 0 {
+			entry = append(entry, shape)
+		}
+		descr[i] = entry
+	}
+	return descr, true, nil
 }
 
 func byteWidth(bits string) string {
@@ -250,8 +315,12 @@ func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*
 		if err := setKey(ctx, w, key, data); err != nil {
 			return nil, err
 		}
-		if opt.Attributes != nil {
-			if err := writeAttrs(ctx, s, prefix+keyZattrs, opt.Attributes); err != nil {
+		attrs, err := v2Attributes(p, opt)
+		if err != nil {
+			return nil, err
+		}
+		if attrs != nil {
+			if err := writeAttrs(ctx, s, prefix+keyZattrs, attrs); err != nil {
 				return nil, err
 			}
 		}
@@ -261,6 +330,30 @@ func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*
 	}
 	arr.WriteEmptyChunks = opt.WriteEmptyChunks
 	return arr, nil
+}
+
+// v2Attributes are the attributes a new v2 array stores: the given ones,
+// with DimensionNames as xarray's "_ARRAY_DIMENSIONS".
+func v2Attributes(p string, opt ArrayOptions) (map[string]any, error) {
+	if opt.DimensionNames == nil {
+		return opt.Attributes, nil
+	}
+	if len(opt.DimensionNames) != len(opt.Shape) {
+		return nil, errs.New(errs.InvalidMetadata, p+": dimension_names", "%d names for %d dimensions", len(opt.DimensionNames), len(opt.Shape))
+	}
+	attrs := make(map[string]any, len(opt.Attributes)+1)
+	for k, v := range opt.Attributes {
+		attrs[k] = v
+	}
+	names := make([]any, len(opt.DimensionNames))
+	for i, n := range opt.DimensionNames {
+		if n == "" {
+			return nil, errs.New(errs.InvalidMetadata, p+": dimension_names", "v2 (xarray's %s) names every dimension; name %d is empty", xarrayDims, i)
+		}
+		names[i] = n
+	}
+	attrs[xarrayDims] = names
+	return attrs, nil
 }
 
 // fillOption converts ArrayOptions.FillValue (nil: the type's zero).

@@ -32,7 +32,7 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 	ndim := len(opt.Shape)
 	codecs := make([]any, 0, 4)
 	if opt.Codecs != nil {
-		for _, c := range opt.Codecs {
+		for _, c := range withBytesEndian(opt.Codecs, dt, endian) {
 			codecs = append(codecs, c)
 		}
 	} else {
@@ -121,6 +121,59 @@ func runLengths(sizes []int) []any {
 	}
 	if len(out) >= len(sizes) {
 		return intsJSON(sizes)
+	}
+	return out
+}
+
+// withBytesEndian gives a "bytes" codec that names no endian the default
+// one when the data type needs a byte order (as zarr-python's BytesCodec()
+// does), here and in sharding's inner codecs; the document written always
+// names it, as the spec requires.
+func withBytesEndian(cs []map[string]any, dt *dtype.DataType, endian string) []map[string]any {
+	if !dt.HasMultiByte() {
+		return cs
+	}
+	out := make([]map[string]any, len(cs))
+	for i, c := range cs {
+		cfg, _ := c["configuration"].(map[string]any)
+		switch c["name"] {
+		case "bytes":
+			if cfg["endian"] == nil {
+				c = copyMap(c)
+				cfg = copyMap(cfg)
+				cfg["endian"] = endian
+				c["configuration"] = cfg
+			}
+		case "sharding_indexed":
+			if inner, ok := cfg["codecs"].([]any); ok {
+				maps := make([]map[string]any, 0, len(inner))
+				for _, x := range inner {
+					if m, ok := x.(map[string]any); ok {
+						maps = append(maps, m)
+					}
+				}
+				if len(maps) == len(inner) {
+					fixed := withBytesEndian(maps, dt, endian)
+					list := make([]any, len(fixed))
+					for k, m := range fixed {
+						list[k] = m
+					}
+					c = copyMap(c)
+					cfg = copyMap(cfg)
+					cfg["codecs"] = list
+					c["configuration"] = cfg
+				}
+			}
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func copyMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for k, v := range m {
+		out[k] = v
 	}
 	return out
 }

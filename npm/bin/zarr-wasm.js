@@ -79,12 +79,20 @@ function attrText(attrs) {
   return `  attrs ${JSON.stringify(attrs, (k, v) => (typeof v === "bigint" ? v.toString() : typeof v === "number" && !Number.isFinite(v) ? String(v) : v))}`;
 }
 
+/** The data type's name, with the stored v2 typestr beside it when it says more (byte order). */
+function dtypeText(arr) {
+  const name = typeof arr.dtype === "string" ? arr.dtype : arr.dtype.name;
+  const stored = arr.dataType.stored;
+  if (stored === undefined || stored === name) return name;
+  return `${name} (${typeof stored === "string" ? stored : JSON.stringify(stored)})`;
+}
+
 function describe(node) {
   if (node.kind === "group") {
     return `group v${node.zarrFormat}${node.consolidated ? " (consolidated)" : ""}${attrText(node.attrs)}`;
   }
   const chunks = node.chunks ? tuple(node.chunks) : JSON.stringify(node.chunkSizes);
-  return `array v${node.zarrFormat}  shape ${tuple(node.shape)}  dtype ${node.dtype}  chunks ${chunks}  codecs ${node.codecs.map(codecText).join(", ")}${attrText(node.attrs)}`;
+  return `array v${node.zarrFormat}  shape ${tuple(node.shape)}  dtype ${dtypeText(node)}  chunks ${chunks}${node.shards ? `  shards ${tuple(node.shards)}` : ""}  codecs ${node.codecs.map(codecText).join(", ")}${attrText(node.attrs)}`;
 }
 
 async function printTree(node, name, prefix, childPrefix, out) {
@@ -213,8 +221,8 @@ async function main(argv) {
     throw e;
   }
   const res = await arr.get(third ?? null);
-  const type = { ...arr.dataType, bool: arr.dtype === "|b1" || arr.dtype === "bool" };
-  console.log(`shape ${tuple(res.shape)}  dtype ${arr.dtype}`);
+  const type = { ...arr.dataType, bool: arr.dtype === "bool" };
+  console.log(`shape ${tuple(res.shape)}  dtype ${dtypeText(arr)}`);
   console.log(formatArray(res.shape, elementText(type, res.data), all));
   return 0;
 }

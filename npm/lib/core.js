@@ -41,6 +41,34 @@ function normPath(path) {
   return String(path).replace(/^\/+|\/+$/g, "");
 }
 
+/** A place in a store: the store and an absolute path ("/", "/a/b"). */
+export class Location {
+  constructor(store, path = "/") {
+    this.store = store;
+    this.path = resolvePath("/", String(path));
+  }
+  /** The location of path, relative to this one (or absolute when it starts with "/"); ".." goes up. */
+  resolve(path) {
+    return new Location(this.store, resolvePath(this.path, String(path)));
+  }
+}
+
+/** The root of a store (a new Map when none is given), as zarrita's root(). */
+export function root(store) {
+  return new Location(store ?? new Map(), "/");
+}
+
+/** Resolves path against the absolute base as URL paths resolve (segments, ".", ".."). */
+export function resolvePath(base, path) {
+  const segs = path.startsWith("/") ? [] : base.split("/").filter(Boolean);
+  for (const s of path.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") segs.pop();
+    else segs.push(s);
+  }
+  return `/${segs.join("/")}`;
+}
+
 function node(info, store) {
   return info.kind === "array" ? new ZarrArray(info, store) : new ZarrGroup(info, store);
 }
@@ -67,6 +95,10 @@ class ZarrNode {
   /** Path inside the store, without leading "/" ("" for the root). */
   get path() {
     return this.#info.path;
+  }
+  /** The location of path relative to this node (zarrita's node.resolve), for open() and create(). */
+  resolve(path) {
+    return new Location(this.store, `/${this.#info.path}`).resolve(path);
   }
   /** The last path segment. */
   get name() {
@@ -100,15 +132,28 @@ export class ZarrArray extends ZarrNode {
   get ndim() {
     return this._info.shape.length;
   }
-  /** Chunk shape of a regular grid (null for a variable grid: see chunkSizes). */
+  /**
+   * Shape of the chunks a read decodes: the inner chunks of a sharded
+   * array (as zarrita.js and zarr-python 3 say); null for a variable grid
+   * (see chunkSizes).
+   */
   get chunks() {
     return this._info.chunks ? this._info.chunks.slice() : null;
+  }
+  /** Shard shape of a sharded array (the chunk grid's cells), else null. */
+  get shards() {
+    return this._info.shards ? this._info.shards.slice() : null;
   }
   /** Per-dimension chunk sizes of a variable (rectilinear) grid. */
   get chunkSizes() {
     return this._info.chunkSizes ?? null;
   }
-  /** The data type as stored: v3 name ("float32") or v2 typestr ("<f4"). */
+  /**
+   * The data type in one vocabulary for every format: "float32", "int64",
+   * "bool", "string", "datetime64[ns]", "v2:U13", ...; a structured type
+   * is described as {name: "struct", fields: [{name, dtype, shape?}]}.
+   * As stored: dataType.stored, or metadata.
+   */
   get dtype() {
     return this._info.dtype;
   }
@@ -119,15 +164,29 @@ export class ZarrArray extends ZarrNode {
   get codecs() {
     return this._info.codecs;
   }
+  /** Memory order of the stored chunks: "C" or "F" (a v3 transpose reversing the dimensions). */
   get order() {
     return this._info.order;
   }
+  /** Dimension names (v3 dimension_names, v2 _ARRAY_DIMENSIONS), null where unnamed; null when none. */
   get dimensionNames() {
-    return this._info.dimensionNames ?? null;
+    return this._info.dimensionNames ? this._info.dimensionNames.slice() : null;
   }
-  /** How values of this array look in JS (TypedArray name, fields, ...). */
+  /** How values of this array look in JS (TypedArray name, fields, ...), and the data type as stored. */
   get dataType() {
     return this._info.type;
+  }
+  /** The metadata document as stored (.zarray, zarr.json or v1 meta), with the current shape. */
+  get metadata() {
+    return this._info.metadata;
+  }
+  /**
+   * Whether the data type is `query`: a name ("float32") or a family
+   * ("number", "bigint", "boolean", "string", "object"), as zarrita.js's
+   * arr.is(); a type guard in TypeScript (see dtypeIs).
+   */
+  is(query) {
+    return dtypeIs(this._info.dtype, this._info.type, query);
   }
   /**
    * Reads a selection.
@@ -171,10 +230,11 @@ export class ZarrArray extends ZarrNode {
   /** Changes the shape; chunks outside the new shape are deleted. */
   async resize(shape) {
     const info = await callBridge("resize", this._info.id, Array.from(shape, Number));
-    this._update({ shape: info.shape, chunks: info.chunks });
+    this._update({ shape: info.shape, metadata: info.metadata });
   }
   toString() {
-    return `<zarr array /${this.path} shape=(${this.shape.join(", ")}) dtype=${this.dtype}>`;
+    const dt = typeof this.dtype === "string" ? this.dtype : this.dtype.name;
+    return `<zarr array /${this.path} shape=(${this.shape.join(", ")}) dtype=${dt}>`;
   }
 }
 
@@ -205,11 +265,37 @@ export class ZarrGroup extends ZarrNode {
       bridgeIfRunning()?.release(info.id);
       throw new ZarrError("NOT_FOUND", `${JSON.stringify(info.path)}: is a ${info.kind}, not a ${options.kind}`, { where: info.path });
     }
-    return node(info, this.store);
+    return checkDtype(node(info, this.store), options.dtype);
   }
   toString() {
     return `<zarr group /${this.path}>`;
   }
+}
+
+const numberArrays = new Set(["Int8Array", "Int16Array", "Int32Array", "Uint8Array", "Uint16Array", "Uint32Array", "Float32Array", "Float64Array"]);
+
+/**
+ * zarrita.js's data type queries over this package's names: an exact name,
+ * or the family of the values a read gives ("number": one number per
+ * element; "bigint": int64, uint64, datetime64, timedelta64; "boolean";
+ * "string"; "object": v2 objects; "struct").
+ */
+export function dtypeIs(dtype, info, query) {
+  if (typeof query !== "string") return false;
+  const name = typeof dtype === "string" ? dtype : dtype?.name;
+  switch (query) {
+    case "number":
+      return name !== "bool" && numberArrays.has(info?.js) && info?.items === 1;
+    case "bigint":
+      return info?.js === "BigInt64Array" || info?.js === "BigUint64Array";
+    case "boolean":
+      return name === "bool";
+    case "string":
+      return name === "string" || name.startsWith("v2:U") || name.startsWith("v2:S");
+    case "object":
+      return name === "v2:object";
+  }
+  return name === query;
 }
 
 /** A slice for selections: slice(stop) or slice(start, stop, step). */
@@ -249,16 +335,48 @@ function normItem(x) {
 }
 
 /**
- * Opens an array or group.
- * @param {object} store
- * @param {{path?: string, kind?: "array"|"group", signal?: AbortSignal}} [options]
+ * Where a call is aimed: a store (with options.path), or a Location or node
+ * (zarr.root(store).resolve("a/b"), group.resolve("c")), with options.path
+ * relative to it.
  */
-export async function open(store, options = {}) {
-  checkStore(store);
-  if (typeof options === "string") options = { path: options };
-  const info = await withSignal(options.signal, (signal) => callBridge("open", store, normPath(options.path), options.kind ?? "", signal));
-  return node(info, store);
+function target(where, path) {
+  if (where instanceof Location || where instanceof ZarrNode) {
+    const loc = where instanceof Location ? where : where.resolve(".");
+    return { store: loc.store, path: normPath(loc.resolve(path ?? ".").path) };
+  }
+  checkStore(where);
+  return { store: where, path: normPath(path) };
 }
+
+/**
+ * Opens an array or group.
+ * @param {object} where a store, a Location (zarr.root(store).resolve(path)) or a node
+ * @param {{path?: string, kind?: "array"|"group", dtype?: string, signal?: AbortSignal}} [options]
+ */
+export async function open(where, options = {}) {
+  if (typeof options === "string") options = { path: options };
+  const { store, path } = target(where, options.path);
+  const info = await withSignal(options.signal, (signal) => callBridge("open", store, path, options.kind ?? "", signal));
+  const n = node(info, store);
+  if (options.zarrFormat !== undefined && n.zarrFormat !== options.zarrFormat && !(options.zarrFormat === 2 && n.zarrFormat === 1)) {
+    bridgeIfRunning()?.release(info.id);
+    throw new ZarrError("NOT_FOUND", `${JSON.stringify(`/${path}`)}: is a Zarr v${n.zarrFormat} ${n.kind}, not v${options.zarrFormat}`, { where: `/${path}` });
+  }
+  return checkDtype(n, options.dtype);
+}
+
+/** n, after checking that an array's data type is `query` (open's dtype option). */
+function checkDtype(n, query) {
+  if (query === undefined || n.kind !== "array" || n.is(query)) return n;
+  bridgeIfRunning()?.release(n._info.id);
+  const got = typeof n.dtype === "string" ? n.dtype : n.dtype.name;
+  throw new ZarrError("INVALID_METADATA", `${JSON.stringify(`/${n.path}`)}: data type is ${got}, not ${query}`, { where: `/${n.path}` });
+}
+
+/** open() of a Zarr v2 (or v1) node only, as zarrita's open.v2. */
+open.v2 = (where, options = {}) => open(where, { ...(typeof options === "string" ? { path: options } : options), zarrFormat: 2 });
+/** open() of a Zarr v3 node only, as zarrita's open.v3. */
+open.v3 = (where, options = {}) => open(where, { ...(typeof options === "string" ? { path: options } : options), zarrFormat: 3 });
 
 /**
  * Creates an array (and missing parent groups). Options follow the Go
@@ -266,12 +384,15 @@ export async function open(store, options = {}) {
  * shape, chunks, dtype, fillValue, zarrFormat, codecs, compressor, filters,
  * order, dimensionSeparator, attributes, overwrite, writeEmptyChunks, ...
  */
-export async function create(store, options = {}) {
-  checkStore(store);
-  if (options.kind === "group") return createGroup(store, options);
+export async function create(where, options = {}) {
+  // zarrita's create(location) and create(location, {attributes}) make a group.
+  if (options.kind === "group" || (options.shape === undefined && options.dtype === undefined && options.dataType === undefined)) {
+    return createGroup(where, options);
+  }
+  const { store, path } = target(where, options.path);
   const o = { ...options };
   delete o.signal;
-  o.path = normPath(o.path);
+  o.path = path;
   if ("chunkShape" in o && !("chunks" in o)) o.chunks = o.chunkShape;
   if ("dataType" in o && !("dtype" in o)) o.dtype = o.dataType;
   if ("chunkSeparator" in o && !("dimensionSeparator" in o)) o.dimensionSeparator = o.chunkSeparator;
@@ -279,6 +400,7 @@ export async function create(store, options = {}) {
   delete o.dataType;
   delete o.chunkSeparator;
   if (o.shape === undefined) throw new ZarrError("INVALID_METADATA", "create() needs a shape");
+  if (o.dtype === undefined) throw new ZarrError("INVALID_METADATA", "create() needs a dtype");
   o.shape = Array.from(o.shape, Number);
   if (o.chunks != null) o.chunks = Array.from(o.chunks, Number);
   if ("fillValue" in o) {
@@ -299,9 +421,9 @@ export async function create(store, options = {}) {
 }
 
 /** Creates a group (and missing parents). Options: path, attributes, zarrFormat, overwrite. */
-export async function createGroup(store, options = {}) {
-  checkStore(store);
-  const o = { ...options, path: normPath(options.path) };
+export async function createGroup(where, options = {}) {
+  const { store, path } = target(where, options.path);
+  const o = { ...options, path };
   delete o.kind;
   const info = await callBridge("createGroup", store, toJSONText(o));
   return node(info, store);

@@ -15,25 +15,27 @@ async function roundTrip(dtype, value, options = {}) {
 
 describe("data type mapping", () => {
   const numeric = [
-    ["|b1", Uint8Array, [1, 0, 1, 1, 0]],
-    ["|i1", Int8Array, [-128, 0, 127, 5, -3]],
-    ["|u1", Uint8Array, [0, 255, 7, 8, 9]],
-    ["<i2", Int16Array, [-32768, 32767, 0, 1, -1]],
-    [">i2", Int16Array, [-32768, 32767, 0, 1, -1]],
-    ["<u2", Uint16Array, [0, 65535, 1, 2, 3]],
-    ["<i4", Int32Array, [-(2 ** 31), 2 ** 31 - 1, 0, 1, -1]],
-    [">u4", Uint32Array, [0, 2 ** 32 - 1, 1, 2, 3]],
-    ["<f4", Float32Array, [1.5, -0, NaN, Infinity, -3.25]],
-    [">f8", Float64Array, [1e300, -0, NaN, -Infinity, Math.PI]],
-    ["<i8", BigInt64Array, [-(2n ** 63n), 2n ** 63n - 1n, 0n, 1n, -1n]],
-    [">u8", BigUint64Array, [0n, 2n ** 64n - 1n, 1n, 2n, 3n]],
-    ["<M8[ns]", BigInt64Array, [-(2n ** 63n), 0n, 1_700_000_000_000_000_000n, 5n, -5n]],
-    ["<m8[s]", BigInt64Array, [1n, 2n, 3n, -4n, 0n]],
+    ["|b1", "bool", Uint8Array, [1, 0, 1, 1, 0]],
+    ["|i1", "int8", Int8Array, [-128, 0, 127, 5, -3]],
+    ["|u1", "uint8", Uint8Array, [0, 255, 7, 8, 9]],
+    ["<i2", "int16", Int16Array, [-32768, 32767, 0, 1, -1]],
+    [">i2", "int16", Int16Array, [-32768, 32767, 0, 1, -1]],
+    ["<u2", "uint16", Uint16Array, [0, 65535, 1, 2, 3]],
+    ["<i4", "int32", Int32Array, [-(2 ** 31), 2 ** 31 - 1, 0, 1, -1]],
+    [">u4", "uint32", Uint32Array, [0, 2 ** 32 - 1, 1, 2, 3]],
+    ["<f4", "float32", Float32Array, [1.5, -0, NaN, Infinity, -3.25]],
+    [">f8", "float64", Float64Array, [1e300, -0, NaN, -Infinity, Math.PI]],
+    ["<i8", "int64", BigInt64Array, [-(2n ** 63n), 2n ** 63n - 1n, 0n, 1n, -1n]],
+    [">u8", "uint64", BigUint64Array, [0n, 2n ** 64n - 1n, 1n, 2n, 3n]],
+    ["<M8[ns]", "datetime64[ns]", BigInt64Array, [-(2n ** 63n), 0n, 1_700_000_000_000_000_000n, 5n, -5n]],
+    ["<m8[s]", "timedelta64[s]", BigInt64Array, [1n, 2n, 3n, -4n, 0n]],
   ];
-  for (const [dtype, Ctor, values] of numeric) {
+  for (const [dtype, name, Ctor, values] of numeric) {
     test(`${dtype} ↔ ${Ctor.name}`, async () => {
       const { arr, res } = await roundTrip(dtype, Ctor.from(values));
-      assert.equal(arr.dtype, dtype);
+      assert.equal(arr.dtype, name); // one vocabulary for every format
+      assert.equal(arr.dataType.stored, dtype); // the typestr as stored
+      assert.equal(arr.metadata.dtype, dtype);
       assert.ok(res.data instanceof Ctor, `got ${res.data.constructor.name}`);
       assert.deepEqual([...res.data], values);
       assert.deepEqual(res.shape, [5]);
@@ -93,7 +95,16 @@ describe("data type mapping", () => {
     const dtype = [["a", "<i4"], ["b", [["c", "<f8"], ["d", "|u1", [2]]]], ["e", "<f4", [2, 3]], ["s", "|S2"]];
     const store = new zarr.MemoryStore();
     const arr = await zarr.create(store, { shape: [2], chunks: [2], dtype, zarrFormat: 2 });
-    assert.equal(arr.dtype, JSON.stringify(dtype));
+    assert.deepEqual(arr.dtype, {
+      name: "struct",
+      fields: [
+        { name: "a", dtype: "int32" },
+        { name: "b", dtype: { name: "struct", fields: [{ name: "c", dtype: "float64" }, { name: "d", dtype: "uint8", shape: [2] }] } },
+        { name: "e", dtype: "float32", shape: [2, 3] },
+        { name: "s", dtype: "v2:S2" },
+      ],
+    });
+    assert.deepEqual(arr.dataType.stored, dtype);
     const value = {
       a: Int32Array.of(1, -2),
       b: { c: Float64Array.of(0.5, 1.5), d: Uint8Array.of(1, 2, 3, 4) },

@@ -156,6 +156,14 @@ for (const src of sources) {
         }
         assert.equal(arr.zarrFormat, a.format);
         assert.deepEqual(arr.shape, theirs.arr.shape);
+        // The same description: chunks (a sharded array's inner chunks),
+        // dimension names (v3 dimension_names, v2 _ARRAY_DIMENSIONS) and the
+        // data type's name; the one difference by design is a v2 object
+        // array of vlen-utf8 strings, "string" here ("v2:object" there).
+        assert.deepEqual(arr.chunks, theirs.arr.chunks, "chunks");
+        assert.deepEqual(arr.dimensionNames ?? null, theirs.arr.dimensionNames ?? null, "dimensionNames");
+        const theirDtype = theirs.arr.dtype === "v2:object" && arr.dtype === "string" && arr.codecs.some((c) => c.name.endsWith("vlen-utf8")) ? "string" : theirs.arr.dtype;
+        assert.equal(arr.dtype, theirDtype, "dtype");
         compared++;
         const diff = difference(ours, theirs.chunk);
         if (diff === null) {

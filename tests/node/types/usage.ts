@@ -8,7 +8,9 @@ export async function usage(signal: AbortSignal): Promise<number> {
   const arr = await zarr.open(store, { path: "a/b", kind: "array" });
   const shape: number[] = arr.shape;
   const chunks: number[] | null = arr.chunks;
-  const dtype: string = arr.dtype;
+  const dtype: zarr.DataTypeName | zarr.StructDataType = arr.dtype;
+  const shards: number[] | null = arr.shards;
+  const dims: Array<string | null> | null = arr.dimensionNames;
   const fmt: 1 | 2 | 3 = arr.zarrFormat;
   const fill: unknown = arr.fillValue;
   const attrs: zarr.Attributes = arr.attrs;
@@ -57,6 +59,6 @@ export async function usage(signal: AbortSignal): Promise<number> {
   const pool: zarr.DecodePool = await zarr.useWorkers(4, { minBytes: 1 << 16 });
   const perWorker: number[] = pool.stats().decoded;
   await zarr.useWorkers(0);
-  void [perWorker, shape, chunks, dtype, fmt, fill, attrs, data, s2, stride, r2, names, a2, g2, ra, loc, sent, listed];
+  void [perWorker, shape, chunks, shards, dims, dtype, fmt, fill, attrs, data, s2, stride, r2, names, a2, g2, ra, loc, sent, listed];
   return data instanceof Float32Array ? data.length : 0;
 }

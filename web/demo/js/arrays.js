@@ -15,29 +15,27 @@ export function numericKind(arr) {
 
 /** The chunk shape reads happen in: the inner chunks of a sharded array. */
 export function readChunkShape(arr) {
-  const c = arr.codecs?.[0];
-  if (c?.name === "sharding_indexed" && Array.isArray(c.configuration?.chunk_shape)) {
-    return c.configuration.chunk_shape.slice();
-  }
   if (arr.chunks) return arr.chunks.slice();
   const sizes = arr.chunkSizes;
   if (sizes) return sizes.map((s) => (Array.isArray(s) ? Math.max(1, ...s) : Number(s) || 1));
   return arr.shape.map((n) => Math.max(1, n));
 }
 
-/** The data type as text (v3 name, v2 typestr, or a structured type's JSON). */
+/** The data type as text: its name, with the stored v2 typestr when that says more; a structured type as stored. */
 export function dtypeText(a) {
-  return typeof a.dtype === "string" ? a.dtype : JSON.stringify(a.dtype);
+  const stored = a.dataType?.stored;
+  if (typeof a.dtype !== "string") return JSON.stringify(stored ?? a.dtype);
+  return typeof stored === "string" && stored !== a.dtype ? `${a.dtype} (${stored})` : a.dtype;
 }
 
 /** Whether the array holds booleans. */
 export function isBool(a) {
-  return a?.dtype === "bool" || a?.dtype === "|b1";
+  return a?.dtype === "bool";
 }
 
-/** Dimension names: OME axes, v3 dimension_names, or xarray's _ARRAY_DIMENSIONS. */
+/** Dimension names: OME axes, or the array's (v3 dimension_names, v2 _ARRAY_DIMENSIONS). */
 export function dimNames(a, axes) {
-  const names = axes?.map((x) => (typeof x === "string" ? x : x?.name)) ?? a.dimensionNames ?? a.attrs?._ARRAY_DIMENSIONS ?? null;
+  const names = axes?.map((x) => (typeof x === "string" ? x : x?.name)) ?? a.dimensionNames ?? null;
   return a.shape.map((_, d) => (names && names[d] ? String(names[d]) : `dim ${d}`));
 }
 

@@ -2,7 +2,7 @@
 // type, chunks and shards, codecs, fill value, size) and its attributes.
 import { $, el } from "./dom.js";
 import { formatBytes, formatNumber, formatShape } from "./format.js";
-import { dimNames, dtypeText, readChunkShape } from "./arrays.js";
+import { dimNames, dtypeText } from "./arrays.js";
 export function renderDetails(t, image = null) {
   const n = t.node;
   const box = $("details");
@@ -24,12 +24,12 @@ export function renderDetails(t, image = null) {
     row("shape", formatShape(n.shape));
     if (names.some((x) => !x.startsWith("dim "))) row("dimensions", names.join(", "));
     row("dtype", dtypeText(n));
-    const sharding = n.codecs?.[0]?.name === "sharding_indexed";
-    if (n.chunks) {
-      row(sharding ? "shards" : "chunks", formatShape(n.chunks));
-      if (sharding) row("chunks", formatShape(readChunkShape(n)) + " (inside shards)");
-      const count = n.shape.reduce((acc, s, d) => acc * Math.ceil(s / n.chunks[d]), 1);
-      row(sharding ? "shard count" : "chunk count", count.toLocaleString());
+    const grid = n.shards ?? n.chunks;
+    if (grid) {
+      row(n.shards ? "shards" : "chunks", formatShape(grid));
+      if (n.shards) row("chunks", formatShape(n.chunks) + " (inside shards)");
+      const count = n.shape.reduce((acc, s, d) => acc * Math.ceil(s / grid[d]), 1);
+      row(n.shards ? "shard count" : "chunk count", count.toLocaleString());
     } else if (n.chunkSizes) {
       row("chunks", "variable: " + n.chunkSizes.map((s) => (Array.isArray(s) ? `[${s.length > 6 ? s.slice(0, 6).join(", ") + ", …" : s.join(", ")}]` : s)).join(" × "));
     }

@@ -20,7 +20,7 @@ export function makeTreeNode(node, name, parent, error = null) {
 }
 
 function describeArray(a) {
-  const dt = typeof a.dtype === "string" ? a.dtype : a.dtype?.name ?? JSON.stringify(a.dtype);
+  const dt = typeof a.dtype === "string" ? a.dtype : a.dtype?.name ?? "struct";
   return `${a.shape.length ? a.shape.join("×") : "()"} ${dt}`;
 }
 

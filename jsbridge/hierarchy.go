@@ -1,0 +1,45 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"syscall/js"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+)
+
+func init() {
+	// consolidate(store, path) → group info: writes consolidated metadata
+	// for the hierarchy at path, then opens the group through it.
+	handleAsync("consolidate", func(a []js.Value) (js.Value, error) {
+		s, err := newStore(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		ctx := context.Background()
+		path := optString(a[1])
+		if err := zarr.Consolidate(ctx, s, path); err != nil {
+			return js.Value{}, err
+		}
+		g, err := zarr.OpenGroup(ctx, s, path)
+		if err != nil {
+			return js.Value{}, err
+		}
+		return nodeInfo(g), nil
+	})
+	// nearest(name, candidates) → the near name ("did you mean"), or "".
+	handleSync("nearest", func(args []js.Value) any {
+		if len(args) < 2 || args[0].Type() != js.TypeString || !jsArray.Call("isArray", args[1]).Bool() {
+			return ""
+		}
+		names := make([]string, 0, args[1].Length())
+		for i := 0; i < args[1].Length(); i++ {
+			if v := args[1].Index(i); v.Type() == js.TypeString {
+				names = append(names, v.String())
+			}
+		}
+		return errs.Nearest(args[0].String(), names)
+	})
+}
