@@ -192,7 +192,7 @@ func init() {
 		if err != nil {
 			return js.Value{}, err
 		}
-		selShape, err := selectionShape(sel, arr.Shape())
+		selShape, err := arr.SelectionShape(sel)
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -210,13 +210,29 @@ func init() {
 		}
 		return js.Undefined(), nil
 	})
-	// resize(id, shape) → node info
+	// resize(id, shape, {expandOnly, shrinkOnly, resizeMetadataOnly}) →
+	// array info; a null in shape keeps that dimension.
 	fn("resize", func(a []js.Value) (js.Value, error) {
 		arr, err := lookupArray(a[0])
 		if err != nil {
 			return js.Value{}, err
 		}
-		if err := arr.Resize(context.Background(), intsFromJS(a[1])); err != nil {
+		shape := make([]int, a[1].Length())
+		for i := range shape {
+			shape[i] = -1
+			if v := a[1].Index(i); v.Type() == js.TypeNumber {
+				if shape[i], err = intFromJS(v, "shape entry"); err != nil {
+					return js.Value{}, err
+				}
+				if shape[i] < 0 {
+					return js.Value{}, errs.New(errs.Selection, arr.Path(), "negative dimension in new shape")
+				}
+			}
+		}
+		o := a[2]
+		flag := func(name string) bool { return o.Type() == js.TypeObject && o.Get(name).Truthy() }
+		opt := zarr.ResizeOptions{ExpandOnly: flag("expandOnly"), ShrinkOnly: flag("shrinkOnly"), MetadataOnly: flag("resizeMetadataOnly")}
+		if err := arr.ResizeWith(context.Background(), shape, opt); err != nil {
 			return js.Value{}, err
 		}
 		return arrayInfo(arr, jsObject.New()), nil
@@ -450,7 +466,7 @@ func chunkCoords(arr *zarr.Array, v js.Value) ([]int, error) {
 	if v.Type() != js.TypeObject || !jsArray.Call("isArray", v).Bool() {
 		return nil, errs.New(errs.Selection, arr.Path(), "chunk coordinates are an array of integers")
 	}
-	shape := arr.Shape()
+	shape := arr.Metadata().Shape // the stored grid, whatever view the array has
 	if v.Length() != len(shape) {
 		return nil, errs.New(errs.Selection, arr.Path(), "%d chunk coordinates for %d dimensions", v.Length(), len(shape))
 	}
@@ -569,6 +585,12 @@ func arrayInfo(a *zarr.Array, o js.Value) js.Value {
 	info := typeInfo(dt)
 	o.Set("type", info)
 	o.Set("fillValue", fillToJS(dt, a.Fill()))
+	if a.IsView() {
+		// A subarray field's fill is the whole subarray, as the schema has it.
+		if s, err := a.Schema(); err == nil {
+			o.Set("fillValue", jsonToJS(s["fill_value"]))
+		}
+	}
 	o.Set("order", a.LayoutOrder())
 	codecs := jsArray.New(len(a.Codecs()))
 	for i, c := range a.Codecs() {

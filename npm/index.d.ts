@@ -477,7 +477,12 @@ export declare class ZarrArray<D extends DataTypeName = DataTypeName> extends Za
   is<Q extends DataTypeQuery>(query: Q): this is ZarrArray<NarrowDataType<D, Q>>;
   get(selection?: Selection, options?: ReadOptions): Promise<Chunk<TypedArrayFor<D>>>;
   set(selection: Selection, value: Value, options?: { signal?: AbortSignal }): Promise<void>;
-  resize(shape: number[]): Promise<void>;
+  /** Changes the shape (null keeps a dimension), with TensorStore's resize modes. */
+  resize(shape: Array<number | null>, options?: ResizeOptions): Promise<void>;
+  /** TensorStore's Schema of the array (for an array from openSpec, of its field and transform). */
+  readonly schema: TensorStoreSchema;
+  /** The TensorStore spec that reopens the array, with its complete metadata. */
+  spec(): TensorStoreSpec;
   /** One chunk by grid coordinates, decoded (the fill value where the store has none). */
   getChunk(coords: number[], options?: { signal?: AbortSignal }): Promise<Chunk<TypedArrayFor<D>>>;
   /** Decodes the stored bytes of a chunk: the pure step, no store access (for worker pools). */
@@ -485,6 +490,112 @@ export declare class ZarrArray<D extends DataTypeName = DataTypeName> extends Za
   /** The store key of a chunk ("/path/c/0/1"). */
   chunkKey(coords: number[]): Promise<string>;
 }
+
+export interface ResizeOptions {
+  /** Fail if a dimension would shrink. */
+  expandOnly?: boolean;
+  /** Fail if a dimension would grow. */
+  shrinkOnly?: boolean;
+  /** Write the new shape only; chunks outside it are not deleted. */
+  resizeMetadataOnly?: boolean;
+}
+
+/** A bound of an index domain: n, or [n] when implicit (resizable). */
+export type IndexBound = number | [number];
+
+/** An index domain (TensorStore's IndexDomain JSON; output uses inclusive_min and exclusive_max). */
+export interface IndexDomain {
+  inclusive_min?: IndexBound[];
+  exclusive_max?: IndexBound[];
+  inclusive_max?: IndexBound[];
+  shape?: IndexBound[];
+  labels?: string[];
+  rank?: number;
+}
+
+/** Constraints on a chunk grid (TensorStore's ChunkLayout/Grid). */
+export interface ChunkGrid {
+  shape?: Array<number | null>;
+  shape_soft_constraint?: Array<number | null>;
+  aspect_ratio?: Array<number | null>;
+  aspect_ratio_soft_constraint?: Array<number | null>;
+  elements?: number | null;
+  elements_soft_constraint?: number | null;
+}
+
+/** TensorStore's ChunkLayout JSON (output has grid_origin, inner_order, read_chunk and write_chunk shapes). */
+export interface ChunkLayout {
+  rank?: number;
+  grid_origin?: Array<number | null>;
+  grid_origin_soft_constraint?: Array<number | null>;
+  inner_order?: number[];
+  inner_order_soft_constraint?: number[];
+  chunk?: ChunkGrid;
+  read_chunk?: ChunkGrid;
+  write_chunk?: ChunkGrid;
+  codec_chunk?: ChunkGrid;
+}
+
+/** TensorStore's Schema JSON. */
+export interface TensorStoreSchema {
+  rank: number;
+  dtype: string;
+  domain: IndexDomain;
+  chunk_layout: ChunkLayout;
+  codec: { driver: string; [member: string]: JSONValue };
+  /** Absent when the array has no fill value (v2 "fill_value": null). */
+  fill_value?: JSONValue;
+  dimension_units?: Array<string | null>;
+}
+
+/** A kvstore in a TensorStore spec. */
+export type KvStoreSpec =
+  | { driver: "memory"; path?: string }
+  | { driver: "file"; path: string }
+  | { driver: "http"; base_url: string; path?: string; headers?: string[] };
+
+/**
+ * A TensorStore spec of the zarr2 ("zarr") or zarr3 driver. In JS, kvstore
+ * may also be a store object (MemoryStore, FetchStore, ...), with `path`
+ * the array's path inside it.
+ */
+export interface TensorStoreSpec {
+  driver: "zarr2" | "zarr" | "zarr3";
+  kvstore?: KvStoreSpec | string | Store;
+  path?: string;
+  open?: boolean;
+  create?: boolean;
+  delete_existing?: boolean;
+  assume_metadata?: boolean;
+  assume_cached_metadata?: boolean;
+  /** The .zarray (zarr2) or zarr.json (zarr3) members to require, or to create with. */
+  metadata?: { [member: string]: JSONValue };
+  metadata_key?: string;
+  key_encoding?: "." | "/";
+  field?: string | null;
+  dtype?: string;
+  rank?: number;
+  schema?: Partial<TensorStoreSchema> & { [member: string]: JSONValue };
+  transform?: { [member: string]: JSONValue };
+  fill_missing_data_reads?: boolean;
+  store_data_equal_to_fill_value?: boolean;
+  cache_pool?: string | { total_bytes_limit?: number };
+  recheck_cached_data?: boolean | "open" | number;
+  recheck_cached_metadata?: boolean | "open" | number;
+  context?: { [resource: string]: JSONValue };
+  [member: string]: unknown;
+}
+
+/**
+ * Opens or creates the array a TensorStore spec describes: a spec object or
+ * a TensorStore URL ("file:///data/a.zarr|zarr2:", "memory://|zarr2:x",
+ * "http://host/data.zarr/|zarr2:"). The "memory" kvstore is one store per
+ * engine; "file" needs Node; "http" reads through FetchStore.
+ */
+export declare function openSpec(spec: TensorStoreSpec | string, options?: { signal?: AbortSignal }): Promise<ZarrArray>;
+
+/** The store behind the "memory" kvstore (read-only from JS). */
+export declare function memoryKvStore(): Promise<Readable & Listable>;
 
 export interface Child {
   name: string;

@@ -8,6 +8,7 @@ export { ZarrArray as Array, ZarrGroup as Group } from "./lib/core.js";
 export { get, set, select, consolidate } from "./lib/functions.js";
 export { MemoryStore, FetchStore, HTTPError, RangeMismatchError, httpDefaults } from "./lib/stores.js";
 export { ReferenceStore } from "./lib/refs.js";
+export { openSpec, memoryKvStore } from "./lib/spec.js";
 export { ZipStore } from "./lib/zip.js";
 export { storeFromUrl } from "./lib/sources.js";
 export { FileListStore, BlobStore } from "./lib/files.js";

@@ -66,6 +66,11 @@ func (a *Array) view() *arrayView {
 	return nil
 }
 
+// IsView reports whether the array is seen through a spec's view (a field
+// of a structured type, or a transform): Shape, DType, Chunks and Fill
+// then describe the view, Metadata the stored array.
+func (a *Array) IsView() bool { return a.view() != nil }
+
 // Shape is the shape Read selects from: the stored shape, or for an array
 // opened from a spec with a field or transform, the extents of its domain
 // (chunked dimensions, then the field's subarray dimensions, transformed).

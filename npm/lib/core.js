@@ -16,7 +16,7 @@ const registry =
  * request of the call listens to it, which would trip Node's
  * MaxListenersExceededWarning on the caller's signal.
  */
-async function withSignal(signal, fn) {
+export async function withSignal(signal, fn) {
   if (!signal) return fn(undefined);
   if (signal.aborted) return fn(signal);
   const inner = new AbortController();
@@ -227,10 +227,24 @@ export class ZarrArray extends ZarrNode {
   async chunkKey(coords) {
     return callBridge("chunkKey", this._info.id, Array.from(coords, Number));
   }
-  /** Changes the shape; chunks outside the new shape are deleted. */
-  async resize(shape) {
-    const info = await callBridge("resize", this._info.id, Array.from(shape, Number));
+  /**
+   * Changes the shape (null keeps a dimension); chunks outside the new shape
+   * are deleted. Options are TensorStore's resize modes.
+   * @param {Array<number | null>} shape
+   * @param {{expandOnly?: boolean, shrinkOnly?: boolean, resizeMetadataOnly?: boolean}} [options]
+   */
+  async resize(shape, options = {}) {
+    const s = Array.from(shape, (x) => (x === null || x === undefined ? null : Number(x)));
+    const info = await callBridge("resize", this._info.id, s, options);
     this._update({ shape: info.shape, metadata: info.metadata });
+  }
+  /** TensorStore's Schema of the array (domain, chunk_layout, codec, dtype, fill_value, rank). */
+  get schema() {
+    return arraySpec(this._info.id).schema;
+  }
+  /** The TensorStore spec that reopens the array (with its complete metadata). */
+  spec() {
+    return arraySpec(this._info.id).spec;
   }
   toString() {
     const dt = typeof this.dtype === "string" ? this.dtype : this.dtype.name;
@@ -296,6 +310,14 @@ export function dtypeIs(dtype, info, query) {
       return name === "v2:object";
   }
   return name === query;
+}
+
+function arraySpec(id) {
+  const b = bridgeIfRunning();
+  if (!b) throw new ZarrError("INTERNAL", "the zarr-wasm engine is not running");
+  const r = b.arraySpec(id);
+  if (r.error) throw toZarrError(r.error);
+  return r;
 }
 
 /** A slice for selections: slice(stop) or slice(start, stop, step). */

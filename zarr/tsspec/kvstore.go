@@ -2,7 +2,6 @@ package tsspec
 
 import (
 	"encoding/json"
-	"net/url"
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -100,16 +99,18 @@ func ParseKvStore(where string, raw json.RawMessage) (*KvStore, error) {
 // path as TensorStore does: an absolute path replaces the base's (which must
 // then have none), a relative one is appended to it as to a directory.
 func (k *KvStore) setHTTP(where, base, path string) error {
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	u, ok := splitURL(base)
+	if !ok || (u.scheme != "http" && u.scheme != "https") || u.authority == "" {
 		return invalid(where, "%q is not an http or https URL", base)
 	}
-	if u.Fragment != "" {
+	if u.fragment != "" {
 		return invalid(where, "must not have a fragment")
 	}
-	basePath := u.Path
-	u.Path, u.RawPath = "", ""
-	k.BaseURL = u.String()
+	basePath, err := unescape(u.path)
+	if err != nil {
+		return invalid(where, "bad percent-encoding in %q", base)
+	}
+	k.BaseURL = u.base()
 	switch {
 	case strings.HasPrefix(path, "/"):
 		if basePath != "" && basePath != "/" {
@@ -137,7 +138,7 @@ func ParseKvStoreURL(where, s string) (*KvStore, error) {
 		if strings.ContainsAny(rest, "?#") {
 			return nil, invalid(where, "%s URLs take no query or fragment", scheme)
 		}
-		p, err := url.PathUnescape(rest)
+		p, err := unescape(rest)
 		if err != nil {
 			return nil, invalid(where, "bad percent-encoding in %q", s)
 		}
@@ -146,19 +147,21 @@ func ParseKvStoreURL(where, s string) (*KvStore, error) {
 		}
 		return &KvStore{Driver: scheme, Path: p}, nil
 	case "http", "https":
-		u, err := url.Parse(s)
-		if err != nil {
-			return nil, invalid(where, "%q is not a valid URL: %v", s, err)
+		u, _ := splitURL(s)
+		if u.authority == "" {
+			return nil, invalid(where, "%q has no host", s)
 		}
-		if u.Fragment != "" {
+		if u.fragment != "" {
 			return nil, invalid(where, "http URLs must not have a fragment")
 		}
-		p := u.Path
+		p, err := unescape(u.path)
+		if err != nil {
+			return nil, invalid(where, "bad percent-encoding in %q", s)
+		}
 		if p == "" {
 			p = "/"
 		}
-		u.Path, u.RawPath = "", ""
-		return &KvStore{Driver: "http", BaseURL: u.String(), Path: p}, nil
+		return &KvStore{Driver: "http", BaseURL: u.base(), Path: p}, nil
 	}
 	return nil, unsupported(where, "kvstore URL scheme %q is not supported (memory, file, http, https)", scheme).WithSuggestion(scheme, []string{"memory", "file", "http", "https"})
 }
@@ -188,12 +191,15 @@ func directory(p string) string {
 
 // URL is the http store's URL of Path (percent-encoded, with the query).
 func (k *KvStore) URL() string {
-	u, err := url.Parse(k.BaseURL)
-	if err != nil {
+	u, ok := splitURL(k.BaseURL)
+	if !ok {
 		return k.BaseURL
 	}
-	u.Path = k.Path
-	return u.String()
+	s := u.scheme + "://" + u.authority + escapePath(k.Path)
+	if u.hasQuery {
+		s += "?" + u.query
+	}
+	return s
 }
 
 // JSON is the kvstore's spec object.
@@ -219,7 +225,7 @@ func (k *KvStore) JSON() map[string]any {
 func (k *KvStore) ToURL() (string, error) {
 	switch k.Driver {
 	case "memory", "file":
-		return k.Driver + "://" + (&url.URL{Path: k.Path}).EscapedPath(), nil
+		return k.Driver + "://" + escapePath(k.Path), nil
 	case "http":
 		if len(k.Headers) > 0 {
 			return "", errs.New(errs.Unsupported, "kvstore.headers", "an http kvstore with headers has no URL form")

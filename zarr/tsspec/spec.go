@@ -3,7 +3,6 @@ package tsspec
 import (
 	"encoding/json"
 	"math"
-	"net/url"
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
@@ -107,7 +106,7 @@ func ParseURL(u string) (*Spec, error) {
 			return nil, invalid("spec", "%s: URLs take no query or fragment", scheme)
 		}
 		p = strings.TrimPrefix(p, "//")
-		dp, err := url.PathUnescape(p)
+		dp, err := unescape(p)
 		if err != nil {
 			return nil, invalid("spec", "bad percent-encoding in %q", parts[1])
 		}

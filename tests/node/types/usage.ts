@@ -55,6 +55,13 @@ export async function usage(signal: AbortSignal): Promise<number> {
   const loc: string = where && !where.inline ? where.fetchUrl : "inline";
   const sent: number = refs3.requests;
   const listed: string[] = await refs.list("/");
+  const ts = await zarr.openSpec({ driver: "zarr2", kvstore: { driver: "memory", path: "a/" }, create: true, dtype: "uint16", schema: { domain: { shape: [10] }, chunk_layout: { chunk: { aspect_ratio: [1], elements: 5 } } } });
+  const rank: number = ts.schema.rank;
+  const tsSpec: zarr.TensorStoreSpec = ts.spec();
+  await ts.resize([null], { expandOnly: true });
+  const byUrl = await zarr.openSpec("memory://a|zarr2:", { signal });
+  const mem = await zarr.memoryKvStore();
+  void [rank, tsSpec, byUrl, mem];
   await zarr.init(new URL("https://cdn/zarr.wasm"));
   const pool: zarr.DecodePool = await zarr.useWorkers(4, { minBytes: 1 << 16 });
   const perWorker: number[] = pool.stats().decoded;

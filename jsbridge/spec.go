@@ -1,0 +1,107 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"encoding/json"
+	"syscall/js"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/tsspec"
+)
+
+func init() {
+	// openSpec(spec, store, openKvStore, signal) → node info. spec is the
+	// JSON text of a TensorStore spec or a TensorStore URL; store, when an
+	// object, is the kvstore (a JS store the spec could not name);
+	// openKvStore(kv) returns the JS store of a file or http kvstore.
+	handleAsync("openSpec", func(a []js.Value) (js.Value, error) {
+		ctx, done, err := callContext(a[3])
+		if err != nil {
+			return js.Value{}, err
+		}
+		defer done()
+		var opt zarr.SpecOptions
+		if a[1].Type() == js.TypeObject {
+			if opt.Store, err = newStore(a[1]); err != nil {
+				return js.Value{}, err
+			}
+		}
+		if open := a[2]; open.Type() == js.TypeFunction {
+			opt.OpenKvStore = func(ctx context.Context, kv *tsspec.KvStore) (zarr.Store, error) {
+				return openJSKvStore(ctx, open, kv)
+			}
+		}
+		arr, err := zarr.OpenSpecWith(ctx, optString(a[0]), opt)
+		if err != nil {
+			return js.Value{}, abortAware(ctx, err)
+		}
+		return nodeInfo(arr), nil
+	})
+	// arraySpec(id) → {schema, spec} or {error}: TensorStore's Schema and
+	// Spec of an array, answered at once (the getter arr.schema is sync).
+	handleSync("arraySpec", func(a []js.Value) any {
+		o := jsObject.New()
+		arr, err := lookupArray(arg0(a))
+		if err == nil {
+			var schema, spec map[string]any
+			if schema, err = arr.Schema(); err == nil {
+				if spec, err = arr.Spec(); err == nil {
+					o.Set("schema", jsonToJS(schema))
+					o.Set("spec", jsonToJS(spec))
+				}
+			}
+		}
+		if err != nil {
+			o.Set("error", errorValue(err))
+		}
+		return o
+	})
+}
+
+// openJSKvStore asks the JS wrapper for the store of a file or http
+// kvstore ({driver, path} or {driver, url, headers}) and wraps it.
+func openJSKvStore(ctx context.Context, open js.Value, kv *tsspec.KvStore) (zarr.Store, error) {
+	desc := jsObject.New()
+	desc.Set("driver", kv.Driver)
+	desc.Set("path", kv.Path)
+	if kv.Driver == "http" {
+		desc.Set("url", kv.URL())
+		headers := make([]any, len(kv.Headers))
+		for i, h := range kv.Headers {
+			headers[i] = h
+		}
+		desc.Set("headers", valueToJS(headers))
+	}
+	v, err := call(open, "call", js.Undefined(), desc)
+	if err == nil {
+		v, err = await(ctx, v)
+	}
+	if err != nil {
+		if errs.CodeOf(err) == "" {
+			err = errs.Wrap(errs.Store, "spec.kvstore", err, "cannot open the %s kvstore", kv.Driver)
+		}
+		return nil, err
+	}
+	return newStore(v)
+}
+
+// jsonToJS converts a JSON-shaped Go value (maps, lists, numbers,
+// json.RawMessage members) to a JS value.
+func jsonToJS(v any) js.Value {
+	b, err := jsonx.Marshal(v, "")
+	if err != nil {
+		return js.Null()
+	}
+	return valueToJS(json.RawMessage(b))
+}
+
+func init() {
+	// memoryKvStore() → handle of the store behind the "memory" kvstore.
+	handleAsync("memoryKvStore", func([]js.Value) (js.Value, error) {
+		return js.ValueOf(keep(zarr.Store(zarr.MemoryKvStore()))), nil
+	})
+}

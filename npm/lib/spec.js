@@ -1,0 +1,68 @@
+// TensorStore specs: zarr.openSpec opens or creates an array from a
+// TensorStore JSON spec or URL, in the Go engine (zarr.OpenSpec). Its file
+// and http kvstores become this package's FileSystemStore and FetchStore.
+import { callBridge, isNode } from "./runtime.js";
+import { ZarrError } from "./errors.js";
+import { toJSONText } from "./json.js";
+import { ZarrArray, withSignal } from "./core.js";
+import { FetchStore } from "./stores.js";
+import { GoStore } from "./gostore.js";
+
+/**
+ * Opens (or creates) the array a TensorStore spec describes.
+ * @param {object | string} spec a TensorStore spec ({driver: "zarr2", kvstore, metadata, ...})
+ *   or URL ("file:///data/a.zarr|zarr2:", "memory://|zarr2:x"); in JS `kvstore` may also be
+ *   any store object (MemoryStore, FetchStore, ...), with the spec's `path` inside it
+ * @param {{signal?: AbortSignal}} [options]
+ * @returns {Promise<ZarrArray>}
+ */
+export async function openSpec(spec, options = {}) {
+  let text;
+  let store;
+  if (typeof spec === "string") {
+    text = spec;
+  } else if (spec !== null && typeof spec === "object" && !Array.isArray(spec)) {
+    let s = spec;
+    const kv = spec.kvstore;
+    if (kv !== null && typeof kv === "object" && typeof kv.get === "function") {
+      // A store object: the engine uses it; the spec keeps only the path.
+      store = kv;
+      s = { ...spec, kvstore: { driver: "memory" } };
+    }
+    text = toJSONText(s);
+  } else {
+    throw new ZarrError("INVALID_METADATA", "a spec is a TensorStore JSON spec object or a TensorStore URL string");
+  }
+  const info = await withSignal(options.signal, (signal) => callBridge("openSpec", text, store, openKvStore, signal));
+  return new ZarrArray(info, store ?? null);
+}
+
+/** The store of a file or http kvstore ({driver, path, url, headers}). */
+async function openKvStore(kv) {
+  if (kv.driver === "http") {
+    const headers = {};
+    for (const line of kv.headers ?? []) {
+      const i = line.indexOf(":");
+      headers[line.slice(0, i).trim()] = line.slice(i + 1).trim();
+    }
+    return new FetchStore(kv.url, { headers });
+  }
+  if (kv.driver === "file") {
+    if (!isNode) {
+      throw new ZarrError("UNSUPPORTED", `"file" kvstore ${JSON.stringify(kv.path)}: browsers have no file system; give a store object (or an http kvstore) instead`);
+    }
+    const nodeEntry = new URL("../node.js", import.meta.url).href;
+    const { FileSystemStore } = await import(/* @vite-ignore */ nodeEntry);
+    return new FileSystemStore(kv.path);
+  }
+  throw new ZarrError("UNSUPPORTED", `kvstore driver ${JSON.stringify(kv.driver)} is not supported`);
+}
+
+/**
+ * The store behind the "memory" kvstore: one per engine (a spec's kvstore
+ * path is a key prefix in it). Read-only from JS (get, getRange, list).
+ * @returns {Promise<GoStore>}
+ */
+export async function memoryKvStore() {
+  return new GoStore(await callBridge("memoryKvStore"));
+}
