@@ -12,7 +12,8 @@
 // Decoding follows the rules of the c-blosc 1.21 decoder and reads every
 // chunk c-blosc 1.x writes. Encoding produces chunks c-blosc decodes, with
 // c-blosc's choices of block size, split mode and header flags. Blosc2 chunks
-// (format version >= 3) are rejected with ErrUnsupported.
+// (format versions 3 to 5, with a well-formed header) are rejected with
+// ErrUnsupported; anything else that is not Blosc1 is ErrCorrupt.
 //
 // Decode is safe on hostile input: a corrupt chunk yields an error wrapping
 // ErrCorrupt, never a panic or an out-of-bounds access. Before anything is
@@ -44,8 +45,9 @@ type Options struct {
 	Blocksize int    // 0 = automatic (c-blosc's compute_blocksize rules)
 }
 
-// ErrUnsupported is returned (wrapped) for Blosc2 chunks (version >= 3) and
-// unknown compressor codes, and by Encode for options it does not know.
+// ErrUnsupported is returned (wrapped) for well-formed Blosc2 chunks
+// (versions 3 to 5), and by Encode for options it does not know. A header
+// that is not a valid Blosc1 or Blosc2 one is ErrCorrupt.
 var ErrUnsupported = errors.New("blosc: unsupported")
 
 // ErrCorrupt is wrapped by every error about a malformed chunk.
@@ -109,6 +111,12 @@ func parseHeader(src []byte) (header, error) {
 	}
 	version := src[0]
 	if version >= 3 {
+		// Only a header Blosc2 could have written is "unsupported"; any
+		// other first byte is a corrupt chunk (a CODEC error, not a
+		// format this package merely lacks).
+		if err := checkBlosc2Header(src); err != nil {
+			return h, err
+		}
 		return h, unsupported("Blosc2 chunk (format version %d); only Blosc1 (version 2) chunks are supported", version)
 	}
 	if version == 0 {
@@ -145,12 +153,51 @@ func parseHeader(src []byte) (header, error) {
 		return h, nil
 	}
 	if h.code() >= len(codeNames) {
-		return h, unsupported("compressor code %d", h.code())
+		// codes 5-7 are reserved or Blosc2-only: no Blosc1 writer uses them
+		return h, corrupt("compressor code %d in a Blosc1 chunk", h.code())
 	}
 	if h.blocksize == 0 || h.blocksize > maxBlocksize {
 		return h, corrupt("blocksize %d", h.blocksize)
 	}
 	return h, nil
+}
+
+// Blosc2 header facts (c-blosc2's README_CHUNK_FORMAT): format versions
+// 3 (alpha), 4 (beta) and 5 (stable); flags bits 0 and 2 both set mean
+// the 32-byte extended header; compressor code 5 is reserved.
+const (
+	blosc2MaxVersion     = 5
+	blosc2ExtendedHeader = 32
+)
+
+// checkBlosc2Header reports a corrupt chunk unless src starts with a
+// header a Blosc2 writer could have produced.
+func checkBlosc2Header(src []byte) error {
+	version, flags := src[0], src[2]
+	if version > blosc2MaxVersion {
+		return corrupt("format version %d (Blosc1 is 2, Blosc2 3 to %d)", version, blosc2MaxVersion)
+	}
+	hlen := headerSize
+	if flags&(flagShuffle|flagBitshuffle) == flagShuffle|flagBitshuffle {
+		hlen = blosc2ExtendedHeader
+	}
+	if len(src) < hlen {
+		return corrupt("Blosc2 chunk of %d bytes, shorter than its %d-byte header", len(src), hlen)
+	}
+	nbytes := int32(le.Uint32(src[4:]))
+	blocksize := int32(le.Uint32(src[8:]))
+	cbytes := int32(le.Uint32(src[12:]))
+	switch {
+	case src[3] == 0:
+		return corrupt("typesize 0")
+	case nbytes < 0 || blocksize < 0 || cbytes < 0:
+		return corrupt("negative size in header (nbytes %d, blocksize %d, cbytes %d)", nbytes, blocksize, cbytes)
+	case int(cbytes) < hlen || int(cbytes) > len(src):
+		return corrupt("Blosc2 header says %d bytes, the chunk has %d (header %d)", cbytes, len(src), hlen)
+	case flags>>5 == 5:
+		return corrupt("reserved compressor code 5")
+	}
+	return nil
 }
 
 // layout describes the block structure of a non-memcpyed chunk.

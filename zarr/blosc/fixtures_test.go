@@ -200,12 +200,14 @@ func TestCBloscCompat(t *testing.T) {
 	t.Logf("%d compat chunks decoded", len(files))
 }
 
+// TestBlosc2Unsupported: only a header Blosc2 could have written is
+// ErrUnsupported; garbled headers are ErrCorrupt (a CODEC error upstream).
 func TestBlosc2Unsupported(t *testing.T) {
 	chunk, err := Encode(make([]byte, 1000), Options{Cname: "lz4", Clevel: 5, Shuffle: 1, Typesize: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []byte{3, 4, 5, 6, 255} {
+	for _, v := range []byte{3, 4, 5} {
 		c := bytes.Clone(chunk)
 		c[0] = v
 		_, err := Decode(nil, c)
@@ -216,11 +218,32 @@ func TestBlosc2Unsupported(t *testing.T) {
 			t.Errorf("version %d: DecodedSize err = %v", v, err)
 		}
 	}
-	// unknown compressor codes 5..7
+	// an extended (32-byte) Blosc2 header, as c-blosc2 writes
+	ext := append(hdr(5, 0x05|1<<5, 4, 1000, 1000, 48), make([]byte, 32)...)
+	if _, err := Decode(nil, ext); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("extended Blosc2 header: %v", err)
+	}
+	garbled := map[string][]byte{
+		"version 6":                    func() []byte { c := bytes.Clone(chunk); c[0] = 6; return c }(),
+		"version 255":                  func() []byte { c := bytes.Clone(chunk); c[0] = 255; return c }(),
+		"Blosc2 cbytes past the end":   hdr(4, 0x00, 4, 100, 100, 1000),
+		"Blosc2 negative nbytes":       hdr(5, 0x00, 4, -5, 100, 16),
+		"Blosc2 typesize 0":            hdr(5, 0x00, 0, 100, 100, 16),
+		"Blosc2 extended header cut":   hdr(5, 0x05, 4, 100, 100, 16),
+		"Blosc2 reserved compressor 5": hdr(5, 0xa0, 4, 100, 100, 16),
+		"text":                         []byte("this is not a blosc chunk at all"),
+	}
+	for name, c := range garbled {
+		_, err := Decode(nil, c)
+		if !errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s: err = %v, want ErrCorrupt", name, err)
+		}
+	}
+	// compressor codes 5..7 in a Blosc1 chunk: no Blosc1 writer uses them
 	for code := byte(5); code < 8; code++ {
 		c := bytes.Clone(chunk)
 		c[2] = c[2]&0x1f | code<<5
-		if _, err := Decode(nil, c); !errors.Is(err, ErrUnsupported) {
+		if _, err := Decode(nil, c); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("code %d: err = %v", code, err)
 		}
 	}
