@@ -86,7 +86,8 @@ func invoke(fn js.Value, args ...any) (v js.Value, err error) {
 
 // refOptions reads the options object of refOpen: baseUrl, target,
 // templates ({name: text}), identityUrlMap (the wrapper maps urls itself,
-// in JS), maxGap, maxBlock, window (ms), concurrency, cacheFiles.
+// in JS), sameOrigin, allowedTargets, maxGap, maxBlock, window (ms),
+// concurrency, cacheFiles.
 func refOptions(o js.Value, read js.Value) (refs.Options, error) {
 	opt := refs.Options{Fetcher: jsFetcher{read: read}}
 	if o.Type() != js.TypeObject {
@@ -96,6 +97,18 @@ func refOptions(o js.Value, read js.Value) (refs.Options, error) {
 	opt.Target = optString(o.Get("target"))
 	if o.Get("identityUrlMap").Truthy() {
 		opt.URLMap = func(u string) string { return u }
+	}
+	opt.SameOrigin = o.Get("sameOrigin").Truthy()
+	if a := o.Get("allowedTargets"); a.Type() != js.TypeUndefined && a.Type() != js.TypeNull {
+		if !jsArray.Call("isArray", a).Bool() {
+			return opt, errs.New(errs.InvalidMetadata, "allowedTargets", "allowedTargets is an array of origins or URL prefixes")
+		}
+		for i := 0; i < a.Length(); i++ {
+			if a.Index(i).Type() != js.TypeString {
+				return opt, errs.New(errs.InvalidMetadata, "allowedTargets", "allowedTargets is an array of strings")
+			}
+			opt.AllowedTargets = append(opt.AllowedTargets, a.Index(i).String())
+		}
 	}
 	if t := o.Get("templates"); t.Type() == js.TypeObject {
 		keys := jsObject.Call("keys", t)

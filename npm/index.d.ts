@@ -163,6 +163,16 @@ export interface ReferenceStoreOptions extends HTTPPolicy {
   urlMap?: (url: string, defaultUrlMap: (url: string) => string) => string | URL | Promise<string | URL>;
   /** The file a reference with a null url reads (fsspec's target=); relative to the reference file. */
   target?: string;
+  /**
+   * Only read targets on the reference file's own origin (scheme, host,
+   * port) or in allowedTargets. For services that open reference files
+   * they did not write: otherwise a file can point the service at any host
+   * or local port. Checked on each target as resolved, before urlMap; a
+   * refused target is a STORE error when its key is read.
+   */
+  sameOrigin?: boolean;
+  /** Origins ("https://host:port") or URL prefixes ("https://host/data/", "s3://bucket/") targets may be in. */
+  allowedTargets?: string[];
   /** Template overrides (fsspec's template_overrides). */
   templates?: Record<string, string>;
   /** fromJSON: where the reference file lives (relative target urls resolve against it). */

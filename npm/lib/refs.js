@@ -69,6 +69,8 @@ function goOptions(opt, extra) {
   if (opt.target !== undefined && opt.target !== null) o.target = String(opt.target);
   if (opt.templates !== undefined) o.templates = opt.templates;
   if (typeof opt.urlMap === "function") o.identityUrlMap = true;
+  if (opt.sameOrigin) o.sameOrigin = true;
+  if (opt.allowedTargets !== undefined && opt.allowedTargets !== null) o.allowedTargets = Array.from(opt.allowedTargets, String);
   for (const k of ["maxGap", "maxBlock", "window", "concurrency", "cacheFiles"]) {
     if (opt[k] !== undefined && opt[k] !== null) o[k] = Number(opt[k]);
   }

@@ -336,6 +336,31 @@ describe("ReferenceStore: url mapping, the fetch hook, Range rules, abort", () =
     }
   });
 
+  test("sameOrigin / allowedTargets keep a reference file from pointing at other hosts and ports", async () => {
+    const other = await startServer(dataDir); // another port on 127.0.0.1: another origin
+    try {
+      const c = cases.find((x) => x.store === "json/v0.json" && x.path === "counts");
+      const refs = JSON.parse(await fs.readFile(path.join(dataDir, "json", "v0.json"), "utf8"));
+      for (const [k, v] of Object.entries(refs)) if (Array.isArray(v)) refs[k] = [`${other.url}/json/${v[0]}`, ...v.slice(1)];
+      const baseUrl = `${server.url}/json/refs.json`;
+      const open = await zarr.ReferenceStore.fromJSON(refs, { baseUrl });
+      assert.equal(compareCase(c, await readCase(open, c)), null, "without the option any origin is read");
+      const strict = await zarr.ReferenceStore.fromJSON(refs, { baseUrl, sameOrigin: true });
+      other.reset();
+      await assert.rejects(readCase(strict, c), (e) => e.code === "STORE" && /outside the reference file's origin/.test(e.message));
+      assert.equal(other.stats.requests, 0, "nothing was fetched from the refused origin");
+      const listed = await zarr.ReferenceStore.fromJSON(refs, { baseUrl, sameOrigin: true, allowedTargets: [`${other.url}/json/`] });
+      assert.equal(compareCase(c, await readCase(listed, c)), null);
+      const elsewhere = await zarr.ReferenceStore.fromJSON(refs, { baseUrl, allowedTargets: [`${other.url}/pq/`] });
+      await assert.rejects(readCase(elsewhere, c), (e) => e.code === "STORE" && /outside the allowed targets/.test(e.message));
+      // the reference file's own relative targets pass sameOrigin
+      const same = await zarr.ReferenceStore.fromUrl(`${server.url}/json/v0.json`, { sameOrigin: true });
+      assert.equal(compareCase(c, await readCase(same, c)), null);
+    } finally {
+      await other.close();
+    }
+  });
+
   test("retries: a 503 is retried with backoff", async () => {
     const flaky = await startServer(dataDir, { failFirst: 1 });
     try {

@@ -79,6 +79,18 @@ type Options struct {
 	// template_overrides).
 	Templates map[string]string
 
+	// SameOrigin restricts reference targets to the reference file's own
+	// origin (the scheme, host and port of BaseURL) and AllowedTargets: a
+	// service that opens reference files it did not write keeps them from
+	// making it read other hosts or local ports. With AllowedTargets alone,
+	// only those are allowed. The check applies to each target url as
+	// resolved, before URLMap (the caller's own mapping is trusted); a
+	// refused target is a STORE error when its key is read.
+	SameOrigin bool
+	// AllowedTargets lists origins ("https://host:port") or URL prefixes
+	// ("https://host/data/", "s3://bucket/") targets may be in.
+	AllowedTargets []string
+
 	// MaxGap is the largest gap between two ranges of one target that are
 	// still read as one request (0: DefaultMaxGap, 64 000 bytes as in
 	// fsspec; negative: never merge).
@@ -288,7 +300,13 @@ func (s *Store) url(key string, r *ref) (string, error) {
 	if u, ok := s.urls[raw]; ok {
 		return u, nil
 	}
-	u := s.mapURL(Resolve(s.base, raw))
+	resolved := Resolve(s.base, raw)
+	if s.opt.SameOrigin || len(s.opt.AllowedTargets) > 0 {
+		if err := allowedTarget(resolved, s.base, s.opt); err != nil {
+			return "", errs.Wrap(errs.Store, key, err, "reference target refused")
+		}
+	}
+	u := s.mapURL(resolved)
 	if len(s.urls) < 1<<16 {
 		s.urls[raw] = u
 	}

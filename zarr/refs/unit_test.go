@@ -492,6 +492,62 @@ func TestURLMapAndTarget(t *testing.T) {
 	}
 }
 
+// TestAllowedTargets: SameOrigin and AllowedTargets keep a reference file
+// from making the reader fetch other hosts, ports or paths.
+func TestAllowedTargets(t *testing.T) {
+	ctx := context.Background()
+	files := map[string][]byte{}
+	urls := []string{
+		"https://h/dir/t.nc", "https://h:443/other/t.nc", "https://h:8443/t.nc", "http://h/t.nc",
+		"http://127.0.0.1:6379/", "https://evil/t.nc", "https://h.evil/t.nc",
+		"https://bucket.s3.amazonaws.com/data/t.nc", "https://bucket.s3.amazonaws.com/private/t.nc",
+		"https://cdn/pub/t.nc", "https://cdn/public/t.nc", "https://cdn/pub/../secret", "https://h/t.nc",
+	}
+	for _, u := range urls {
+		files[u] = []byte("0123456789")
+	}
+	mf := &memFetcher{files: files}
+	doc := []byte(`{
+		"rel": ["t.nc", 0, 2], "abs_same": ["https://h:443/other/t.nc", 0, 2],
+		"port": ["https://h:8443/t.nc", 0, 2], "scheme": ["http://h/t.nc", 0, 2],
+		"local": ["http://127.0.0.1:6379/", 0, 2], "host": ["https://evil/t.nc", 0, 2],
+		"suffix_host": ["https://h.evil/t.nc", 0, 2], "userinfo": ["https://h@evil/t.nc", 0, 2],
+		"s3": ["s3://bucket/data/t.nc", 0, 2], "s3_other": ["s3://bucket/private/t.nc", 0, 2],
+		"pub": ["https://cdn/pub/t.nc", 0, 2], "pub_prefix": ["https://cdn/public/t.nc", 0, 2],
+		"dotdot": ["https://cdn/pub/../secret", 0, 2], "up": ["../t.nc", 0, 2],
+		"inline": "x"
+	}`)
+	check := func(opt Options, ok ...string) {
+		t.Helper()
+		opt.Fetcher, opt.BaseURL = mf, "https://h/dir/refs.json"
+		s, err := FromJSON(ctx, doc, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allowed := map[string]bool{"inline": true}
+		for _, k := range ok {
+			allowed[k] = true
+		}
+		for _, k := range []string{"rel", "abs_same", "port", "scheme", "local", "host", "suffix_host", "userinfo", "s3", "s3_other", "pub", "pub_prefix", "dotdot", "up", "inline"} {
+			_, _, err := s.Get(ctx, k)
+			switch {
+			case allowed[k] && err != nil:
+				t.Errorf("%+v: %s refused: %v", opt.AllowedTargets, k, err)
+			case !allowed[k] && (code(err) != errs.Store || !strings.Contains(fmt.Sprint(err), "outside")):
+				t.Errorf("%+v: %s: %v, want it refused", opt.AllowedTargets, k, err)
+			}
+		}
+	}
+	check(Options{SameOrigin: true}, "rel", "abs_same", "up")
+	check(Options{AllowedTargets: []string{"s3://bucket/data/", "https://cdn/pub"}}, "s3", "pub")
+	check(Options{SameOrigin: true, AllowedTargets: []string{"https://cdn"}}, "rel", "abs_same", "up", "pub", "pub_prefix", "dotdot")
+	// without a base URL nothing is the reference file's origin
+	s, _ := FromJSON(ctx, doc, Options{Fetcher: mf, SameOrigin: true})
+	if _, _, err := s.Get(ctx, "abs_same"); code(err) != errs.Store || !strings.Contains(err.Error(), "unknown") {
+		t.Errorf("no base URL: %v", err)
+	}
+}
+
 func TestEscape(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"a/b c/d", "a/b%20c/d"},

@@ -2,6 +2,8 @@ package refs
 
 import (
 	"errors"
+	"fmt"
+	"net/url"
 	"path"
 	"strings"
 )
@@ -167,4 +169,73 @@ func DefaultURLMap(u string) string {
 		return "https://storage.googleapis.com/" + rest
 	}
 	return u
+}
+
+// allowedTarget checks a resolved target url against Options.SameOrigin
+// (the origin of base) and Options.AllowedTargets.
+func allowedTarget(target, base string, opt Options) error {
+	t, err := url.Parse(target)
+	if err != nil || t.Scheme == "" || t.Opaque != "" {
+		return fmt.Errorf("%q is not an absolute URL the allowed targets can be checked against", target)
+	}
+	var allowed []string
+	if opt.SameOrigin && base != "" {
+		allowed = append(allowed, base)
+	}
+	for _, a := range opt.AllowedTargets {
+		allowed = append(allowed, a)
+	}
+	for _, a := range allowed {
+		p, err := url.Parse(a)
+		if err != nil || p.Scheme == "" {
+			continue
+		}
+		if a == base {
+			p.Path = "/" // the origin of the reference file, not its path
+		}
+		if under(t, p) {
+			return nil
+		}
+	}
+	what := "the allowed targets " + strings.Join(opt.AllowedTargets, ", ")
+	if opt.SameOrigin {
+		what = "the reference file's origin"
+		if base == "" {
+			what = "the reference file's origin (unknown: no base URL was given)"
+		}
+		if len(opt.AllowedTargets) > 0 {
+			what += " or " + strings.Join(opt.AllowedTargets, ", ")
+		}
+	}
+	return fmt.Errorf("%s is outside %s (Options.SameOrigin, Options.AllowedTargets)", target, what)
+}
+
+// under reports whether t is at or below the origin and path of p.
+func under(t, p *url.URL) bool {
+	if !strings.EqualFold(t.Scheme, p.Scheme) || hostPort(t) != hostPort(p) || t.User != nil {
+		return false
+	}
+	prefix := p.Path
+	if prefix == "" || prefix == "/" {
+		return true
+	}
+	tp := path.Clean("/" + t.Path)
+	if strings.HasSuffix(prefix, "/") {
+		return strings.HasPrefix(tp+"/", prefix)
+	}
+	return tp == prefix || strings.HasPrefix(tp, prefix+"/")
+}
+
+// hostPort is a URL's host in lower case with its scheme's default port.
+func hostPort(u *url.URL) string {
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return host + ":" + port
 }
