@@ -3,7 +3,6 @@ package refs
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"path"
 	"strings"
 )
@@ -174,26 +173,24 @@ func DefaultURLMap(u string) string {
 // allowedTarget checks a resolved target url against Options.SameOrigin
 // (the origin of base) and Options.AllowedTargets.
 func allowedTarget(target, base string, opt Options) error {
-	t, err := url.Parse(target)
-	if err != nil || t.Scheme == "" || t.Opaque != "" {
+	t, ok := splitURL(target)
+	if !ok {
 		return fmt.Errorf("%q is not an absolute URL the allowed targets can be checked against", target)
 	}
-	var allowed []string
+	var allowed []urlParts
 	if opt.SameOrigin && base != "" {
-		allowed = append(allowed, base)
+		if b, ok := splitURL(base); ok {
+			b.path = "/" // the reference file's origin, not its path
+			allowed = append(allowed, b)
+		}
 	}
 	for _, a := range opt.AllowedTargets {
-		allowed = append(allowed, a)
+		if p, ok := splitURL(a); ok {
+			allowed = append(allowed, p)
+		}
 	}
-	for _, a := range allowed {
-		p, err := url.Parse(a)
-		if err != nil || p.Scheme == "" {
-			continue
-		}
-		if a == base {
-			p.Path = "/" // the origin of the reference file, not its path
-		}
-		if under(t, p) {
+	for _, p := range allowed {
+		if t.under(p) {
 			return nil
 		}
 	}
@@ -210,32 +207,75 @@ func allowedTarget(target, base string, opt Options) error {
 	return fmt.Errorf("%s is outside %s (Options.SameOrigin, Options.AllowedTargets)", target, what)
 }
 
-// under reports whether t is at or below the origin and path of p.
-func under(t, p *url.URL) bool {
-	if !strings.EqualFold(t.Scheme, p.Scheme) || hostPort(t) != hostPort(p) || t.User != nil {
-		return false
-	}
-	prefix := p.Path
-	if prefix == "" || prefix == "/" {
-		return true
-	}
-	tp := path.Clean("/" + t.Path)
-	if strings.HasSuffix(prefix, "/") {
-		return strings.HasPrefix(tp+"/", prefix)
-	}
-	return tp == prefix || strings.HasPrefix(tp, prefix+"/")
+// urlParts is what the target check compares of a URL.
+type urlParts struct {
+	scheme, host, port, path string
+	user                     bool // has user information ("user@host")
 }
 
-// hostPort is a URL's host in lower case with its scheme's default port.
-func hostPort(u *url.URL) string {
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	if port == "" {
-		switch strings.ToLower(u.Scheme) {
+// splitURL takes a "scheme://authority/path" URL apart: scheme and host in
+// lower case, the scheme's default port filled in, the path unescaped and
+// cleaned ("." and ".." applied). ok is false for anything else.
+func splitURL(u string) (p urlParts, ok bool) {
+	p.scheme = scheme(u)
+	rest, found := strings.CutPrefix(u[len(p.scheme)+1:], "//")
+	if p.scheme == "" || !found {
+		return p, false
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	auth, tail := rest[:end], rest[end:]
+	if i := strings.LastIndexByte(auth, '@'); i >= 0 {
+		p.user, auth = true, auth[i+1:]
+	}
+	p.host = auth
+	if strings.HasPrefix(auth, "[") { // IPv6 literal
+		j := strings.IndexByte(auth, ']')
+		if j < 0 {
+			return p, false
+		}
+		p.host, auth = auth[:j+1], auth[j+1:]
+		if strings.HasPrefix(auth, ":") {
+			p.port = auth[1:]
+		}
+	} else if i := strings.LastIndexByte(auth, ':'); i >= 0 {
+		p.host, p.port = auth[:i], auth[i+1:]
+	}
+	p.host = strings.ToLower(p.host)
+	if p.port == "" {
+		switch p.scheme {
 		case "http":
-			port = "80"
+			p.port = "80"
 		case "https":
-			port = "443"
+			p.port = "443"
 		}
 	}
-	return host + ":" + port
+	if i := strings.IndexAny(tail, "?#"); i >= 0 {
+		tail = tail[:i]
+	}
+	raw, err := pathUnescape(tail)
+	if err != nil {
+		return p, false
+	}
+	p.path = path.Clean("/" + raw)
+	if strings.HasSuffix(raw, "/") && p.path != "/" {
+		p.path += "/"
+	}
+	return p, true
+}
+
+// under reports whether t is at or below p's origin and path.
+func (t urlParts) under(p urlParts) bool {
+	if t.scheme != p.scheme || t.host != p.host || t.port != p.port || t.user {
+		return false
+	}
+	switch {
+	case p.path == "/":
+		return true
+	case strings.HasSuffix(p.path, "/"):
+		return strings.HasPrefix(strings.TrimSuffix(t.path, "/")+"/", p.path)
+	}
+	return t.path == p.path || strings.HasPrefix(t.path, p.path+"/")
 }
