@@ -3,6 +3,7 @@ package zarr
 import (
 	"context"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
@@ -123,6 +124,7 @@ func detectDriver(ctx context.Context, s Store, path string) (string, error) {
 type specState struct {
 	spec *tsspec.Spec
 	v2   *tsspec.V2Metadata
+	v3   *tsspec.V3Metadata
 	view *arrayView
 	// assumed: the metadata came from the spec, not the store.
 	assumed bool
@@ -192,7 +194,7 @@ func openSpecV2(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 		am.Attrs = arr.attrs
 	}
 	arr.spec = &specState{spec: s, v2: m, assumed: assumed}
-	if arr.spec.view, err = newArrayView(arr, m, f, s.Transform); err != nil {
+	if arr.spec.view, err = newArrayView(arr, m.BaseShape(f), len(m.Shape), nil, f, m.DType.Kind != dtype.Struct, s.Transform); err != nil {
 		return nil, err
 	}
 	return arr, nil
@@ -338,12 +340,22 @@ func (a *Array) ResizeWith(ctx context.Context, shape []int, opt ResizeOptions) 
 		if !ok {
 			return errs.New(errs.NotFound, a.meta.Key, "cannot resize: Metadata at %q does not exist", a.meta.Key)
 		}
-		stored, err := tsspec.ParseV2Metadata(a.meta.Key, data)
-		if err != nil {
-			return err
-		}
-		if _, err := a.spec.spec.CheckV2(stored); err != nil {
-			return err
+		if a.spec.v3 != nil {
+			stored, err := tsspec.ParseV3Metadata(a.meta.Key, data)
+			if err == nil {
+				err = a.spec.spec.CheckV3(stored)
+			}
+			if err != nil {
+				return err
+			}
+		} else {
+			stored, err := tsspec.ParseV2Metadata(a.meta.Key, data)
+			if err == nil {
+				_, err = a.spec.spec.CheckV2(stored)
+			}
+			if err != nil {
+				return err
+			}
 		}
 	}
 	if err := a.resize(ctx, base, !opt.MetadataOnly); err != nil {

@@ -167,7 +167,7 @@ func checkOpened(t *testing.T, where string, a *Array, expect map[string]json.Ra
 		switch k {
 		case "schema":
 			compareJSON(t, where+" schema", schema, want)
-		case "chunk_layout", "codec", "domain", "dtype", "fill_value", "rank":
+		case "chunk_layout", "codec", "domain", "dtype", "fill_value", "rank", "dimension_units":
 			compareJSON(t, where+" schema."+k, schema[k], want)
 		case "shape":
 			compareJSON(t, where+" shape", a.Shape(), want)

@@ -25,11 +25,10 @@ type arrayView struct {
 	transformed bool
 }
 
-func newArrayView(a *Array, m *tsspec.V2Metadata, f tsspec.Field, t *tsspec.Transform) (*arrayView, error) {
-	w := &arrayView{field: f, whole: m.DType.Kind != dtype.Struct, chunked: len(m.Shape), transformed: t != nil}
-	base := m.BaseShape(f)
+func newArrayView(a *Array, base []int64, chunked int, labels []string, f tsspec.Field, whole bool, t *tsspec.Transform) (*arrayView, error) {
+	w := &arrayView{field: f, whole: whole, chunked: chunked, transformed: t != nil}
 	if t == nil {
-		w.view = tsspec.DefaultView(base, w.chunked, nil)
+		w.view = tsspec.DefaultView(base, w.chunked, labels)
 		return w, nil
 	}
 	v, err := t.Resolve(base, w.chunked)

@@ -79,12 +79,20 @@ func FuzzParse(f *testing.F) {
 		`{"driver":"zarr2","kvstore":"memory://x","schema":{"domain":{"shape":[[4],5]},"chunk_layout":{"chunk":{"aspect_ratio":[1,2],"elements":10}},"fill_value":[1,2]},"dtype":"int8"}`,
 		`{"driver":"zarr","kvstore":{"driver":"http","base_url":"http://h/x"},"transform":{"input_inclusive_min":[1],"input_shape":[[3]],"output":[{"input_dimension":0,"offset":-1}]}}`,
 		`file:///tmp/a.zarr|zarr2:b`, `memory://|zarr3:`, `{"driver":"zarr","context":{"cache_pool":{"total_bytes_limit":100}},"recheck_cached_data":"open"}`,
+		`{"driver":"zarr3","kvstore":"memory://","metadata":{"data_type":"uint16","shape":[10,11],"codecs":[{"name":"transpose","configuration":{"order":[1,0]}},{"name":"sharding_indexed","configuration":{"chunk_shape":[2,3]}}],"chunk_grid":{"name":"regular","configuration":{"chunk_shape":[4,6]}}},"schema":{"dimension_units":["4nm",null]}}`,
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		spec, err := Parse(s)
-		if err != nil || spec.V2 == nil {
+		if err != nil {
+			return
+		}
+		if spec.Driver == "zarr3" {
+			if m, err := spec.NewV3Metadata(); err == nil {
+				V3Schema(m, nil)
+				spec.V3Spec(m, nil)
+			}
 			return
 		}
 		if m, fld, err := spec.NewV2Metadata(); err == nil {

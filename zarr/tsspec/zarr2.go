@@ -1233,7 +1233,9 @@ func schemaJSON(shape []int64, chunked int, chunks []int64, inner []int, codec m
 		}
 		for i := 0; i < v.Rank; i++ {
 			origin[i] = -v.Offset[i]
-			cs[i] = chunks[v.ToBase[i]]
+			if chunks != nil {
+				cs[i] = chunks[v.ToBase[i]]
+			}
 			baseToInput[v.ToBase[i]] = i
 		}
 		var order []any
