@@ -178,12 +178,9 @@ func (s Selection) resolve(shape []int) (resolved, error) {
 			r.dropped[d] = true
 			continue
 		}
-		step := it.Step
-		if step == 0 {
-			step = 1
-		}
-		if step < 0 {
-			return resolved{}, errs.New(errs.Selection, s.String(), "negative steps are not supported (dimension %d)", d)
+		step, err := s.step(it, d)
+		if err != nil {
+			return resolved{}, err
 		}
 		start, stop := 0, n
 		if it.Start != nil {
@@ -199,6 +196,17 @@ func (s Selection) resolve(shape []int) (resolved, error) {
 		r.ranges[d] = nd.Range{Start: start, Step: step, Count: count}
 	}
 	return r, nil
+}
+
+// step is a slice item's step (0 means 1); negative steps are refused.
+func (s Selection) step(it SelItem, d int) (int, error) {
+	switch {
+	case it.Step == 0:
+		return 1, nil
+	case it.Step < 0:
+		return 0, errs.New(errs.Selection, s.String(), "negative steps are not supported (dimension %d)", d)
+	}
+	return it.Step, nil
 }
 
 // expand gives one item per dimension: "..." and missing trailing items

@@ -328,12 +328,9 @@ func (s Selection) resolveDomain(origin, shape []int) (resolved, error) {
 			r.dropped[d] = true
 			continue
 		}
-		step := it.Step
-		if step == 0 {
-			step = 1
-		}
-		if step < 0 {
-			return resolved{}, errs.New(errs.Selection, s.String(), "negative steps are not supported (dimension %d)", d)
+		step, err := s.step(it, d)
+		if err != nil {
+			return resolved{}, err
 		}
 		start, stop := lo, hi
 		if it.Start != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
 // Fuzz targets: the JSON reference parser (with gen and templates), the
@@ -112,7 +113,7 @@ func FuzzLazy(f *testing.F) {
 		}
 		rec := "https://h/r/refs.0.parq"
 		if field != "" {
-			rec = "https://h/r/" + escapePath(field) + "/refs.0.parq"
+			rec = "https://h/r/" + urlx.EscapePath(field) + "/refs.0.parq"
 		}
 		files[rec] = parq
 		mf := &memFetcher{files: files}

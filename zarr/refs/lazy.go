@@ -13,6 +13,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/refs/parquet"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
 // lazy is a Parquet reference directory (fsspec's LazyReferenceMapper):
@@ -203,7 +204,7 @@ func (l *lazy) file(ctx context.Context, field string, i int64) (*table, error) 
 		u, q = u[:j], u[j:]
 	}
 	if field != "" {
-		u += escapePath(field) + "/"
+		u += urlx.EscapePath(field) + "/"
 	}
 	u += "refs." + strconv.FormatInt(i, 10) + ".parq" + q
 	u = l.s.mapURL(u)

@@ -40,6 +40,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
 // Fetcher reads byte ranges of URLs; it is how targets and Parquet files
@@ -600,7 +601,7 @@ func (f StoreFetcher) Fetch(ctx context.Context, url string, r store.ByteRange) 
 		key = key[:i]
 	}
 	if strings.Contains(key, "%") {
-		if k, err := pathUnescape(key); err == nil {
+		if k, err := urlx.Unescape(key); err == nil {
 			key = k
 		}
 	}

@@ -547,24 +547,3 @@ func TestAllowedTargets(t *testing.T) {
 		t.Errorf("no base URL: %v", err)
 	}
 }
-
-func TestEscape(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"a/b c/d", "a/b%20c/d"},
-		{"ümlaut?#%", "%C3%BCmlaut%3F%23%25"},
-		{"x-y_z.~!$&'()*+,;=:@", "x-y_z.~!$&'()*+,;=:@"},
-	} {
-		got := escapePath(c.in)
-		if got != c.want {
-			t.Errorf("escapePath(%q) = %q, want %q", c.in, got, c.want)
-		}
-		if back, err := pathUnescape(got); err != nil || back != c.in {
-			t.Errorf("pathUnescape(%q) = %q %v", got, back, err)
-		}
-	}
-	for _, bad := range []string{"%", "%4", "%zz"} {
-		if _, err := pathUnescape(bad); err == nil {
-			t.Errorf("pathUnescape(%q): no error", bad)
-		}
-	}
-}

@@ -1,64 +1,12 @@
 package refs
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
-
-// (net/url would do the two below, at the price of net/netip in the
-// WebAssembly binary.)
-
-// pathUnescape decodes %XX escapes.
-func pathUnescape(s string) (string, error) {
-	if !strings.Contains(s, "%") {
-		return s, nil
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] != '%' {
-			b = append(b, s[i])
-			continue
-		}
-		if i+2 >= len(s) || unhex(s[i+1]) < 0 || unhex(s[i+2]) < 0 {
-			return "", errors.New("bad % escape")
-		}
-		b = append(b, byte(unhex(s[i+1])<<4|unhex(s[i+2])))
-		i += 2
-	}
-	return string(b), nil
-}
-
-func unhex(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c - 'a' + 10)
-	case c >= 'A' && c <= 'F':
-		return int(c - 'A' + 10)
-	}
-	return -1
-}
-
-// escapePath percent-escapes a slash-separated key for use as a URL path:
-// every byte but unreserved characters, sub-delimiters, ':', '@' and '/'.
-func escapePath(p string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
-}
 
 // hasScheme reports whether u starts with "scheme://" (or "scheme:" for
 // data: and similar URLs without authority).
@@ -255,7 +203,7 @@ func splitURL(u string) (p urlParts, ok bool) {
 	if i := strings.IndexAny(tail, "?#"); i >= 0 {
 		tail = tail[:i]
 	}
-	raw, err := pathUnescape(tail)
+	raw, err := urlx.Unescape(tail)
 	if err != nil {
 		return p, false
 	}

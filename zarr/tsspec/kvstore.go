@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
 // KvStore is a key/value store spec: a JSON object {"driver", "path", ...}
@@ -106,7 +107,7 @@ func (k *KvStore) setHTTP(where, base, path string) error {
 	if u.fragment != "" {
 		return invalid(where, "must not have a fragment")
 	}
-	basePath, err := unescape(u.path)
+	basePath, err := urlx.Unescape(u.path)
 	if err != nil {
 		return invalid(where, "bad percent-encoding in %q", base)
 	}
@@ -138,7 +139,7 @@ func ParseKvStoreURL(where, s string) (*KvStore, error) {
 		if strings.ContainsAny(rest, "?#") {
 			return nil, invalid(where, "%s URLs take no query or fragment", scheme)
 		}
-		p, err := unescape(rest)
+		p, err := urlx.Unescape(rest)
 		if err != nil {
 			return nil, invalid(where, "bad percent-encoding in %q", s)
 		}
@@ -154,7 +155,7 @@ func ParseKvStoreURL(where, s string) (*KvStore, error) {
 		if u.fragment != "" {
 			return nil, invalid(where, "http URLs must not have a fragment")
 		}
-		p, err := unescape(u.path)
+		p, err := urlx.Unescape(u.path)
 		if err != nil {
 			return nil, invalid(where, "bad percent-encoding in %q", s)
 		}
@@ -195,7 +196,7 @@ func (k *KvStore) URL() string {
 	if !ok {
 		return k.BaseURL
 	}
-	s := u.scheme + "://" + u.authority + escapePath(k.Path)
+	s := u.scheme + "://" + u.authority + urlx.EscapePath(k.Path)
 	if u.hasQuery {
 		s += "?" + u.query
 	}
@@ -225,7 +226,7 @@ func (k *KvStore) JSON() map[string]any {
 func (k *KvStore) ToURL() (string, error) {
 	switch k.Driver {
 	case "memory", "file":
-		return k.Driver + "://" + escapePath(k.Path), nil
+		return k.Driver + "://" + urlx.EscapePath(k.Path), nil
 	case "http":
 		if len(k.Headers) > 0 {
 			return "", errs.New(errs.Unsupported, "kvstore.headers", "an http kvstore with headers has no URL form")

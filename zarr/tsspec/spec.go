@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
 // Drivers are the TensorStore drivers this package reads: "zarr" (whose
@@ -106,7 +107,7 @@ func ParseURL(u string) (*Spec, error) {
 			return nil, invalid("spec", "%s: URLs take no query or fragment", scheme)
 		}
 		p = strings.TrimPrefix(p, "//")
-		dp, err := unescape(p)
+		dp, err := urlx.Unescape(p)
 		if err != nil {
 			return nil, invalid("spec", "bad percent-encoding in %q", parts[1])
 		}

@@ -3,6 +3,7 @@ package tsspec
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -509,10 +510,10 @@ func (s *Spec) CheckV2(m *V2Metadata) (Field, error) {
 	if c == nil {
 		c = &V2Constraints{Rank: -1}
 	}
-	if c.Shape != nil && !equal64(c.Shape, m.Shape) {
+	if c.Shape != nil && !slices.Equal(c.Shape, m.Shape) {
 		return Field{}, mismatch("shape", int64sJSON(c.Shape), int64sJSON(m.Shape))
 	}
-	if c.Chunks != nil && !equal64(c.Chunks, m.Chunks) {
+	if c.Chunks != nil && !slices.Equal(c.Chunks, m.Chunks) {
 		return Field{}, mismatch("chunks", int64sJSON(c.Chunks), int64sJSON(m.Chunks))
 	}
 	if c.Compressor != nil && canonical(c.Compressor) != canonical(m.Compressor) {
@@ -554,18 +555,6 @@ func sameFill(a, b dtype.Fill) bool {
 	return string(a.Bytes) == string(b.Bytes)
 }
 
-func equal64(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // BaseShape is the array's domain as TensorStore sees it: the chunked
 // dimensions, then the field's subarray dimensions.
 func (m *V2Metadata) BaseShape(f Field) []int64 {
@@ -596,21 +585,10 @@ func innerOrder(chunked, full int, order string) []int {
 // fill value, chunk layout, units) against metadata.
 func (s *Spec) checkV2Schema(m *V2Metadata, f Field) error {
 	sc := &s.Schema
-	full := len(m.Shape) + len(f.Shape)
-	rank := full
-	if s.Transform != nil {
-		rank = s.Transform.Domain.Rank
-		if len(s.Transform.Output) != full {
-			return invalid("spec.transform", "has %d output dimensions; the array has %d", len(s.Transform.Output), full)
-		}
+	b, err := s.checkRankDType(len(m.Shape)+len(f.Shape), f.Type)
+	if err != nil {
+		return err
 	}
-	if sc.Rank >= 0 && sc.Rank != rank {
-		return invalid("spec.rank", "Rank is %d, but schema specifies rank of %d", rank, sc.Rank)
-	}
-	if sc.DType != "" && sc.DType != TSDataType(f.Type) {
-		return invalid("spec.dtype", "dtype from metadata (%s) does not match dtype in schema (%s)", nameOr(f.Type), sc.DType)
-	}
-	b := s.baseMap(full)
 	if sc.Domain != nil {
 		if err := b.checkDomain(sc.Domain, m.BaseShape(f), len(m.Shape)); err != nil {
 			return err
@@ -646,6 +624,26 @@ func (s *Spec) checkV2Schema(m *V2Metadata, f Field) error {
 		return invalid("spec.schema.dimension_units", "Dimension units not supported by zarr driver")
 	}
 	return nil
+}
+
+// checkRankDType checks the schema's rank and data type against an array
+// of full dimensions and element type t, and maps the spec's dimensions to
+// the array's.
+func (s *Spec) checkRankDType(full int, t *dtype.DataType) (baseMap, error) {
+	rank := full
+	if s.Transform != nil {
+		rank = s.Transform.Domain.Rank
+		if len(s.Transform.Output) != full {
+			return baseMap{}, invalid("spec.transform", "has %d output dimensions; the array has %d", len(s.Transform.Output), full)
+		}
+	}
+	if s.Schema.Rank >= 0 && s.Schema.Rank != rank {
+		return baseMap{}, invalid("spec.rank", "Rank is %d, but schema specifies rank of %d", rank, s.Schema.Rank)
+	}
+	if s.Schema.DType != "" && s.Schema.DType != TSDataType(t) {
+		return baseMap{}, invalid("spec.dtype", "dtype from metadata (%s) does not match dtype in schema (%s)", nameOr(t), s.Schema.DType)
+	}
+	return s.baseMap(full), nil
 }
 
 func nameOr(t *dtype.DataType) string {
@@ -1128,14 +1126,14 @@ func (s *Spec) NewV2Metadata() (*V2Metadata, Field, error) {
 		m.Order = "C"
 		if order != nil {
 			switch {
-			case equalInts(order, innerOrder(chunked, full, "C")):
-			case equalInts(order, innerOrder(chunked, full, "F")):
+			case slices.Equal(order, innerOrder(chunked, full, "C")):
+			case slices.Equal(order, innerOrder(chunked, full, "F")):
 				m.Order = "F"
 			case hard:
 				return fail(invalid("spec.schema.chunk_layout.inner_order", "Invalid \"inner_order\" constraint: %v", s.Schema.ChunkLayout.InnerOrder))
 			}
 		}
-	} else if hard && !equalInts(order, innerOrder(chunked, full, m.Order)) {
+	} else if hard && !slices.Equal(order, innerOrder(chunked, full, m.Order)) {
 		return fail(invalid("spec.schema.chunk_layout.inner_order", "%v does not match order %q", s.Schema.ChunkLayout.InnerOrder, m.Order))
 	}
 
@@ -1163,18 +1161,6 @@ func (s *Spec) NewV2Metadata() (*V2Metadata, Field, error) {
 		return fail(err)
 	}
 	return m, f, nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // V2Schema is the Schema JSON of field f of an array with metadata m, seen

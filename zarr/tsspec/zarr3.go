@@ -3,6 +3,7 @@ package tsspec
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -242,20 +243,10 @@ func canonicalKeyEncoding(raw json.RawMessage) string {
 func (s *Spec) checkV3Schema(m *V3Metadata) error {
 	sc := &s.Schema
 	full := len(m.Shape)
-	rank := full
-	if s.Transform != nil {
-		rank = s.Transform.Domain.Rank
-		if len(s.Transform.Output) != full {
-			return invalid("spec.transform", "has %d output dimensions; the array has %d", len(s.Transform.Output), full)
-		}
+	b, err := s.checkRankDType(full, m.DType)
+	if err != nil {
+		return err
 	}
-	if sc.Rank >= 0 && sc.Rank != rank {
-		return invalid("spec.rank", "Rank is %d, but schema specifies rank of %d", rank, sc.Rank)
-	}
-	if sc.DType != "" && sc.DType != TSDataType(m.DType) {
-		return invalid("spec.dtype", "dtype from metadata (%s) does not match dtype in schema (%s)", nameOr(m.DType), sc.DType)
-	}
-	b := s.baseMap(full)
 	if sc.Domain != nil {
 		if err := b.checkDomain(sc.Domain, m.Shape, full); err != nil {
 			return err
@@ -299,7 +290,7 @@ func (s *Spec) checkV3Schema(m *V3Metadata) error {
 				}
 			}
 		}
-		if order, hard := b.innerOrderConstraint(cl); hard && !equalInts(order, m.Inner) {
+		if order, hard := b.innerOrderConstraint(cl); hard && !slices.Equal(order, m.Inner) {
 			return invalid("spec.schema.chunk_layout.inner_order", "%v does not match the codecs' inner order %v", cl.InnerOrder, m.Inner)
 		}
 	}
@@ -646,7 +637,7 @@ func differentGrids(r, w Grid) bool {
 		if a == nil || b == nil {
 			return true
 		}
-		return equal64(a, b)
+		return slices.Equal(a, b)
 	}
 	return !sameShape(r.Shape, w.Shape) || (r.Elements != 0 && w.Elements != 0 && r.Elements != w.Elements)
 }
