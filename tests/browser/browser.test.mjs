@@ -173,6 +173,14 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
         assert.equal(r.abort, "ABORTED");
       });
 
+      test("TensorStore specs: http kvstore by URL, memory kvstore, file kvstore refused", async () => {
+        const r = await p.evaluate((base) => globalThis.specProbe(base), `${server.url}/fixtures/v2/data/v2.zarr/`);
+        // dtypes/i2_le[1, 0:3] as zarr-python 2.13 reads it.
+        assert.deepEqual(r.http, { values: [12917, 11483, -13599], kvstore: "http", rank: 2 });
+        assert.deepEqual(r.memory, [7, 8, 9]);
+        assert.equal(r.file, "UNSUPPORTED");
+      });
+
       for (const set of sets) {
         test(`${set.v} fixture cases over HTTP match cases.json`, async (t) => {
           const results = await p.evaluate(([cases, base]) => globalThis.runCases(cases, base), [

@@ -112,6 +112,22 @@ export function install(zarr, label) {
     }
     return res;
   };
+  // TensorStore specs in a page: an http kvstore by URL (FetchStore), the
+  // memory kvstore, and the file kvstore refused (no file system).
+  globalThis.specProbe = async (base) => {
+    const res = {};
+    const a = await zarr.openSpec(`${base}dtypes/i2_le/|zarr2:`);
+    res.http = { values: [...(await a.get("1, 0:3")).data], kvstore: a.spec().kvstore.driver, rank: a.schema.rank };
+    const m = await zarr.openSpec({ driver: "zarr2", kvstore: "memory://probe/", create: true, delete_existing: true, dtype: "uint8", schema: { domain: { shape: [3] } } });
+    await m.set(null, Uint8Array.of(7, 8, 9));
+    res.memory = [...(await (await zarr.openSpec("memory://probe|zarr2:")).get()).data];
+    try {
+      await zarr.openSpec("file:///tmp/x.zarr|zarr2:");
+    } catch (e) {
+      res.file = e.code;
+    }
+    return res;
+  };
   globalThis.zarrWasmLabel = label;
   document.title = `ready: ${label}`;
 }
