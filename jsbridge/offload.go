@@ -50,13 +50,15 @@ func bloscSlow(b []byte) bool {
 	return ok && !haveHostDecoder(name)
 }
 
+// offloaded is keyed by model names (package meta translates v2 ids and
+// v3 aliases into them).
 var offloaded = map[string]hostHelp{
-	"zlib": {decoder: "zlib", worker: always}, "numcodecs.zlib": {decoder: "zlib", worker: always},
-	"gzip": {decoder: "gzip", worker: always}, "numcodecs.gzip": {decoder: "gzip", worker: always},
-	"zstd": {decoder: "zstd", worker: always}, "numcodecs.zstd": {decoder: "zstd", worker: always},
-	"bz2": {worker: always}, "numcodecs.bz2": {worker: always},
-	"lzma": {worker: always}, "numcodecs.lzma": {worker: always},
-	"blosc": {worker: bloscSlow}, "numcodecs.blosc": {worker: bloscSlow},
+	"numcodecs.zlib": {decoder: "zlib", worker: always},
+	"gzip":           {decoder: "gzip", worker: always},
+	"zstd":           {decoder: "zstd", worker: always},
+	"numcodecs.bz2":  {worker: always},
+	"numcodecs.lzma": {worker: always},
+	"blosc":          {worker: bloscSlow},
 }
 
 func init() {

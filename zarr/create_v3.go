@@ -35,6 +35,10 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 		for _, c := range withBytesEndian(opt.Codecs, dt, endian) {
 			codecs = append(codecs, c)
 		}
+		var err error
+		if codecs, err = meta.V3CodecsForWriting(p+": codecs", codecs); err != nil {
+			return nil, err
+		}
 	} else {
 		if opt.Order == "F" && ndim > 1 {
 			perm := make([]any, ndim)

@@ -219,6 +219,25 @@ func roundTripCases() []rtCase {
 		})
 	add("filter/chain", zarr.ArrayOptions{DType: "<i2", Filters: []map[string]any{{"id": "delta", "dtype": "<i2", "astype": "<i2"}, {"id": "shuffle", "elementsize": 2}},
 		Compressor: map[string]any{"id": "blosc", "cname": "zstd", "clevel": 5, "shuffle": 0, "blocksize": 0}}, numbers("<i2"))
+	// Filter lists the v3 chain cannot express: numcodecs' order and views.
+	zlib1 := map[string]any{"id": "zlib", "level": 1}
+	for name, o := range map[string]zarr.ArrayOptions{
+		"shuffle_delta":        {DType: "<i4", Filters: []map[string]any{{"id": "shuffle", "elementsize": 4}, {"id": "delta", "dtype": "<i4"}}, Compressor: zlib1},
+		"zlib_delta":           {DType: "<i4", Filters: []map[string]any{zlib1, {"id": "delta", "dtype": "|u1"}}, NoCompressor: true},
+		"crc32_delta":          {DType: "<i4", Filters: []map[string]any{{"id": "crc32"}, {"id": "delta", "dtype": "<i4"}}, Compressor: zlib1},
+		"filter_as_compressor": {DType: "<i4", Filters: []map[string]any{{"id": "shuffle", "elementsize": 4}}, Compressor: map[string]any{"id": "delta", "dtype": "<i4"}},
+		"be_data_le_delta":     {DType: ">i4", Filters: []map[string]any{{"id": "delta", "dtype": "<i4"}}, Compressor: zlib1},
+		"le_data_be_astype":    {DType: "<i2", Filters: []map[string]any{{"id": "astype", "decode_dtype": ">i2", "encode_dtype": ">i4"}}, Compressor: zlib1},
+		"mixed_struct":         {DType: []any{[]any{"x", "<f4"}, []any{"y", ">i2"}, []any{"z", "|u1", []any{2}}}, Filters: []map[string]any{{"id": "shuffle", "elementsize": 8}}, Compressor: zlib1},
+		"zstd_level_100":       {DType: "<i4", Compressor: map[string]any{"id": "zstd", "level": 100}},
+		"zstd_level_min":       {DType: "<i4", Compressor: map[string]any{"id": "zstd", "level": -200000}},
+	} {
+		var values func(int) any = structValues
+		if ts, ok := o.DType.(string); ok {
+			values = numbers(ts)
+		}
+		add("order/"+name, o, values)
+	}
 	// Layout.
 	add("layout/F_i4", zarr.ArrayOptions{DType: "<i4", Order: "F"}, numbers("<i4"))
 	add("layout/F_struct", zarr.ArrayOptions{DType: []any{[]any{"x", "<f4"}, []any{"y", ">i2"}, []any{"z", "|u1", []any{2}}}, Order: "F"}, structValues)

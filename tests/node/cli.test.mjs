@@ -23,9 +23,9 @@ describe("zarr-wasm CLI", () => {
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trimEnd().split("\n");
     assert.match(lines[0], /^consolidated\.zarr\/ {2}group v2 \(consolidated\) {2}attrs \{"description":"consolidated store","nan":"NaN"\}$/);
-    assert.ok(lines.includes("│   │   └── y  array v2  shape (4, 5)  dtype int16 (>i2)  chunks (2, 2)  codecs bytes, zlib(level=1)"), r.stdout);
-    assert.ok(lines.some((l) => /^│   └── x {2}array v2 {2}shape \(8,\) {2}dtype float64 \(<f8\) {2}chunks \(3,\) {2}codecs bytes, zlib\(level=1\) {2}attrs \{"units":"K"\}$/.test(l)), r.stdout);
-    assert.ok(lines.includes("└── z  array v2  shape (6,)  dtype v2:U3 (<U3)  chunks (4,)  codecs bytes, zlib(level=1)"), r.stdout);
+    assert.ok(lines.includes("│   │   └── y  array v2  shape (4, 5)  dtype int16 (>i2)  chunks (2, 2)  codecs bytes(endian=big), numcodecs.zlib(level=1)"), r.stdout);
+    assert.ok(lines.some((l) => /^│   └── x {2}array v2 {2}shape \(8,\) {2}dtype float64 \(<f8\) {2}chunks \(3,\) {2}codecs bytes\(endian=little\), numcodecs\.zlib\(level=1\) {2}attrs \{"units":"K"\}$/.test(l)), r.stdout);
+    assert.ok(lines.includes("└── z  array v2  shape (6,)  dtype v2:U3 (<U3)  chunks (4,)  codecs bytes(endian=little), numcodecs.zlib(level=1)"), r.stdout);
   });
   test("info over HTTP (consolidated metadata lists the tree)", async () => {
     const server = await startServer(path.join(fixturesV2, "data"));
@@ -50,7 +50,7 @@ describe("zarr-wasm CLI", () => {
     const r = await run("info", path.join(refs, "json", "v1.json"));
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^v1\.json\/ {2}group v2 {2}attrs \{"Conventions":"CF-1\.6"/);
-    assert.ok(r.stdout.includes("├── temp  array v2  shape (10, 12)  dtype float32 (<f4)  chunks (4, 5)  codecs bytes, shuffle(elementsize=4), zlib(level=5)"), r.stdout);
+    assert.ok(r.stdout.includes("├── temp  array v2  shape (10, 12)  dtype float32 (<f4)  chunks (4, 5)  codecs bytes(endian=little), numcodecs.shuffle(elementsize=4), numcodecs.zlib(level=5)"), r.stdout);
     const c = await run("cat", `${path.join(refs, "json", "v0.json")}/counts`, "0:5");
     assert.equal(c.stdout, "shape (5,)  dtype int16 (>i2)\n[-300 -293 -286 -279 -272]\n", c.stderr);
     const server = await startServer(refs);

@@ -12,7 +12,7 @@ import (
 // encode_dtype and back (lossy when encode_dtype is narrower).
 type astypeCodec struct{ numericFilter }
 
-func init() { Register(newAstype, "astype", "numcodecs.astype") }
+func init() { Register(newAstype, "numcodecs.astype") }
 
 func newAstype(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
@@ -58,7 +58,7 @@ func (c *astypeCodec) Encode(a *nd.Array) (*nd.Array, error) {
 		return nil, err
 	}
 	out := castBytes(v.Bytes(), c.dn, c.dt.Size, c.an, c.as.Size)
-	return nd.FromBytes(outputType(c.as, Spec{DType: a.DType()}), v.Shape(), out)
+	return nd.FromBytes(c.as, v.Shape(), out)
 }
 
 func (c *astypeCodec) Decode(a *nd.Array, out Spec) (*nd.Array, error) {
@@ -81,5 +81,5 @@ func castBytes(src []byte, from ntype, fs int, to ntype, ts int) []byte {
 // castDecode casts encoded elements back to dtype and views them as out.
 func castDecode(name string, a *nd.Array, as *dtype.DataType, an ntype, dt *dtype.DataType, dn ntype, out Spec) (*nd.Array, error) {
 	dec := castBytes(a.Bytes(), an, as.Size, dn, dt.Size)
-	return finish(name, dec, dt, out)
+	return finish(name, dec, out)
 }

@@ -14,7 +14,7 @@ import (
 // pattern. Decoding is the identity.
 type bitroundCodec struct{ keepbits int }
 
-func init() { Register(newBitround, "bitround", "numcodecs.bitround") }
+func init() { Register(newBitround, "numcodecs.bitround") }
 
 func newBitround(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)

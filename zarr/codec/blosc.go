@@ -9,20 +9,20 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
-// bloscCodec wraps package blosc. v2 configs give shuffle as an integer
-// (-1 auto, 0, 1, 2) and no typesize (it is the item size of the data);
-// v3 configs give shuffle as a name and typesize explicitly.
+// bloscCodec is the v3 "blosc" codec over package blosc: shuffle by name,
+// typesize explicit (package meta rewrites numcodecs' settings into this
+// form; without typesize the input's element size is used).
 type bloscCodec struct{ opt blosc.Options }
 
-func init() { Register(newBlosc, "blosc", "numcodecs.blosc") }
+func init() { Register(newBlosc, "blosc") }
 
 func newBlosc(cfg json.RawMessage, in Spec) (any, error) {
 	var c struct {
-		Cname     *string         `json:"cname"`
-		Clevel    *int            `json:"clevel"`
-		Shuffle   json.RawMessage `json:"shuffle"`
-		Typesize  *int            `json:"typesize"`
-		Blocksize int             `json:"blocksize"`
+		Cname     *string `json:"cname"`
+		Clevel    *int    `json:"clevel"`
+		Shuffle   *string `json:"shuffle"`
+		Typesize  *int    `json:"typesize"`
+		Blocksize int     `json:"blocksize"`
 	}
 	if err := ParseConfig(cfg, &c); err != nil {
 		return nil, err
@@ -42,21 +42,16 @@ func newBlosc(cfg json.RawMessage, in Spec) (any, error) {
 	if opt.Clevel < 0 || opt.Clevel > 9 {
 		return nil, fmt.Errorf("clevel %d is not in 0..9", opt.Clevel)
 	}
-	if len(c.Shuffle) > 0 {
-		var name string
-		if json.Unmarshal(c.Shuffle, &name) == nil {
-			switch name {
-			case "noshuffle":
-				opt.Shuffle = 0
-			case "shuffle":
-				opt.Shuffle = 1
-			case "bitshuffle":
-				opt.Shuffle = 2
-			default:
-				return nil, fmt.Errorf("shuffle %q is not noshuffle, shuffle or bitshuffle", name)
-			}
-		} else if json.Unmarshal(c.Shuffle, &opt.Shuffle) != nil || opt.Shuffle < -1 || opt.Shuffle > 2 {
-			return nil, fmt.Errorf("shuffle must be -1, 0, 1, 2 or a name, got %s", c.Shuffle)
+	if c.Shuffle != nil {
+		switch *c.Shuffle {
+		case "noshuffle":
+			opt.Shuffle = 0
+		case "shuffle":
+			opt.Shuffle = 1
+		case "bitshuffle":
+			opt.Shuffle = 2
+		default:
+			return nil, fmt.Errorf("shuffle %q is not noshuffle, shuffle or bitshuffle", *c.Shuffle)
 		}
 	}
 	opt.Typesize = 1

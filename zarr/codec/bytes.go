@@ -9,12 +9,12 @@ import (
 )
 
 // bytesCodec is the v3 "bytes" array→bytes codec: elements in C order in the
-// given byte order. Endian Unset means every leaf carries its own stored
-// order (v1/v2 types).
+// configured byte order, which every multi-byte type needs (package meta
+// puts a v1/v2 dtype's order here). Unset only for types without one.
 type bytesCodec struct{ endian byte }
 
 func init() {
-	Register(newBytes, "bytes", "endian")
+	Register(newBytes, "bytes")
 }
 
 func newBytes(cfg json.RawMessage, in Spec) (any, error) {
@@ -40,26 +40,17 @@ func newBytes(cfg json.RawMessage, in Spec) (any, error) {
 			return nil, fmt.Errorf("%s has no fixed size; use vlen-utf8 or vlen-bytes", in.DType)
 		}
 		if bc.endian == dtype.Unset && in.DType.Name == "structured" {
-			bc.endian = dtype.Little // the legacy structured type's default
+			bc.endian = dtype.Little // the legacy v3 structured type's default
 		}
-		if bc.endian == dtype.Unset && needsCodecEndian(in.DType) {
+		if bc.endian == dtype.Unset && in.DType.HasMultiByte() {
 			return nil, fmt.Errorf("endian is required for %s", in.DType)
 		}
 	}
 	return bc, nil
 }
 
-// needsCodecEndian reports whether some multi-byte leaf has no order of its own.
-func needsCodecEndian(t *dtype.DataType) bool {
-	for _, l := range t.Leaves(0, nil) {
-		if l.Endian == dtype.Unset {
-			return true
-		}
-	}
-	return false
-}
-
-// Bytes returns the bytes codec for a given byte order (Unset: per leaf).
+// Bytes returns the bytes codec for a given byte order (Unset for types
+// without multi-byte parts).
 func Bytes(endian byte) ArrayToBytes { return &bytesCodec{endian: endian} }
 
 func (c *bytesCodec) Encode(a *nd.Array) ([]byte, error) {
@@ -93,16 +84,7 @@ func (c *bytesCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 
 // swaps reports whether decoding t reverses any bytes.
 func (c *bytesCodec) swaps(t *dtype.DataType) bool {
-	for _, l := range t.Leaves(0, nil) {
-		e := l.Endian
-		if e == dtype.Unset {
-			e = c.endian
-		}
-		if e == dtype.Big {
-			return true
-		}
-	}
-	return false
+	return c.endian == dtype.Big && t.HasMultiByte()
 }
 
 func (c *bytesCodec) EncodedSize(n int) (int, bool) { return n, true }

@@ -12,7 +12,7 @@ import (
 // streams, as Python's bz2.decompress does).
 type bz2Codec struct{ level int }
 
-func init() { Register(newBZ2, "bz2", "numcodecs.bz2") }
+func init() { Register(newBZ2, "numcodecs.bz2") }
 
 func newBZ2(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)

@@ -15,12 +15,17 @@ import (
 // to "". dtype is a NumPy unicode type ("<U5") or object ("|O").
 type categorizeCodec struct {
 	labels []string
-	dt     *dtype.DataType // Unicode or Object
-	as     *dtype.DataType
+	dt     *dtype.DataType // Unicode or Object, in memory
+	as     *dtype.DataType // in memory
 	an     ntype
+	// cfgDT, cfgAs are the types as configured, with their byte orders.
+	cfgDT, cfgAs *dtype.DataType
 }
 
-func init() { Register(newCategorize, "categorize", "numcodecs.categorize") }
+// ViewTypes returns dtype and astype as configured.
+func (c *categorizeCodec) ViewTypes() (in, out *dtype.DataType) { return c.cfgDT, c.cfgAs }
+
+func init() { Register(newCategorize, "numcodecs.categorize") }
 
 func newCategorize(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
@@ -40,6 +45,8 @@ func newCategorize(cfg json.RawMessage, _ Spec) (any, error) {
 	} else if c.as, err = parseFilterDType(raw, "astype"); err != nil {
 		return nil, err
 	}
+	c.cfgDT, c.cfgAs = c.dt, c.as
+	c.dt, c.as = memType(c.dt), memType(c.as)
 	var ok bool
 	if c.an, ok = ntypeOf(c.as); !ok {
 		return nil, fmt.Errorf("astype %s is not a numeric type", c.as)
@@ -80,8 +87,7 @@ func (c *categorizeCodec) Encoded(in Spec) (Spec, error) {
 			return Spec{}, err
 		}
 	}
-	out := outputType(c.as, in)
-	return Spec{Shape: shape, DType: out, Fill: encodeFill(in, out, c.Encode)}, nil
+	return Spec{Shape: shape, DType: c.as, Fill: encodeFill(in, c.as, c.Encode)}, nil
 }
 
 func (c *categorizeCodec) strings(a *nd.Array) ([]any, []int, error) {
@@ -125,7 +131,7 @@ func (c *categorizeCodec) Encode(a *nd.Array) (*nd.Array, error) {
 			store(c.an, out[i*as:], cast(num{i: k}, i64, c.an))
 		}
 	}
-	return nd.FromBytes(outputType(c.as, Spec{DType: a.DType()}), shape, out)
+	return nd.FromBytes(c.as, shape, out)
 }
 
 // label returns the label an encoded value stands for ("" for none).
@@ -182,7 +188,7 @@ func (c *categorizeCodec) Decode(a *nd.Array, out Spec) (*nd.Array, error) {
 		s := truncateRunes(c.label(load(c.an, src[i*as:])), w/4)
 		_ = dtype.PutUnicode(dec[i*w:(i+1)*w], s)
 	}
-	return finish("categorize", dec, c.dt, out)
+	return finish("categorize", dec, out)
 }
 
 func truncateRunes(s string, n int) string {

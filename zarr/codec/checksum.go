@@ -22,9 +22,9 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 func init() {
 	Register(checksumFactory("crc32c", func(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }, false),
-		"crc32c", "numcodecs.crc32c")
-	Register(checksumFactory("crc32", crc32.ChecksumIEEE, true), "crc32", "numcodecs.crc32")
-	Register(checksumFactory("adler32", adler32.Checksum, true), "adler32", "numcodecs.adler32")
+		"crc32c")
+	Register(checksumFactory("crc32", crc32.ChecksumIEEE, true), "numcodecs.crc32")
+	Register(checksumFactory("adler32", adler32.Checksum, true), "numcodecs.adler32")
 }
 
 func checksumFactory(name string, sum func([]byte) uint32, start bool) Factory {

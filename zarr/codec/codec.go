@@ -1,8 +1,10 @@
 // Package codec implements Zarr codecs and the codec chain every format is
 // translated into: array→array codecs, then exactly one array→bytes codec,
-// then bytes→bytes codecs (the v3 shape). v2 filters and compressors, v1
-// compression and v3 codecs all become codecs of these three kinds, looked
-// up by name in one registry.
+// then bytes→bytes codecs (the v3 shape). Codecs are registered under their
+// model names — v3 names ("bytes", "zstd", "blosc", "sharding_indexed") and
+// namespaced names ("numcodecs.delta", "numcodecs.zlib"). Package meta alone
+// translates what documents say (v2 ids, v3 aliases) into these names and
+// normalised configurations; a codec never guesses which format it came from.
 package codec
 
 import (
@@ -68,8 +70,9 @@ type Factory func(cfg json.RawMessage, in Spec) (any, error)
 
 var registry = map[string]Factory{}
 
-// Register adds a codec under one or more names. Names are v3 names;
-// v2 ids that differ are registered separately by the v2 translation.
+// Register adds a codec under its model name(s): a v3 name or a namespaced
+// name such as "numcodecs.delta". Which document names reach it (v2 ids in
+// a .zarray, v3 names and aliases in zarr.json) is decided by package meta.
 func Register(f Factory, names ...string) {
 	for _, n := range names {
 		registry[n] = f
@@ -94,7 +97,18 @@ func Names() []string {
 	return out
 }
 
-// Build returns a codec for cfg.
+// Known reports whether name is a registered model name or one this build
+// knows and refuses (Refusal says why).
+func Known(name string) bool {
+	_, ok := registry[name]
+	_, refused := knownUnsupported[name]
+	return ok || refused
+}
+
+// Refusal returns why a known codec is never run, or "".
+func Refusal(name string) string { return knownUnsupported[name] }
+
+// Build returns a codec for cfg (cfg.Name a model name).
 func Build(cfg Config, in Spec) (any, error) {
 	f, ok := registry[cfg.Name]
 	if !ok {
@@ -116,7 +130,8 @@ func Build(cfg Config, in Spec) (any, error) {
 // knownUnsupported names codecs people meet in the wild that this build
 // cannot run, with the reason.
 var knownUnsupported = map[string]string{
-	"pickle": "pickle executes code when decoding; it is never supported",
+	"numcodecs.pickle": "pickle runs arbitrary code when it decodes (Python's pickle can call any function), so it is never supported; " +
+		"rewrite the array with an object codec such as vlen-utf8, json2 or msgpack2",
 }
 
 // ParseConfig decodes a JSON configuration object into v. Unknown fields are
@@ -139,86 +154,67 @@ type Chain struct {
 // NewChain builds the codecs of cfgs (array→array first, one array→bytes,
 // then bytes→bytes) for chunks of representation in.
 func NewChain(cfgs []Config, in Spec) (*Chain, error) {
-	c, _, err := buildChain(cfgs, in, false)
-	return c, err
-}
-
-// WithImpliedBytes completes a v1/v2 chain: their documents leave the
-// array→bytes step implied (elements in each leaf's own byte order) unless
-// an object codec takes it. A "bytes" codec is inserted where the array
-// turns into bytes; the completed list is returned.
-func WithImpliedBytes(cfgs []Config, in Spec) ([]Config, error) {
-	_, full, err := buildChain(cfgs, in, true)
-	return full, err
-}
-
-// buildChain builds a chain, inserting the implied bytes codec when
-// implyBytes is set, and returns it with the codec list it was built from.
-func buildChain(cfgs []Config, in Spec, implyBytes bool) (*Chain, []Config, error) {
 	c := &Chain{specs: []Spec{in}}
-	var full []Config
 	cur := in
 	afterBytes := false
-	misplaced := errs.InvalidMetadata
-	if implyBytes {
-		misplaced = errs.Unsupported // a v2 filter list that cannot be expressed
-	}
-	addImplied := func() error {
-		if _, err := newBytes(nil, cur); err != nil {
-			return errs.Wrap(errs.InvalidMetadata, "bytes", err, "")
-		}
-		c.AB = Bytes(dtype.Unset)
-		full = append(full, Config{Name: "bytes"})
-		afterBytes = true
-		return nil
-	}
 	for _, cfg := range cfgs {
 		built, err := Build(cfg, cur)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		switch k := built.(type) {
 		case ArrayToArray:
 			if afterBytes {
-				return nil, nil, errs.New(misplaced, cfg.Name, "array→array codec after the array→bytes codec")
+				return nil, errs.New(errs.InvalidMetadata, cfg.Name, "array→array codec after the array→bytes codec")
 			}
 			next, err := k.Encoded(cur)
 			if err != nil {
-				return nil, nil, errs.Wrap(errs.InvalidMetadata, cfg.Name, err, "codec cannot take %s", cur.DType)
+				return nil, errs.Wrap(errs.InvalidMetadata, cfg.Name, err, "codec cannot take %s", cur.DType)
 			}
 			c.AA = append(c.AA, k)
 			cur = next
 			c.specs = append(c.specs, cur)
 		case ArrayToBytes:
 			if afterBytes {
-				return nil, nil, errs.New(misplaced, cfg.Name, "a second array→bytes codec")
+				return nil, errs.New(errs.InvalidMetadata, cfg.Name, "a second array→bytes codec")
 			}
 			c.AB = k
 			afterBytes = true
 		case BytesToBytes:
-			if !afterBytes && implyBytes {
-				if err := addImplied(); err != nil {
-					return nil, nil, err
-				}
-			}
 			if !afterBytes {
-				return nil, nil, errs.New(errs.InvalidMetadata, "codecs", "bytes→bytes codec %q before the array→bytes codec (such as \"bytes\")", cfg.Name)
+				return nil, errs.New(errs.InvalidMetadata, "codecs", "bytes→bytes codec %q before the array→bytes codec (such as \"bytes\")", cfg.Name)
 			}
 			c.BB = append(c.BB, k)
 		default:
-			return nil, nil, fmt.Errorf("codec %q has no known kind", cfg.Name)
-		}
-		full = append(full, cfg)
-	}
-	if !afterBytes && implyBytes {
-		if err := addImplied(); err != nil {
-			return nil, nil, err
+			return nil, fmt.Errorf("codec %q has no known kind", cfg.Name)
 		}
 	}
 	if c.AB == nil {
-		return nil, nil, errs.New(errs.InvalidMetadata, "codecs", "no array→bytes codec (such as \"bytes\")")
+		return nil, errs.New(errs.InvalidMetadata, "codecs", "no array→bytes codec (such as \"bytes\")")
 	}
-	return c, full, nil
+	return c, nil
+}
+
+// Kind names the kind of a built codec: "array→array", "array→bytes",
+// "bytes→bytes", or "" for none.
+func Kind(built any) string {
+	switch built.(type) {
+	case ArrayToArray:
+		return "array→array"
+	case ArrayToBytes:
+		return "array→bytes"
+	case BytesToBytes:
+		return "bytes→bytes"
+	}
+	return ""
+}
+
+// Viewer is implemented by the numcodecs filters that view their input's
+// bytes as a configured type and produce another: the types as configured,
+// with their byte orders (meta decides from them whether a v2 filter list
+// keeps the v3 chain's in-memory semantics).
+type Viewer interface {
+	ViewTypes() (in, out *dtype.DataType)
 }
 
 // Decode decodes one stored chunk into an array of the chain's input

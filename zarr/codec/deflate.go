@@ -24,8 +24,8 @@ type zlibCodec struct{ level int }
 type gzipCodec struct{ level int }
 
 func init() {
-	Register(newZlib, "zlib", "numcodecs.zlib")
-	Register(newGzip, "gzip", "numcodecs.gzip")
+	Register(newZlib, "numcodecs.zlib")
+	Register(newGzip, "gzip")
 }
 
 func deflateLevel(cfg json.RawMessage) (int, error) {

@@ -14,9 +14,14 @@ import (
 // type (astype).
 type numericFilter struct {
 	name   string
-	dt, as *dtype.DataType
+	dt, as *dtype.DataType // in memory (memType)
 	dn, an ntype
+	// cfgDT, cfgAs are the types as configured, with their byte orders.
+	cfgDT, cfgAs *dtype.DataType
 }
+
+// ViewTypes returns dtype and astype as configured.
+func (f *numericFilter) ViewTypes() (in, out *dtype.DataType) { return f.cfgDT, f.cfgAs }
 
 func parseNumericFilter(name string, m map[string]json.RawMessage, dtKey, asKey string, asRequired bool) (numericFilter, error) {
 	f := numericFilter{name: name}
@@ -29,6 +34,8 @@ func parseNumericFilter(name string, m map[string]json.RawMessage, dtKey, asKey 
 	} else if f.as, err = parseFilterDType(m[asKey], asKey); err != nil {
 		return f, err
 	}
+	f.cfgDT, f.cfgAs = f.dt, f.as
+	f.dt, f.as = memType(f.dt), memType(f.as)
 	var ok bool
 	if f.dn, ok = ntypeOf(f.dt); !ok {
 		return f, fmt.Errorf("%s %s is not a numeric type", dtKey, f.dt)
@@ -49,8 +56,7 @@ func (f *numericFilter) encodedSpec(in Spec, enc func(*nd.Array) (*nd.Array, err
 	if err != nil {
 		return Spec{}, err
 	}
-	out := outputType(f.as, in)
-	return Spec{Shape: shape, DType: out, Fill: encodeFill(in, out, enc)}, nil
+	return Spec{Shape: shape, DType: f.as, Fill: encodeFill(in, f.as, enc)}, nil
 }
 
 // input views the chunk as dtype.
@@ -71,8 +77,7 @@ func (f *numericFilter) checkEncoded(a *nd.Array) error {
 }
 
 // finish views decoded elements of dtype as the requested representation.
-func finish(name string, data []byte, dt *dtype.DataType, out Spec) (*nd.Array, error) {
-	data = viewBytes(data, dt, out.DType)
+func finish(name string, data []byte, out Spec) (*nd.Array, error) {
 	if want := nd.Size(out.Shape) * out.DType.Size; len(data) != want {
 		return nil, Corrupt(name, "decoded %d bytes, expected %d for shape %v of %s", len(data), want, out.Shape, out.DType)
 	}
@@ -83,7 +88,7 @@ func finish(name string, data []byte, dt *dtype.DataType, out Spec) (*nd.Array, 
 // computed in dtype and cast to astype; decoding is a cumulative sum.
 type deltaCodec struct{ numericFilter }
 
-func init() { Register(newDelta, "delta", "numcodecs.delta") }
+func init() { Register(newDelta, "numcodecs.delta") }
 
 func newDelta(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
@@ -121,7 +126,7 @@ func (c *deltaCodec) Encode(a *nd.Array) (*nd.Array, error) {
 		store(c.an, out[i*as:], cast(d, c.dn, c.an))
 		prev = x
 	}
-	return nd.FromBytes(outputType(c.as, Spec{DType: a.DType()}), v.Shape(), out)
+	return nd.FromBytes(c.as, v.Shape(), out)
 }
 
 // Decode accumulates as np.cumsum(enc, out=dec) does: in the promoted type
@@ -145,5 +150,5 @@ func (c *deltaCodec) Decode(a *nd.Array, out Spec) (*nd.Array, error) {
 		}
 		store(c.dn, dec[i*ds:], cast(acc, loop, c.dn))
 	}
-	return finish("delta", dec, c.dt, out)
+	return finish("delta", dec, out)
 }

@@ -166,6 +166,9 @@ func (packBits) DecodeLimit(b []byte, max int) ([]byte, error) {
 type predictor struct {
 	name       string
 	axis, dist int
+	// big: the configured dtype is big-endian, so the bytes codec has
+	// swapped every sample before the predictor sees it.
+	big bool
 }
 
 func newPredictor(name string) Factory {
@@ -183,6 +186,13 @@ func newPredictor(name string) Factory {
 		}
 		if p.dist < 1 {
 			return nil, fmt.Errorf("dist must be at least 1, got %d", p.dist)
+		}
+		if raw := m["dtype"]; len(raw) > 0 && string(raw) != "null" {
+			dt, err := parseFilterDType(raw, "dtype")
+			if err != nil {
+				return nil, err
+			}
+			p.big = byteOrderOf(dt) == dtype.Big
 		}
 		return p, nil
 	}
@@ -242,9 +252,9 @@ func (p *predictor) Decode(a *nd.Array, out Spec) (*nd.Array, error) {
 		// The byte planes of a row, most significant first, after the
 		// differencing is undone; each sample is put back little-endian
 		// (the chain's in-memory order). The planes do not depend on the
-		// file's byte order, but for a big-endian dtype the bytes codec has
-		// already swapped every element: swap them back first.
-		swapped := out.DType.Endian == dtype.Big
+		// file's byte order, but for a big-endian dtype (as configured) the
+		// bytes codec has already swapped every element: swap them back.
+		swapped := p.big
 		buf := make([]byte, row*size)
 		for r := 0; r < rows; r++ {
 			copy(buf, src[r*row*size:(r+1)*row*size])

@@ -30,7 +30,7 @@ type json2Codec struct {
 	indent      *string
 }
 
-func init() { Register(newJSON2, "json2", "numcodecs.json2") }
+func init() { Register(newJSON2, "numcodecs.json2") }
 
 func newJSON2(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)

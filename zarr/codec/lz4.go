@@ -15,7 +15,7 @@ import (
 // format). The compressor reproduces LZ4_compress_fast.
 type lz4Codec struct{ acceleration int }
 
-func init() { Register(newLZ4, "lz4", "numcodecs.lz4") }
+func init() { Register(newLZ4, "numcodecs.lz4") }
 
 func newLZ4(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)

@@ -56,7 +56,7 @@ var xzFilterNames = map[uint64]string{
 	0x4000000000000001: "LZMA1",
 }
 
-func init() { Register(newLZMA, "lzma", "numcodecs.lzma") }
+func init() { Register(newLZMA, "numcodecs.lzma") }
 
 func newLZMA(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)

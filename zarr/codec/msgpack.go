@@ -20,7 +20,7 @@ type msgpackCodec struct {
 	raw         bool // raw: strings decode to bytes
 }
 
-func init() { Register(newMsgpack, "msgpack2", "numcodecs.msgpack2") }
+func init() { Register(newMsgpack, "numcodecs.msgpack2") }
 
 func newMsgpack(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)

@@ -16,42 +16,46 @@ import (
 // fuzzCodecs are the codecs FuzzDecode drives; the fuzzer picks one with
 // its second argument. dt is the chunk type for array codecs.
 var fuzzCodecs = []struct{ name, cfg, dt string }{
-	{"zlib", `{"level":1}`, ""},
+	{"numcodecs.zlib", `{"level":1}`, ""},
 	{"gzip", `{"level":1}`, ""},
-	{"bz2", `{"level":1}`, ""},
-	{"lzma", `{"format":1}`, ""},
-	{"lzma", `{"format":2}`, ""},
-	{"lzma", `{"format":3,"filters":[{"id":33,"dict_size":65536}]}`, ""},
-	{"lzma", `{"format":3,"filters":[{"id":4611686018427387905}]}`, ""},
-	{"lzma", `{"format":0}`, ""},
+	{"numcodecs.bz2", `{"level":1}`, ""},
+	{"numcodecs.lzma", `{"format":1}`, ""},
+	{"numcodecs.lzma", `{"format":2}`, ""},
+	{"numcodecs.lzma", `{"format":3,"filters":[{"id":33,"dict_size":65536}]}`, ""},
+	{"numcodecs.lzma", `{"format":3,"filters":[{"id":4611686018427387905}]}`, ""},
+	{"numcodecs.lzma", `{"format":0}`, ""},
 	{"zstd", `{"level":1}`, ""},
-	{"lz4", `{"acceleration":1}`, ""},
+	{"numcodecs.lz4", `{"acceleration":1}`, ""},
 	{"crc32c", ``, ""},
-	{"crc32", ``, ""},
-	{"adler32", ``, ""},
-	{"shuffle", `{"elementsize":4}`, ""},
-	{"base64", ``, ""},
+	{"numcodecs.crc32", ``, ""},
+	{"numcodecs.adler32", ``, ""},
+	{"numcodecs.shuffle", `{"elementsize":4}`, ""},
+	{"numcodecs.base64", ``, ""},
 	{"vlen-utf8", ``, "|O"},
 	{"vlen-bytes", ``, "|O"},
-	{"vlen-array", `{"dtype":">i2"}`, "|O"},
-	{"json2", ``, "|O"},
-	{"json2", ``, "<f8"},
-	{"delta", `{"dtype":"<i4","astype":"<i2"}`, "<i4"},
-	{"delta", `{"dtype":"<f8","astype":"<f4"}`, "<f8"},
-	{"fixedscaleoffset", `{"scale":10,"offset":1000,"dtype":"<f8","astype":"|u1"}`, "<f8"},
-	{"quantize", `{"digits":3,"dtype":"<f4","astype":"<f2"}`, "<f4"},
-	{"astype", `{"encode_dtype":"<i2","decode_dtype":"<f8"}`, "<f8"},
-	{"bitround", `{"keepbits":5}`, "<f4"},
-	{"packbits", ``, "|b1"},
-	{"categorize", `{"labels":["a","bb","ccc"],"dtype":"|O","astype":"<u2"}`, "|O"},
-	{"categorize", `{"labels":["a","bb","ccc"],"dtype":"<U2","astype":"<f4"}`, "<U2"},
-	{"msgpack2", ``, "|O"},
-	{"msgpack2", `{"raw":true}`, "|O"},
-	{"msgpack2", ``, "<i8"},
+	{"numcodecs.vlen-array", `{"dtype":">i2"}`, "|O"},
+	{"numcodecs.json2", ``, "|O"},
+	{"numcodecs.json2", ``, "<f8"},
+	{"numcodecs.delta", `{"dtype":"<i4","astype":"<i2"}`, "<i4"},
+	{"numcodecs.delta", `{"dtype":"<f8","astype":"<f4"}`, "<f8"},
+	{"numcodecs.fixedscaleoffset", `{"scale":10,"offset":1000,"dtype":"<f8","astype":"|u1"}`, "<f8"},
+	{"numcodecs.quantize", `{"digits":3,"dtype":"<f4","astype":"<f2"}`, "<f4"},
+	{"numcodecs.astype", `{"encode_dtype":"<i2","decode_dtype":"<f8"}`, "<f8"},
+	{"numcodecs.bitround", `{"keepbits":5}`, "<f4"},
+	{"numcodecs.packbits", ``, "|b1"},
+	{"numcodecs.categorize", `{"labels":["a","bb","ccc"],"dtype":"|O","astype":"<u2"}`, "|O"},
+	{"numcodecs.categorize", `{"labels":["a","bb","ccc"],"dtype":"<U2","astype":"<f4"}`, "<U2"},
+	{"numcodecs.msgpack2", ``, "|O"},
+	{"numcodecs.msgpack2", `{"raw":true}`, "|O"},
+	{"numcodecs.msgpack2", ``, "<i8"},
 	{"imagecodecs_lzw", ``, ""},
 	{"imagecodecs_packbits", ``, ""},
 	{"imagecodecs_delta", `{"axis":-1,"dist":1}`, "<i2"},
 	{"imagecodecs_floatpred", `{"axis":-1,"dist":1}`, "<f4"},
+	// v2 lists in numcodecs' order (meta's fallback for what the v3 chain cannot hold)
+	{V2PipelineName, `{"dtype":"<i4","codecs":[{"name":"numcodecs.shuffle","configuration":{"elementsize":4}},{"name":"numcodecs.delta","configuration":{"dtype":"<i4"}}]}`, "<i4"},
+	{V2PipelineName, `{"dtype":">i2","codecs":[{"name":"numcodecs.zlib"},{"name":"numcodecs.delta","configuration":{"dtype":"|u1"}}]}`, ">i2"},
+	{V2PipelineName, `{"dtype":"|b1","codecs":[{"name":"numcodecs.crc32"},{"name":"numcodecs.packbits"}]}`, "|b1"},
 }
 
 // fuzzLimit keeps decompressors well below the default limit while fuzzing.
@@ -97,12 +101,12 @@ func fuzzDecode(t *testing.T, data []byte, sel uint8, n uint16) {
 		// and the data itself round-trips
 		enc, err := k.Encode(data)
 		if err != nil {
-			if fc.name == "shuffle" || errs.CodeOf(err) == errs.Unsupported {
+			if fc.name == "numcodecs.shuffle" || errs.CodeOf(err) == errs.Unsupported {
 				return // not a whole number of elements; a read-only codec
 			}
 			t.Fatalf("%s: encode: %v", fc.name, err)
 		}
-		if fc.name == "lz4" && len(data) == 0 {
+		if fc.name == "numcodecs.lz4" && len(data) == 0 {
 			return // numcodecs' LZ4 format cannot hold an empty chunk
 		}
 		back, err := k.Decode(enc)
@@ -171,7 +175,7 @@ func TestWriteFuzzSeeds(t *testing.T) {
 		// one or two vectors of the same codec (any configuration)
 		count := 0
 		for _, v := range idx.Vectors {
-			if codecName(t, v.Config) != fc.name || v.GoError != "" || count == 2 {
+			if modelConfig(t, v.Config).Name != fc.name || v.GoError != "" || count == 2 {
 				continue
 			}
 			enc := readVectorFile(t, v.Encoded)

@@ -67,38 +67,38 @@ func TestCorruptData(t *testing.T) {
 		spec      Spec
 		data      []byte
 	}{
-		{"zlib", `{"level":1}`, Spec{}, []byte{0x78, 0x9c, 1, 2, 3}},
-		{"zlib", `{"level":1}`, Spec{}, []byte("not deflate at all")},
+		{"numcodecs.zlib", `{"level":1}`, Spec{}, []byte{0x78, 0x9c, 1, 2, 3}},
+		{"numcodecs.zlib", `{"level":1}`, Spec{}, []byte("not deflate at all")},
 		{"gzip", `{"level":1}`, Spec{}, []byte{0x1f, 0x8b, 8, 0, 0, 0}},
 		{"gzip", `{"level":1}`, Spec{}, nil},
-		{"bz2", `{"level":1}`, Spec{}, []byte("BZh91AY&SYgarbage")},
-		{"bz2", `{"level":1}`, Spec{}, nil},
-		{"lzma", `{"format":1}`, Spec{}, []byte{0xFD, '7', 'z', 'X', 'Z', 0, 0, 4, 1, 2, 3, 4}},
-		{"lzma", `{"format":2}`, Spec{}, []byte{0x5d, 0, 0, 1, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 9, 9, 9}},
-		{"lzma", `{"format":3,"filters":[{"id":33}]}`, Spec{}, []byte{0xff, 0xff}},
+		{"numcodecs.bz2", `{"level":1}`, Spec{}, []byte("BZh91AY&SYgarbage")},
+		{"numcodecs.bz2", `{"level":1}`, Spec{}, nil},
+		{"numcodecs.lzma", `{"format":1}`, Spec{}, []byte{0xFD, '7', 'z', 'X', 'Z', 0, 0, 4, 1, 2, 3, 4}},
+		{"numcodecs.lzma", `{"format":2}`, Spec{}, []byte{0x5d, 0, 0, 1, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 9, 9, 9}},
+		{"numcodecs.lzma", `{"format":3,"filters":[{"id":33}]}`, Spec{}, []byte{0xff, 0xff}},
 		{"zstd", `{"level":1}`, Spec{}, []byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0}},
 		{"zstd", `{"level":1}`, Spec{}, nil},
-		{"lz4", "", Spec{}, lz4Hdr(0)},
-		{"lz4", "", Spec{}, lz4Hdr(-5, 0)},
-		{"lz4", "", Spec{}, lz4Hdr(1<<30, 0x10, 'a')},
-		{"lz4", "", Spec{}, lz4Hdr(5, 0x10, 'a')},
-		{"lz4", "", Spec{}, []byte{1, 0}},
+		{"numcodecs.lz4", "", Spec{}, lz4Hdr(0)},
+		{"numcodecs.lz4", "", Spec{}, lz4Hdr(-5, 0)},
+		{"numcodecs.lz4", "", Spec{}, lz4Hdr(1<<30, 0x10, 'a')},
+		{"numcodecs.lz4", "", Spec{}, lz4Hdr(5, 0x10, 'a')},
+		{"numcodecs.lz4", "", Spec{}, []byte{1, 0}},
 		{"crc32c", "", Spec{}, []byte{1, 2, 3}},
 		{"crc32c", "", Spec{}, []byte{1, 2, 3, 4, 5}},
-		{"crc32", "", Spec{}, []byte{0, 0, 0, 0, 5}},
-		{"adler32", "", Spec{}, []byte{0, 0, 0, 0, 5}},
-		{"shuffle", `{"elementsize":4}`, Spec{}, []byte{1, 2, 3}},
-		{"base64", "", Spec{}, []byte("QQ=")},
+		{"numcodecs.crc32", "", Spec{}, []byte{0, 0, 0, 0, 5}},
+		{"numcodecs.adler32", "", Spec{}, []byte{0, 0, 0, 0, 5}},
+		{"numcodecs.shuffle", `{"elementsize":4}`, Spec{}, []byte{1, 2, 3}},
+		{"numcodecs.base64", "", Spec{}, []byte("QQ=")},
 		{"vlen-utf8", "", obj, []byte{2, 0, 0, 0, 1, 0, 0, 0, 'a', 5, 0, 0, 0}},
 		{"vlen-utf8", "", obj, []byte{3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
 		{"vlen-utf8", "", obj, []byte{2, 0, 0, 0, 1, 0, 0, 0, 0xff, 0, 0, 0, 0}},
 		{"vlen-utf8", "", obj, []byte{2, 0, 0}},
 		{"vlen-bytes", "", obj, []byte{0xff, 0xff, 0xff, 0xff}},
-		{"vlen-array", `{"dtype":"<i4"}`, obj, []byte{2, 0, 0, 0, 3, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0}},
-		{"json2", "", obj, []byte(`["a","b","|O",[3]]`)},
-		{"json2", "", obj, []byte(`["a","b"`)},
-		{"json2", "", obj, []byte(`{"a":1}`)},
-		{"json2", "", obj, []byte(strings.Repeat("[", 5000))},
+		{"numcodecs.vlen-array", `{"dtype":"<i4"}`, obj, []byte{2, 0, 0, 0, 3, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0}},
+		{"numcodecs.json2", "", obj, []byte(`["a","b","|O",[3]]`)},
+		{"numcodecs.json2", "", obj, []byte(`["a","b"`)},
+		{"numcodecs.json2", "", obj, []byte(`{"a":1}`)},
+		{"numcodecs.json2", "", obj, []byte(strings.Repeat("[", 5000))},
 	}
 	for _, c := range cases {
 		k := build(t, c.name, c.cfg, c.spec)
@@ -110,13 +110,14 @@ func TestCorruptData(t *testing.T) {
 			_, err = k.Decode(c.data, c.spec)
 		}
 		var e *errs.Error
-		if !errors.As(err, &e) || e.Code != errs.Codec || e.Where != c.name {
+		// Errors name the codec as numcodecs does (its id).
+		if !errors.As(err, &e) || e.Code != errs.Codec || e.Where != strings.TrimPrefix(c.name, "numcodecs.") {
 			t.Errorf("%s %x: got %v, want a CODEC error naming %q", c.name, c.data, err, c.name)
 		}
 	}
 	// array→array decoders
 	boolSpec := Spec{Shape: []int{3}, DType: dtype.NewBool()}
-	pb := build(t, "packbits", "", boolSpec).(ArrayToArray)
+	pb := build(t, "numcodecs.packbits", "", boolSpec).(ArrayToArray)
 	for _, b := range [][]byte{{8, 0}, {5}, {0, 0xff}, {5, 0xa0, 0}} {
 		a, _ := nd.FromBytes(packbitsOut, []int{len(b)}, b)
 		if _, err := pb.Decode(a, boolSpec); errs.CodeOf(err) != errs.Codec {
@@ -130,31 +131,30 @@ func TestCorruptData(t *testing.T) {
 func TestConfigErrors(t *testing.T) {
 	f8 := Spec{Shape: []int{4}, DType: dtype.MustParseV2("<f8")}
 	invalid := []struct{ name, cfg string }{
-		{"zlib", `{"level":12}`},
+		{"numcodecs.zlib", `{"level":12}`},
 		{"gzip", `{"level":"fast"}`},
-		{"bz2", `{"level":0}`},
-		{"lzma", `{"format":7}`},
-		{"lzma", `{"format":3}`},
-		{"lzma", `{"check":3}`},
-		{"zstd", `{"level":99}`},
-		{"delta", `{}`},
-		{"delta", `{"dtype":"<x9"}`},
-		{"delta", `{"dtype":"|b1"}`},
-		{"fixedscaleoffset", `{"dtype":"<f8","offset":1}`},
-		{"fixedscaleoffset", `{"dtype":"<f8","scale":"x","offset":1}`},
-		{"quantize", `{"digits":2,"dtype":"<i4"}`},
-		{"quantize", `{"dtype":"<f8"}`},
-		{"bitround", `{"keepbits":-1}`},
-		{"bitround", `{}`},
-		{"categorize", `{"labels":["a"],"dtype":"<i4"}`},
-		{"categorize", `{"labels":"a","dtype":"|O"}`},
-		{"astype", `{"decode_dtype":"<f8"}`},
-		{"astype", `{"encode_dtype":"<M8[s]","decode_dtype":"<M8[ms]"}`},
-		{"shuffle", `{"elementsize":-2}`},
-		{"crc32", `{"location":"middle"}`},
-		{"json2", `{"separators":[","]}`},
-		{"msgpack2", `{"raw":"yes"}`},
-		{"vlen-array", `{}`},
+		{"numcodecs.bz2", `{"level":0}`},
+		{"numcodecs.lzma", `{"format":7}`},
+		{"numcodecs.lzma", `{"format":3}`},
+		{"numcodecs.lzma", `{"check":3}`},
+		{"numcodecs.delta", `{}`},
+		{"numcodecs.delta", `{"dtype":"<x9"}`},
+		{"numcodecs.delta", `{"dtype":"|b1"}`},
+		{"numcodecs.fixedscaleoffset", `{"dtype":"<f8","offset":1}`},
+		{"numcodecs.fixedscaleoffset", `{"dtype":"<f8","scale":"x","offset":1}`},
+		{"numcodecs.quantize", `{"digits":2,"dtype":"<i4"}`},
+		{"numcodecs.quantize", `{"dtype":"<f8"}`},
+		{"numcodecs.bitround", `{"keepbits":-1}`},
+		{"numcodecs.bitround", `{}`},
+		{"numcodecs.categorize", `{"labels":["a"],"dtype":"<i4"}`},
+		{"numcodecs.categorize", `{"labels":"a","dtype":"|O"}`},
+		{"numcodecs.astype", `{"decode_dtype":"<f8"}`},
+		{"numcodecs.astype", `{"encode_dtype":"<M8[s]","decode_dtype":"<M8[ms]"}`},
+		{"numcodecs.shuffle", `{"elementsize":-2}`},
+		{"numcodecs.crc32", `{"location":"middle"}`},
+		{"numcodecs.json2", `{"separators":[","]}`},
+		{"numcodecs.msgpack2", `{"raw":"yes"}`},
+		{"numcodecs.vlen-array", `{}`},
 	}
 	for _, c := range invalid {
 		_, err := Build(Config{Name: c.name, Configuration: json.RawMessage(c.cfg)}, f8)
@@ -164,13 +164,12 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 	unsupported := []struct{ name, cfg string }{
-		{"packbits", `{"padding_encoding":"first_byte"}`},
-		{"lzma", `{"format":1,"filters":[{"id":3,"dist":4},{"id":33}]}`},
-		{"lzma", `{"format":1,"filters":[{"id":4},{"id":33}]}`},
-		{"vlen-array", `{"dtype":"<c16"}`},
-		{"json2", `{"encoding":"latin-1"}`},
-		{"fletcher32", `{}`},
-		{"jenkins_lookup3", `{}`},
+		{"numcodecs.lzma", `{"format":1,"filters":[{"id":3,"dist":4},{"id":33}]}`},
+		{"numcodecs.lzma", `{"format":1,"filters":[{"id":4},{"id":33}]}`},
+		{"numcodecs.vlen-array", `{"dtype":"<c16"}`},
+		{"numcodecs.json2", `{"encoding":"latin-1"}`},
+		{"numcodecs.fletcher32", `{}`},
+		{"numcodecs.jenkins_lookup3", `{}`},
 	}
 	for _, c := range unsupported {
 		_, err := Build(Config{Name: c.name, Configuration: json.RawMessage(c.cfg)}, f8)
@@ -183,16 +182,16 @@ func TestConfigErrors(t *testing.T) {
 	// Filters that cannot take the chunk's type fail when the chain is built.
 	i4 := Spec{Shape: []int{4}, DType: dtype.MustParseV2("<i4")}
 	for _, c := range []struct{ name, cfg string }{
-		{"bitround", `{"keepbits":3}`},
-		{"packbits", `{}`},
-		{"categorize", `{"labels":["a"],"dtype":"|O"}`},
+		{"numcodecs.bitround", `{"keepbits":3}`},
+		{"numcodecs.packbits", `{}`},
+		{"numcodecs.categorize", `{"labels":["a"],"dtype":"|O"}`},
 	} {
 		_, err := NewChain([]Config{{Name: c.name, Configuration: json.RawMessage(c.cfg)}, {Name: "bytes"}}, i4)
 		if errs.CodeOf(err) != errs.InvalidMetadata {
 			t.Errorf("%s on <i4: got %v, want INVALID_METADATA", c.name, err)
 		}
 	}
-	_, err := NewChain([]Config{{Name: "bitround", Configuration: json.RawMessage(`{"keepbits":24}`)}, {Name: "bytes"}},
+	_, err := NewChain([]Config{{Name: "numcodecs.bitround", Configuration: json.RawMessage(`{"keepbits":24}`)}, {Name: "bytes"}},
 		Spec{Shape: []int{4}, DType: dtype.MustParseV2("<f4")})
 	if errs.CodeOf(err) != errs.InvalidMetadata {
 		t.Errorf("bitround keepbits 24 on <f4: got %v", err)
@@ -248,7 +247,7 @@ func TestDeflateLeniency(t *testing.T) {
 	if !bytes.Equal(dec, append(append([]byte(nil), payload...), payload...)) {
 		t.Fatalf("two gzip members with zero padding: %d bytes", len(dec))
 	}
-	zl := build(t, "zlib", "", Spec{}).(BytesToBytes)
+	zl := build(t, "numcodecs.zlib", "", Spec{}).(BytesToBytes)
 	for name, data := range map[string][]byte{"gzip": g1.Bytes(), "raw deflate": raw.Bytes()} {
 		dec, err := zl.Decode(data)
 		if err != nil || !bytes.Equal(dec, payload) {
@@ -267,7 +266,7 @@ func TestLZMAFormats(t *testing.T) {
 	for _, cfg := range []string{`{"format":1}`, `{"format":1,"check":0}`, `{"format":1,"check":10,"preset":9}`,
 		`{"format":2}`, `{"format":3,"filters":[{"id":33,"dict_size":65536}]}`,
 		`{"format":3,"filters":[{"id":4611686018427387905,"lc":0,"lp":1,"pb":3}]}`} {
-		c := build(t, "lzma", cfg, Spec{}).(BytesToBytes)
+		c := build(t, "numcodecs.lzma", cfg, Spec{}).(BytesToBytes)
 		enc, err := c.Encode(payload)
 		must(t, err)
 		dec, err := c.Decode(enc)
@@ -275,7 +274,7 @@ func TestLZMAFormats(t *testing.T) {
 			t.Errorf("%s: round trip: %v", cfg, err)
 		}
 		if strings.Contains(cfg, `"format":1`) || strings.Contains(cfg, `"format":2`) {
-			auto := build(t, "lzma", `{"format":0}`, Spec{}).(BytesToBytes)
+			auto := build(t, "numcodecs.lzma", `{"format":0}`, Spec{}).(BytesToBytes)
 			if dec, err := auto.Decode(enc); err != nil || !bytes.Equal(dec, payload) {
 				t.Errorf("%s: format 0 decoding: %v", cfg, err)
 			}
@@ -283,24 +282,16 @@ func TestLZMAFormats(t *testing.T) {
 	}
 }
 
-func TestPackbitsV3NameIsNotNumcodecs(t *testing.T) {
-	// v3 zarr-extensions packbits configurations are refused, not misread.
-	_, err := Build(Config{Name: "packbits", Configuration: json.RawMessage(`{"padding_encoding":"none"}`)}, Spec{})
-	if errs.CodeOf(err) != errs.Unsupported {
-		t.Fatalf("got %v", err)
-	}
-}
-
 // TestChainsV2 runs filter + compressor chains the way a v2 array uses
 // them (bytes codec with per-type byte order).
 func TestChainsV2(t *testing.T) {
-	i4 := dtype.MustParseV2(">i4")
+	i4 := memType(dtype.MustParseV2(">i4"))
 	fill, _ := i4.FillFromValue(json.Number("7"))
 	in := Spec{Shape: []int{3, 4}, DType: i4, Fill: fill}
 	ch, err := NewChain([]Config{
-		{Name: "delta", Configuration: json.RawMessage(`{"id":"delta","dtype":">i4","astype":">i2"}`)},
-		{Name: "bytes"},
-		{Name: "zlib", Configuration: json.RawMessage(`{"id":"zlib","level":1}`)},
+		{Name: "numcodecs.delta", Configuration: json.RawMessage(`{"id":"delta","dtype":">i4","astype":">i2"}`)},
+		{Name: "bytes", Configuration: json.RawMessage(`{"endian":"big"}`)},
+		{Name: "numcodecs.zlib", Configuration: json.RawMessage(`{"id":"zlib","level":1}`)},
 	}, in)
 	must(t, err)
 	data := make([]byte, 48)
@@ -316,14 +307,14 @@ func TestChainsV2(t *testing.T) {
 		t.Fatalf("delta chain round trip differs")
 	}
 	// The encoded representation is big-endian int16: check the stored bytes.
-	raw, _ := build(t, "zlib", "", Spec{}).(BytesToBytes).Decode(enc)
+	raw, _ := build(t, "numcodecs.zlib", "", Spec{}).(BytesToBytes).Decode(enc)
 	if len(raw) != 24 || binary.BigEndian.Uint16(raw) != uint16(970) || binary.BigEndian.Uint16(raw[2:]) != 1 {
 		t.Fatalf("stored delta bytes %x", raw)
 	}
 	// fixedscaleoffset transforms the fill value for the encoded side
 	f8 := dtype.MustParseV2("<f8")
 	ffill, _ := f8.FillFromValue(json.Number("1000.5"))
-	fso := build(t, "fixedscaleoffset", `{"id":"fixedscaleoffset","scale":10,"offset":1000,"dtype":"<f8","astype":"|u1"}`,
+	fso := build(t, "numcodecs.fixedscaleoffset", `{"id":"fixedscaleoffset","scale":10,"offset":1000,"dtype":"<f8","astype":"|u1"}`,
 		Spec{Shape: []int{2}, DType: f8, Fill: ffill}).(ArrayToArray)
 	es, err := fso.Encoded(Spec{Shape: []int{2}, DType: f8, Fill: ffill})
 	must(t, err)
@@ -336,7 +327,7 @@ func TestChainsV2(t *testing.T) {
 	vals := []any{"male", "female", nil, "other", "male", "female"}
 	oa, _ := nd.FromObjects(o, []int{2, 3}, vals)
 	ch, err = NewChain([]Config{
-		{Name: "categorize", Configuration: json.RawMessage(`{"id":"categorize","labels":["female","male"],"dtype":"|O","astype":"|u1"}`)},
+		{Name: "numcodecs.categorize", Configuration: json.RawMessage(`{"id":"categorize","labels":["female","male"],"dtype":"|O","astype":"|u1"}`)},
 		{Name: "bytes"},
 		{Name: "zstd", Configuration: json.RawMessage(`{"id":"zstd","level":1}`)},
 	}, Spec{Shape: []int{2, 3}, DType: o})
@@ -412,7 +403,7 @@ func TestChainV3Numcodecs(t *testing.T) {
 	// bitround under its v3 name
 	f4, _ := dtype.ParseV3(json.RawMessage(`"float32"`))
 	ch, err = NewChain([]Config{
-		{Name: "bitround", Configuration: json.RawMessage(`{"keepbits":2}`)},
+		{Name: "numcodecs.bitround", Configuration: json.RawMessage(`{"keepbits":2}`)},
 		{Name: "bytes", Configuration: json.RawMessage(`{"endian":"little"}`)},
 	}, Spec{Shape: []int{1}, DType: f4})
 	must(t, err)
@@ -430,7 +421,7 @@ func TestConcurrentCompressors(t *testing.T) {
 	codecs := []BytesToBytes{
 		build(t, "zstd", `{"level":3}`, Spec{}).(BytesToBytes),
 		build(t, "zstd", `{"level":3,"checksum":true}`, Spec{}).(BytesToBytes),
-		build(t, "lz4", `{"acceleration":2}`, Spec{}).(BytesToBytes),
+		build(t, "numcodecs.lz4", `{"acceleration":2}`, Spec{}).(BytesToBytes),
 	}
 	done := make(chan error)
 	for g := 0; g < 8; g++ {
@@ -451,5 +442,20 @@ func TestConcurrentCompressors(t *testing.T) {
 	}
 	for g := 0; g < 8; g++ {
 		must(t, <-done)
+	}
+}
+
+// A zstd level beyond libzstd's range is clamped as libzstd does (numcodecs
+// wrote level 100): it encodes as the nearest level in range.
+func TestZstdLevelClamped(t *testing.T) {
+	data := bytes.Repeat([]byte("zarr-wasm clamps zstd levels "), 200)
+	for _, c := range []struct{ level, as string }{{"100", "22"}, {"-200000", "-131072"}} {
+		got, err := build(t, "zstd", `{"level":`+c.level+`}`, Spec{}).(BytesToBytes).Encode(data)
+		must(t, err)
+		want, err := build(t, "zstd", `{"level":`+c.as+`}`, Spec{}).(BytesToBytes).Encode(data)
+		must(t, err)
+		if !bytes.Equal(got, want) {
+			t.Errorf("level %s does not encode as level %s", c.level, c.as)
+		}
 	}
 }

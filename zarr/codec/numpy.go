@@ -541,19 +541,6 @@ func rint(t ntype, v num) num {
 	return v
 }
 
-// isV3Type reports whether t comes from v3 metadata, where the stored byte
-// order belongs to the bytes codec rather than to the data type.
-func isV3Type(t *dtype.DataType) bool {
-	if t.Endian == dtype.Unset {
-		return true
-	}
-	if t.Name == "" {
-		return false
-	}
-	_, err := dtype.ParseTypestr(t.Name)
-	return err != nil
-}
-
 // parseFilterDType parses a dtype member of a filter configuration (a
 // NumPy typestr).
 func parseFilterDType(raw []byte, name string) (*dtype.DataType, error) {
@@ -577,12 +564,10 @@ func parseFilterDType(raw []byte, name string) (*dtype.DataType, error) {
 	return t, nil
 }
 
-// outputType is the data type a filter produces: t as configured, but in a
-// v3 chain (input from v3 metadata) the bytes codec decides the byte order.
-func outputType(t *dtype.DataType, in Spec) *dtype.DataType {
-	if in.DType == nil || !isV3Type(in.DType) {
-		return t
-	}
+// memType is t as the chain holds it: in memory, little-endian, with no
+// stored byte order (the bytes codec, or meta's v2 pipeline, has the order),
+// named as a v3 type. Filters compute and view in these types.
+func memType(t *dtype.DataType) *dtype.DataType {
 	out := t
 	if t.HasMultiByte() {
 		out = t.WithEndian(dtype.Unset)
@@ -590,7 +575,6 @@ func outputType(t *dtype.DataType, in Spec) *dtype.DataType {
 		c := *t
 		out = &c
 	}
-	// Named as a v3 type, so that a following filter also sees a v3 type.
 	switch out.Kind {
 	case dtype.Bool:
 		out.Name = "bool"
@@ -599,34 +583,13 @@ func outputType(t *dtype.DataType, in Spec) *dtype.DataType {
 	case dtype.Uint:
 		out.Name = fmt.Sprintf("uint%d", 8*out.Size)
 	case dtype.Float:
-		out.Name = fmt.Sprintf("float%d", 8*out.Size)
+		if out.Format == "" {
+			out.Name = fmt.Sprintf("float%d", 8*out.Size)
+		}
 	case dtype.Complex:
 		out.Name = fmt.Sprintf("complex%d", 8*out.Size)
 	}
 	return out
-}
-
-// viewBytes reinterprets the in-memory elements data of type from as
-// elements of type to, as NumPy's ndarray.view does on the stored bytes.
-// Unset byte orders count as little-endian. The result may alias data when
-// no byte swap is needed.
-func viewBytes(data []byte, from, to *dtype.DataType) []byte {
-	if !needsSwap(from) && !needsSwap(to) {
-		return data
-	}
-	out := append([]byte(nil), data...)
-	dtype.SwapTo(from, out, dtype.Unset) // to stored order
-	dtype.SwapTo(to, out, dtype.Unset)   // to in-memory order of to
-	return out
-}
-
-func needsSwap(t *dtype.DataType) bool {
-	for _, l := range t.Leaves(0, nil) {
-		if l.Endian == dtype.Big {
-			return true
-		}
-	}
-	return false
 }
 
 // viewShape is the shape of a view of shape/from as to: the same shape for
@@ -642,7 +605,8 @@ func viewShape(shape []int, from, to *dtype.DataType) ([]int, error) {
 	return []int{nbytes / to.Size}, nil
 }
 
-// viewArray is viewBytes on a whole array.
+// viewArray reinterprets an array's in-memory elements as elements of to,
+// as NumPy's ndarray.view does (both little-endian in memory).
 func viewArray(a *nd.Array, to *dtype.DataType) (*nd.Array, error) {
 	if a.DType().Variable() || to.Variable() {
 		return nil, fmt.Errorf("cannot view %s as %s", a.DType(), to)
@@ -651,7 +615,7 @@ func viewArray(a *nd.Array, to *dtype.DataType) (*nd.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nd.FromBytes(to, shape, viewBytes(a.Bytes(), a.DType(), to))
+	return nd.FromBytes(to, shape, a.Bytes())
 }
 
 // encodeFill computes the fill of a filter's output by encoding a
@@ -681,4 +645,12 @@ func encodeFill(in Spec, out *dtype.DataType, enc func(*nd.Array) (*nd.Array, er
 		return zero
 	}
 	return dtype.Fill{Bytes: e.Bytes()}
+}
+
+// byteOrderOf is the stored order of t's first multi-byte part, or NoOrder.
+func byteOrderOf(t *dtype.DataType) byte {
+	for _, l := range t.Leaves(0, nil) {
+		return l.Endian
+	}
+	return dtype.NoOrder
 }

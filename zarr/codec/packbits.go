@@ -3,39 +3,32 @@ package codec
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
-	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
 // packbitsCodec is numcodecs "packbits": a bool chunk becomes a 1-d uint8
 // array: the number of padding bits (0-7), then the bits packed 8 per byte,
-// most significant bit first (np.packbits).
-//
-// The name "packbits" is also a v3 codec of zarr-extensions (an array→bytes
-// codec with padding_encoding/first_bit/last_bit); that one is not
-// implemented and its configurations are reported as unsupported.
+// most significant bit first (np.packbits). (zarr-extensions' v3 "packbits",
+// an array→bytes codec, is another codec.)
 type packbitsCodec struct{}
 
 func init() {
-	Register(newPackbits, "packbits", "numcodecs.packbits")
+	Register(newPackbits, "numcodecs.packbits")
 }
 
 func newPackbits(cfg json.RawMessage, _ Spec) (any, error) {
-	m, err := configMembers(cfg)
-	if err != nil {
+	if _, err := configMembers(cfg); err != nil {
 		return nil, err
-	}
-	for _, k := range []string{"padding_encoding", "first_bit", "last_bit"} {
-		if _, ok := m[k]; ok {
-			return nil, errs.New(errs.Unsupported, "packbits",
-				"the zarr-extensions v3 packbits codec (%s) is not supported; only numcodecs packbits is", strings.Join([]string{"padding_encoding", "first_bit", "last_bit"}, ", "))
-		}
 	}
 	return packbitsCodec{}, nil
 }
+
+var packbitsIn = &dtype.DataType{Kind: dtype.Bool, Size: 1, Endian: dtype.NoOrder, Name: "|b1"}
+
+// ViewTypes: numcodecs views the input as bool and produces uint8.
+func (packbitsCodec) ViewTypes() (in, out *dtype.DataType) { return packbitsIn, packbitsOut }
 
 func packbitsInput(t *dtype.DataType) error {
 	if t == nil || t.Variable() || t.Size != 1 || (t.Kind != dtype.Bool && t.Kind != dtype.Int && t.Kind != dtype.Uint) {

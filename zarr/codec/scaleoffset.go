@@ -27,8 +27,8 @@ type quantizeCodec struct {
 }
 
 func init() {
-	Register(newFixedScaleOffset, "fixedscaleoffset", "numcodecs.fixedscaleoffset")
-	Register(newQuantize, "quantize", "numcodecs.quantize")
+	Register(newFixedScaleOffset, "numcodecs.fixedscaleoffset")
+	Register(newQuantize, "numcodecs.quantize")
 }
 
 func newFixedScaleOffset(cfg json.RawMessage, _ Spec) (any, error) {
@@ -76,7 +76,7 @@ func (c *fixedScaleOffsetCodec) Encode(a *nd.Array) (*nd.Array, error) {
 		y = rint(r2, y)
 		store(c.an, out[i*as:], cast(y, r2, c.an))
 	}
-	return nd.FromBytes(outputType(c.as, Spec{DType: a.DType()}), v.Shape(), out)
+	return nd.FromBytes(c.as, v.Shape(), out)
 }
 
 func (c *fixedScaleOffsetCodec) Decode(a *nd.Array, out Spec) (*nd.Array, error) {
@@ -98,7 +98,7 @@ func (c *fixedScaleOffsetCodec) Decode(a *nd.Array, out Spec) (*nd.Array, error)
 		z := arith(r4, '+', cast(y, r3, r4), off)
 		store(c.dn, dec[i*ds:], cast(z, r4, c.dn))
 	}
-	return finish("fixedscaleoffset", dec, c.dt, out)
+	return finish("fixedscaleoffset", dec, out)
 }
 
 func newQuantize(cfg json.RawMessage, _ Spec) (any, error) {
@@ -162,7 +162,7 @@ func (c *quantizeCodec) Encode(a *nd.Array) (*nd.Array, error) {
 		y = arith(r2, '/', cast(y, r, r2), sc2)
 		store(c.an, out[i*as:], cast(y, r2, c.an))
 	}
-	return nd.FromBytes(outputType(c.as, Spec{DType: a.DType()}), v.Shape(), out)
+	return nd.FromBytes(c.as, v.Shape(), out)
 }
 
 func (c *quantizeCodec) Decode(a *nd.Array, out Spec) (*nd.Array, error) {

@@ -15,8 +15,8 @@ type shuffleCodec struct{ size int }
 type base64Codec struct{}
 
 func init() {
-	Register(newShuffle, "shuffle", "numcodecs.shuffle")
-	Register(func(json.RawMessage, Spec) (any, error) { return base64Codec{}, nil }, "base64", "numcodecs.base64")
+	Register(newShuffle, "numcodecs.shuffle")
+	Register(func(json.RawMessage, Spec) (any, error) { return base64Codec{}, nil }, "numcodecs.base64")
 }
 
 func newShuffle(cfg json.RawMessage, _ Spec) (any, error) {

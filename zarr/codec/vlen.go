@@ -27,10 +27,10 @@ type vlenCodec struct {
 
 func init() {
 	Register(func(json.RawMessage, Spec) (any, error) { return &vlenCodec{kind: 's', name: "vlen-utf8"}, nil },
-		"vlen-utf8", "numcodecs.vlen-utf8")
+		"vlen-utf8")
 	Register(func(json.RawMessage, Spec) (any, error) { return &vlenCodec{kind: 'b', name: "vlen-bytes"}, nil },
-		"vlen-bytes", "numcodecs.vlen-bytes")
-	Register(newVlenArray, "vlen-array", "numcodecs.vlen-array")
+		"vlen-bytes")
+	Register(newVlenArray, "numcodecs.vlen-array")
 }
 
 func newVlenArray(cfg json.RawMessage, _ Spec) (any, error) {

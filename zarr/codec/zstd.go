@@ -17,7 +17,13 @@ type zstdCodec struct {
 	checksum bool
 }
 
-func init() { Register(newZstd, "zstd", "numcodecs.zstd") }
+func init() { Register(newZstd, "zstd") }
+
+// libzstd's ZSTD_minCLevel and ZSTD_maxCLevel.
+const (
+	zstdMinLevel = -(1 << 17)
+	zstdMaxLevel = 22
+)
 
 func newZstd(cfg json.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
@@ -28,9 +34,9 @@ func newZstd(cfg json.RawMessage, _ Spec) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if level < -131072 || level > 22 {
-		return nil, fmt.Errorf("level must be between -131072 and 22, got %d", level)
-	}
+	// libzstd clamps a level outside [ZSTD_minCLevel, ZSTD_maxCLevel] (and
+	// numcodecs has written level 100); decoding never uses it.
+	level = min(max(level, zstdMinLevel), zstdMaxLevel)
 	checksum, err := boolOption(m["checksum"], "checksum", false)
 	if err != nil {
 		return nil, err

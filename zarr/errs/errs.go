@@ -84,24 +84,27 @@ func CodeOf(err error) Code {
 }
 
 // Nearest returns the candidate closest to name by edit distance, or "" if none
-// is close enough to be a plausible typo.
+// is close enough to be a plausible typo. A namespace both share
+// ("numcodecs.", "zarrs.") is not part of the comparison: "numcodecs.pcodec"
+// is not a typo of "numcodecs.blosc". The edits allowed grow with the length
+// of what is compared: one for up to two characters, at most three.
 func Nearest(name string, candidates []string) string {
 	best, bestD := "", -1
 	for _, c := range candidates {
 		if c == name {
 			continue
 		}
-		d := levenshtein.ComputeDistance(strings.ToLower(name), strings.ToLower(c))
+		a, b := strings.ToLower(name), strings.ToLower(c)
+		if i := strings.LastIndexByte(a, '.'); i >= 0 && strings.HasPrefix(b, a[:i+1]) {
+			a, b = a[i+1:], b[i+1:]
+		}
+		d := levenshtein.ComputeDistance(a, b)
+		if d > min(len(a)/3+1, 3) {
+			continue
+		}
 		if bestD < 0 || d < bestD {
 			best, bestD = c, d
 		}
-	}
-	limit := len(name)/3 + 1
-	if limit > 4 {
-		limit = 4
-	}
-	if bestD < 0 || bestD > limit {
-		return ""
 	}
 	return best
 }

@@ -81,7 +81,7 @@ func (a *Array) Chain(shape []int) (*codec.Chain, error) {
 	if c, ok := a.chains[key]; ok {
 		return c, nil
 	}
-	c, err := codec.NewChain(a.Codecs, codec.Spec{Shape: shape, DType: a.DType, Fill: a.Fill})
+	c, err := codec.NewChain(a.Codecs, codec.Spec{Shape: shape, DType: a.memType(), Fill: a.Fill})
 	if err != nil {
 		return nil, err
 	}

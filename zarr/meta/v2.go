@@ -88,42 +88,38 @@ func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, 
 	}
 
 	// The codec chain: F order is a transpose; filters and the compressor
-	// become codecs; a bytes codec is implied where the array turns into bytes.
-	var cfgs []codec.Config
-	if a.Order == "F" && len(a.Shape) > 1 {
-		perm := make([]int, len(a.Shape))
-		for i := range perm {
-			perm[i] = len(perm) - 1 - i
-		}
-		c, _ := json.Marshal(map[string]any{"order": perm})
-		cfgs = append(cfgs, codec.Config{Name: "transpose", Configuration: c})
-	}
+	// become codecs (see v2Codecs).
 	if format == 2 {
 		if _, err := need("compressor"); err != nil {
 			return nil, err
 		}
 	}
+	var entries []v2Entry
 	if fr, ok := doc["filters"]; ok && string(fr) != "null" {
 		var filters []json.RawMessage
 		if err := json.Unmarshal(fr, &filters); err != nil {
 			return nil, invalid(key, "filters", "must be null or a list of codec objects")
 		}
 		for i, f := range filters {
-			c, err := v2Codec(key, fmt.Sprintf("filters[%d]", i), f)
+			e, err := parseV2Entry(key, fmt.Sprintf("filters[%d]", i), f)
 			if err != nil {
 				return nil, err
 			}
-			cfgs = append(cfgs, c)
+			entries = append(entries, e)
 		}
 	}
 	if cr, ok := doc["compressor"]; ok && string(cr) != "null" {
-		c, err := v2Codec(key, "compressor", cr)
+		e, err := parseV2Entry(key, "compressor", cr)
 		if err != nil {
 			return nil, err
 		}
-		cfgs = append(cfgs, c)
+		entries = append(entries, e)
 	}
 	if err := a.checkSizes(key); err != nil {
+		return nil, err
+	}
+	cfgs, err := a.v2Codecs(key, doc["dtype"], entries)
+	if err != nil {
 		return nil, err
 	}
 	if err := a.setCodecs(key, cfgs); err != nil {
@@ -131,7 +127,6 @@ func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, 
 	}
 	return a, nil
 }
-
 // MaxChunkBytes bounds a decoded chunk (numcodecs has the same 2 GiB limit),
 // so hostile metadata cannot make a read allocate without bound.
 const MaxChunkBytes = 1<<31 - 1
@@ -213,37 +208,38 @@ func (a *Array) parseV2Chunks(key string, raw json.RawMessage) error {
 	return nil
 }
 
-// v2Codec turns a v2 codec object {"id": ..., ...} into a chain entry.
-func v2Codec(key, field string, raw json.RawMessage) (codec.Config, error) {
-	var head struct {
-		ID string `json:"id"`
+// setCodecs validates the model chain on the first chunk's shape and
+// records it.
+func (a *Array) setCodecs(key string, cfgs []codec.Config) error {
+	if _, err := codec.NewChain(cfgs, codec.Spec{Shape: a.validationShape(), DType: a.memType(), Fill: a.Fill}); err != nil {
+		var e *errs.Error
+		if errors.As(err, &e) {
+			c := *e
+			c.Where = key + ": " + e.Where
+			return &c
+		}
+		return errs.Wrap(errs.InvalidMetadata, key+": codecs", err, "bad codecs")
 	}
-	if err := json.Unmarshal(raw, &head); err != nil || head.ID == "" {
-		return codec.Config{}, invalid(key, field, "must be an object with an \"id\", got %s", short(raw))
-	}
-	return codec.Config{Name: head.ID, Configuration: raw}, nil
+	a.Codecs = cfgs
+	return nil
 }
 
-// setCodecs builds the chain for the regular chunk shape (validating every
-// codec), inserting the implied bytes codec, and records the final list.
-func (a *Array) setCodecs(key string, cfgs []codec.Config) error {
-	shape := a.ChunkShape
-	if shape == nil {
-		shape = make([]int, len(a.Shape))
-		for i := range shape {
-			shape[i] = 1
-		}
+// validationShape is the chunk shape codecs are checked against: the
+// regular chunk shape, or the first chunk's of a variable grid.
+func (a *Array) validationShape() []int {
+	if a.ChunkShape != nil {
+		return a.ChunkShape
 	}
-	full, err := codec.WithImpliedBytes(cfgs, codec.Spec{Shape: shape, DType: a.DType, Fill: a.Fill})
-	if err != nil {
-		if e, ok := err.(*errs.Error); ok {
-			e.Where = key + ": " + e.Where
-			return e
-		}
-		return errs.Wrap(errs.InvalidMetadata, key, err, "bad codecs")
+	return a.firstChunkShape()
+}
+
+// memType is the data type chunks have in the chain: the document's type
+// without stored byte orders (the bytes codec, or the v2 pipeline, has them).
+func (a *Array) memType() *dtype.DataType {
+	if a.DType.HasMultiByte() {
+		return a.DType.WithEndian(dtype.Unset)
 	}
-	a.Codecs = full
-	return nil
+	return a.DType
 }
 
 // ParseGroupV2 checks a ".zgroup" document.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
@@ -187,26 +186,16 @@ func parseV3Array(key string, doc map[string]json.RawMessage) (*Array, error) {
 	if err := json.Unmarshal(doc["codecs"], &raws); err != nil {
 		return nil, invalid(key, "codecs", "must be a list of codecs")
 	}
-	cfgs := make([]codec.Config, len(raws))
-	for i, r := range raws {
-		ext, err := parseExtension(r)
-		if err != nil {
-			return nil, invalid(key, fmt.Sprintf("codecs[%d]", i), "%v", err)
-		}
-		cfgs[i] = codec.Config{Name: ext.Name, Configuration: ext.Configuration}
+	cfgs, err := v3Codecs(key+": codecs", raws)
+	if err != nil {
+		return nil, err
 	}
 	if err := a.checkSizes(key); err != nil {
 		return nil, err
 	}
-	shape := a.firstChunkShape()
-	if _, err := codec.NewChain(cfgs, codec.Spec{Shape: shape, DType: a.DType, Fill: a.Fill}); err != nil {
-		if e, ok := err.(*errs.Error); ok {
-			e.Where = key + ": " + e.Where
-			return nil, e
-		}
-		return nil, errs.Wrap(errs.InvalidMetadata, key+": codecs", err, "bad codecs")
+	if err := a.setCodecs(key, cfgs); err != nil {
+		return nil, err
 	}
-	a.Codecs = cfgs
 	return a, nil
 }
 
