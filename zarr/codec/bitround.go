@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	mbits "math/bits"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -50,22 +51,28 @@ func mantissaBits(t *dtype.DataType) (int, bool) {
 	return 0, false
 }
 
-func (c *bitroundCodec) check(t *dtype.DataType) (int, error) {
+// check returns the mantissa width of a float type, or for an integer type
+// (zarrs' bitround, which keeps the keepbits most significant bits of each
+// value) its width and integer set.
+func (c *bitroundCodec) check(t *dtype.DataType) (bits int, integer bool, err error) {
+	if (t.Kind == dtype.Int || t.Kind == dtype.Uint) && t.Format == "" && t.Size <= 8 {
+		return 8 * t.Size, true, nil
+	}
 	bits, ok := mantissaBits(t)
 	if !ok {
-		return 0, fmt.Errorf("bitround works on float16, float32 and float64, not %s", t)
+		return 0, false, fmt.Errorf("bitround works on float16, float32, float64 and integers, not %s", t)
 	}
 	if c.keepbits > bits {
-		return 0, fmt.Errorf("keepbits %d is more than the %d mantissa bits of %s", c.keepbits, bits, t)
+		return 0, false, fmt.Errorf("keepbits %d is more than the %d mantissa bits of %s", c.keepbits, bits, t)
 	}
-	return bits, nil
+	return bits, false, nil
 }
 
 func (c *bitroundCodec) Encoded(in Spec) (Spec, error) {
 	if in.DType == nil {
 		return Spec{}, fmt.Errorf("bitround needs a data type")
 	}
-	if _, err := c.check(in.DType); err != nil {
+	if _, _, err := c.check(in.DType); err != nil {
 		return Spec{}, err
 	}
 	out := in
@@ -75,30 +82,51 @@ func (c *bitroundCodec) Encoded(in Spec) (Spec, error) {
 }
 
 func (c *bitroundCodec) Encode(a *nd.Array) (*nd.Array, error) {
-	bits, err := c.check(a.DType())
+	bits, integer, err := c.check(a.DType())
 	if err != nil {
 		return nil, err
 	}
 	data := append([]byte(nil), a.Bytes()...)
-	if c.keepbits < bits {
-		w := a.DType().Size
-		mask := bits - c.keepbits
-		for i := 0; i+w <= len(data); i += w {
-			var v uint64
-			switch w {
-			case 2:
-				v = uint64(binary.LittleEndian.Uint16(data[i:]))
-			case 4:
-				v = uint64(binary.LittleEndian.Uint32(data[i:]))
-			default:
-				v = binary.LittleEndian.Uint64(data[i:])
-			}
-			v += (v>>mask)&1 + (1<<(mask-1) - 1)
-			v &^= 1<<mask - 1
-			putUint(data[i:i+w], v)
+	w := a.DType().Size
+	for i := 0; i+w <= len(data); i += w {
+		var v uint64
+		switch w {
+		case 1:
+			v = uint64(data[i])
+		case 2:
+			v = uint64(binary.LittleEndian.Uint16(data[i:]))
+		case 4:
+			v = uint64(binary.LittleEndian.Uint32(data[i:]))
+		default:
+			v = binary.LittleEndian.Uint64(data[i:])
 		}
+		putUint(data[i:i+w], roundBits(v, c.keepbits, bits, integer, 8*w))
 	}
 	return nd.FromBytes(a.DType(), a.Shape(), data)
+}
+
+// roundBits rounds v (a width-bit pattern) to keepbits significant bits,
+// ties to even: of a float's mantissa (bits wide), or of an integer counted
+// from its highest set bit, the sum saturating at the width as zarrs does.
+func roundBits(v uint64, keepbits, bits int, integer bool, width int) uint64 {
+	if integer {
+		bits = width - (bits64LeadingZeros(v) - (64 - width))
+	}
+	if keepbits >= bits {
+		return v
+	}
+	drop := bits - keepbits
+	add := (v>>drop)&1 + (1<<(drop-1) - 1)
+	limit := uint64(1)<<width - 1
+	if width == 64 {
+		limit = ^uint64(0)
+	}
+	if integer && v > limit-add {
+		v = limit // saturating add
+	} else {
+		v += add
+	}
+	return v &^ (1<<drop - 1) & limit
 }
 
 func (c *bitroundCodec) Decode(a *nd.Array, out Spec) (*nd.Array, error) {
@@ -107,3 +135,5 @@ func (c *bitroundCodec) Decode(a *nd.Array, out Spec) (*nd.Array, error) {
 	}
 	return nd.FromBytes(out.DType, out.Shape, a.Bytes())
 }
+
+func bits64LeadingZeros(v uint64) int { return mbits.LeadingZeros64(v) }

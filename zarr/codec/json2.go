@@ -59,10 +59,19 @@ func newJSON2(cfg json.RawMessage, _ Spec) (any, error) {
 	if raw := strings.TrimSpace(string(m["indent"])); raw != "" && raw != "null" {
 		var n int
 		var s string
-		if json.Unmarshal(m["indent"], &n) == nil {
+		var b bool
+		switch {
+		case json.Unmarshal(m["indent"], &n) == nil:
 			s = strings.Repeat(" ", max(n, 0))
-		} else if json.Unmarshal(m["indent"], &s) != nil {
-			return nil, fmt.Errorf("indent must be null, an integer or a string")
+		case json.Unmarshal(m["indent"], &b) == nil:
+			// Python's bool is an int: indent=True is 1 space, False 0
+			// (newlines only), as the json module writes them.
+			if b {
+				s = " "
+			}
+		case json.Unmarshal(m["indent"], &s) == nil:
+		default:
+			return nil, fmt.Errorf("indent must be null, an integer, a boolean or a string")
 		}
 		c.indent = &s
 	}

@@ -21,7 +21,7 @@ type pcodecCodec struct {
 }
 
 func init() {
-	Register(newPcodec, "pcodec", "numcodecs.pcodec", "https://codec.zarrs.dev/array_to_bytes/pcodec")
+	Register(newPcodec, "numcodecs.pcodec")
 }
 
 func newPcodec(cfg json.RawMessage, in Spec) (any, error) {

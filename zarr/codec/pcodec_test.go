@@ -53,10 +53,10 @@ func TestPcodecConfigurations(t *testing.T) {
 	// A data type pco cannot hold is refused when the chain is built; a
 	// chunk of another number type, or corrupt, is a CODEC error.
 	b1 := &dtype.DataType{Kind: dtype.Bool, Size: 1, Endian: dtype.NoOrder, Name: "|b1"}
-	if _, err := Build(Config{Name: "pcodec"}, Spec{Shape: []int{4}, DType: b1}); errs.CodeOf(err) != errs.Unsupported {
+	if _, err := Build(Config{Name: "numcodecs.pcodec"}, Spec{Shape: []int{4}, DType: b1}); errs.CodeOf(err) != errs.Unsupported {
 		t.Errorf("bool: %v", err)
 	}
-	k, _ := Build(Config{Name: "pcodec"}, spec)
+	k, _ := Build(Config{Name: "numcodecs.pcodec"}, spec)
 	i4 := &dtype.DataType{Kind: dtype.Int, Size: 4, Endian: dtype.Little, Name: "<i4"}
 	if _, err := k.(ArrayToBytes).Decode(stream, Spec{Shape: []int{5, 5}, DType: i4}); errs.CodeOf(err) != errs.Codec {
 		t.Errorf("f32 stream read as i4: %v", err)
@@ -67,7 +67,7 @@ func TestPcodecConfigurations(t *testing.T) {
 	// Complex numbers are stored as two floats each, as zarrs does.
 	c8 := &dtype.DataType{Kind: dtype.Complex, Size: 8, Endian: dtype.Little, Name: "<c8"}
 	a, _ := nd.FromBytes(c8, []int{2}, []byte{0, 0, 128, 63, 0, 0, 0, 64, 0, 0, 64, 64, 0, 0, 128, 64})
-	kc, _ := Build(Config{Name: "pcodec"}, Spec{Shape: []int{2}, DType: c8})
+	kc, _ := Build(Config{Name: "numcodecs.pcodec"}, Spec{Shape: []int{2}, DType: c8})
 	enc, err := kc.(ArrayToBytes).Encode(a)
 	if err != nil {
 		t.Fatal(err)

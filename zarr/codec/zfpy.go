@@ -36,8 +36,8 @@ type zfpCodec struct {
 }
 
 func init() {
-	Register(newZfpy, "zfpy", "numcodecs.zfpy")
-	Register(newZarrsZfp, "zfp", "zarrs.zfp")
+	Register(newZfpy, "numcodecs.zfpy")
+	Register(newZarrsZfp, "zfp")
 }
 
 // zfpNative is the zfp type a data type is coded as.

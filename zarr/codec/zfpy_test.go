@@ -94,9 +94,9 @@ func TestZfpConfigs(t *testing.T) {
 		{"zfp", `{"mode": "expert", "minbits": 20, "maxbits": 13, "maxprec": 19, "minexp": -2}`, f4, shape, errs.InvalidMetadata},
 		{"zfp", `{"mode": "fixed_accuracy", "tolerance": 1}`, i4, shape, errs.Unsupported},
 		{"zfp", `{"mode": "reversible"}`, f4, []int{2, 2, 2, 2, 2}, errs.Unsupported},
-		{"zfpy", `{"mode": 4, "tolerance": 0.1}`, b, shape, errs.Unsupported},
-		{"zfpy", `{"mode": 4, "tolerance": 0.1}`, be, shape, errs.Unsupported},
-		{"zfpy", `{"mode": "4"}`, f4, shape, errs.InvalidMetadata},
+		{"numcodecs.zfpy", `{"mode": 4, "tolerance": 0.1}`, b, shape, errs.Unsupported},
+		{"numcodecs.zfpy", `{"mode": 4, "tolerance": 0.1}`, be, shape, errs.Unsupported},
+		{"numcodecs.zfpy", `{"mode": "4"}`, f4, shape, errs.InvalidMetadata},
 	} {
 		_, err := NewChain([]Config{{Name: tc.name, Configuration: json.RawMessage(tc.cfg)}}, Spec{Shape: tc.shape, DType: tc.dt})
 		if errs.CodeOf(err) != tc.code {
@@ -105,7 +105,7 @@ func TestZfpConfigs(t *testing.T) {
 	}
 	// numcodecs decodes any mode (the header says how); only encoding
 	// needs one of the modes zfpy has.
-	chain, err := NewChain([]Config{{Name: "zfpy", Configuration: json.RawMessage(`{"mode": 1}`)}}, Spec{Shape: shape, DType: f4})
+	chain, err := NewChain([]Config{{Name: "numcodecs.zfpy", Configuration: json.RawMessage(`{"mode": 1}`)}}, Spec{Shape: shape, DType: f4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,6 +127,7 @@ func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, 
 	}
 	return a, nil
 }
+
 // MaxChunkBytes bounds a decoded chunk (numcodecs has the same 2 GiB limit),
 // so hostile metadata cannot make a read allocate without bound.
 const MaxChunkBytes = 1<<31 - 1

@@ -41,15 +41,17 @@ var v3Core = []string{
 
 // v3Alias maps other v3 names writers use onto model names.
 var v3Alias = map[string]string{
-	"endian":              "bytes",              // the bytes codec's name in early v3 drafts
-	"numcodecs.blosc":     "blosc",              // zarr-python 3's numcodecs wrapper (v2-style configuration)
-	"numcodecs.zstd":      "zstd",               // same stream and configuration
-	"numcodecs.gzip":      "gzip",               // same stream and configuration
-	"numcodecs.crc32c":    "crc32c",             // the same checksum at the end
-	"numcodecs.vlen-utf8": "vlen-utf8",          // same layout
-	"numcodecs.vlen-bytes": "vlen-bytes",        // same layout
-	"bitround":            "numcodecs.bitround", // zarr-extensions' name (zarrs)
-	"pcodec":              "numcodecs.pcodec",   // zarrs' earlier name
+	"endian":               "bytes",              // the bytes codec's name in early v3 drafts
+	"numcodecs.blosc":      "blosc",              // zarr-python 3's numcodecs wrapper (v2-style configuration)
+	"numcodecs.zstd":       "zstd",               // same stream and configuration
+	"numcodecs.gzip":       "gzip",               // same stream and configuration
+	"numcodecs.crc32c":     "crc32c",             // the same checksum at the end
+	"numcodecs.vlen-utf8":  "vlen-utf8",          // same layout
+	"numcodecs.vlen-bytes": "vlen-bytes",         // same layout
+	"bitround":             "numcodecs.bitround", // zarr-extensions' name (zarrs)
+	"pcodec":               "numcodecs.pcodec",   // zarrs' earlier name
+	"https://codec.zarrs.dev/array_to_bytes/pcodec": "numcodecs.pcodec", // zarrs' URL name
+	"zarrs.zfp": "zfp", // zarrs' namespaced name for its (headerless) zfp
 }
 
 // v3OnlyCodecs are v3 codecs a .zarray cannot name: the array→bytes step
