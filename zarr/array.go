@@ -391,6 +391,9 @@ func wholeChunk(in []nd.Range, shape []int) bool {
 
 // Read returns the selected elements. A missing chunk reads as the fill value.
 func (a *Array) Read(ctx context.Context, sel Selection) (*NDArray, error) {
+	if err := a.recheckMetadata(ctx); err != nil {
+		return nil, err
+	}
 	if w := a.view(); w != nil {
 		return w.read(ctx, a, sel)
 	}
@@ -451,6 +454,9 @@ func needsFill(dt *dtype.DataType, f dtype.Fill) bool {
 // element, which is broadcast. Partially covered chunks are read, modified
 // and written back.
 func (a *Array) Write(ctx context.Context, sel Selection, v *NDArray) error {
+	if err := a.recheckMetadata(ctx); err != nil {
+		return err
+	}
 	if w := a.view(); w != nil {
 		return w.write(ctx, a, sel, v)
 	}

@@ -2,6 +2,7 @@ package zarr
 
 import (
 	"context"
+	"time"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -128,6 +129,65 @@ type specState struct {
 	view *arrayView
 	// assumed: the metadata came from the spec, not the store.
 	assumed bool
+	// checked is when the metadata was last read from the store (zero:
+	// never, for assumed metadata).
+	checked time.Time
+}
+
+// recheckMetadata re-reads the stored metadata before a read or write when
+// recheck_cached_metadata asks for it (true: every time; a time in seconds
+// since the epoch: once, if it was last read before then): a resize by
+// another writer is taken up, any other change is an error.
+func (a *Array) recheckMetadata(ctx context.Context) error {
+	st := a.spec
+	if st == nil || st.spec.AssumeMetadata {
+		return nil
+	}
+	switch r := st.spec.RecheckCachedMetadata.(type) {
+	case bool:
+		if !r {
+			return nil
+		}
+	case float64:
+		if !st.checked.Before(time.Unix(0, int64(r*1e9))) {
+			return nil
+		}
+	default:
+		return nil // "open": checked when opened
+	}
+	key := a.meta.Key
+	data, ok, err := get(ctx, a.store, key)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errs.New(errs.NotFound, key, "Metadata at %q does not exist", key)
+	}
+	var shape []int64
+	switch {
+	case st.v2 != nil:
+		m, err := tsspec.ParseV2Metadata(key, data)
+		if err != nil {
+			return err
+		}
+		if !st.v2.Compatible(m) {
+			return errs.New(errs.InvalidMetadata, key, "Updated zarr metadata %s is incompatible with existing metadata", data)
+		}
+		shape, st.v2.Shape = m.Shape, m.Shape
+	case st.v3 != nil:
+		m, err := tsspec.ParseV3Metadata(key, data)
+		if err != nil {
+			return err
+		}
+		if !st.v3.Compatible(m) {
+			return errs.New(errs.InvalidMetadata, key, "Updated zarr metadata %s is incompatible with existing metadata", data)
+		}
+		shape = m.Shape
+		st.v3 = m
+	}
+	a.meta.SetShape(intsOf(shape))
+	st.checked = time.Now()
+	return nil
 }
 
 func openSpecV2(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Array, error) {
@@ -194,6 +254,9 @@ func openSpecV2(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 		am.Attrs = arr.attrs
 	}
 	arr.spec = &specState{spec: s, v2: m, assumed: assumed}
+	if !assumed {
+		arr.spec.checked = time.Now()
+	}
 	if arr.spec.view, err = newArrayView(arr, m.BaseShape(f), len(m.Shape), nil, f, m.DType.Kind != dtype.Struct, s.Transform); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package zarr
 
 import (
 	"context"
+	"time"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
@@ -78,6 +79,9 @@ func openSpecV3(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 	}
 	arr := newArrayV3(st, path, n.Array)
 	arr.spec = &specState{spec: s, v3: m, assumed: assumed}
+	if !assumed {
+		arr.spec.checked = time.Now()
+	}
 	if arr.spec.view, err = newArrayView(arr, m.Shape, len(m.Shape), m.Labels, tsspec.Field{Type: m.DType}, true, s.Transform); err != nil {
 		return nil, err
 	}

@@ -1364,3 +1364,12 @@ func (s *Spec) commonSpec(out map[string]any, dt string, v *View, full int) {
 		out["cache_pool"] = map[string]any{"total_bytes_limit": s.CacheBytes}
 	}
 }
+
+// Compatible reports whether o describes the same array as m but for its
+// shape (TensorStore accepts a resize by another writer, nothing else).
+func (m *V2Metadata) Compatible(o *V2Metadata) bool {
+	a, b := m.Document(), o.Document()
+	delete(a, "shape")
+	delete(b, "shape")
+	return jsonText(a) == jsonText(b)
+}

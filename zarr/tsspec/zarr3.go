@@ -710,3 +710,18 @@ func (s *Spec) V3Spec(m *V3Metadata, v *View) map[string]any {
 	s.commonSpec(out, TSDataType(m.DType), v, len(m.Shape))
 	return out
 }
+
+// Compatible reports whether o describes the same array as m but for its
+// shape and attributes.
+func (m *V3Metadata) Compatible(o *V3Metadata) bool {
+	strip := func(d map[string]json.RawMessage) string {
+		c := map[string]json.RawMessage{}
+		for k, v := range d {
+			if k != "shape" && k != "attributes" {
+				c[k] = json.RawMessage(canonical(v))
+			}
+		}
+		return jsonText(c)
+	}
+	return strip(m.Doc) == strip(o.Doc)
+}
