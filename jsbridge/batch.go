@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"syscall/js"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -128,7 +129,10 @@ func bytesListToJS(list [][]byte) js.Value {
 // (UTF-16 lengths)} as sent by the wrapper for string lists.
 func stringsFromBatch(v js.Value, n int) ([]string, error) {
 	joined, lens := v.Get("joined"), v.Get("lens")
-	buf := make([]byte, joined.Get("byteLength").Int())
+	buf, err := budget.Bytes("value", joined.Get("byteLength").Int())
+	if err != nil {
+		return nil, err
+	}
 	js.CopyBytesToGo(buf, joined)
 	lb := make([]byte, lens.Get("byteLength").Int())
 	js.CopyBytesToGo(lb, jsUint8Array.New(lens.Get("buffer"), lens.Get("byteOffset"), lens.Get("byteLength")))
@@ -170,7 +174,10 @@ func stringsFromBatch(v js.Value, n int) ([]string, error) {
 // lengths)} as sent by the wrapper for lists of Uint8Array.
 func bytesFromBatch(v js.Value, n int) ([][]byte, error) {
 	joined, lens := v.Get("joined"), v.Get("lens")
-	buf := make([]byte, joined.Get("byteLength").Int())
+	buf, err := budget.Bytes("value", joined.Get("byteLength").Int())
+	if err != nil {
+		return nil, err
+	}
 	js.CopyBytesToGo(buf, joined)
 	lb := make([]byte, lens.Get("byteLength").Int())
 	js.CopyBytesToGo(lb, jsUint8Array.New(lens.Get("buffer"), lens.Get("byteOffset"), lens.Get("byteLength")))

@@ -13,6 +13,7 @@ import (
 	"syscall/js"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
@@ -113,6 +114,9 @@ func dataToJS(a *zarr.NDArray) (js.Value, error) {
 	n := a.Len()
 	if name, _ := typedArrayName(dt); name != "" {
 		if isFloat32Like(dt) {
+			if err := budget.Check("result", int64(4*n)); err != nil {
+				return js.Value{}, err
+			}
 			return typedArray(name, toFloat32(dt, a.Bytes(), n)), nil
 		}
 		return typedArray(name, a.Bytes()), nil

@@ -6,6 +6,7 @@ import (
 	"syscall/js"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
@@ -84,7 +85,10 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 	switch kind {
 	case "typed":
 		u := v.Get("bytes")
-		raw := make([]byte, u.Get("byteLength").Int())
+		raw, err := budget.Bytes("value", u.Get("byteLength").Int())
+		if err != nil {
+			return nil, nil, err
+		}
 		js.CopyBytesToGo(raw, u)
 		if isFloat32Like(dt) {
 			if len(raw) != 4*n {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
@@ -273,7 +274,10 @@ func bytesFromJS(key string, v js.Value) ([]byte, bool, error) {
 			return nil, false, errs.New(errs.Store, key, "the store returned %s, not a Uint8Array", describe(v))
 		}
 	}
-	data := make([]byte, u.Get("byteLength").Int())
+	data, err := budget.Bytes(key, u.Get("byteLength").Int())
+	if err != nil {
+		return nil, false, err
+	}
 	js.CopyBytesToGo(data, u)
 	return data, true, nil
 }

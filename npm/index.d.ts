@@ -11,6 +11,8 @@ export type ZarrErrorCode =
   | "ABORTED"
   | "READ_ONLY"
   | "EXISTS"
+  | "TOO_LARGE"
+  | "ENGINE_EXITED"
   | "INTERNAL";
 
 export declare const codes: readonly ZarrErrorCode[];

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -310,6 +311,9 @@ func (a *Array) DecodeChunk(idx []int, data []byte) (*nd.Array, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := a.checkChunkWork(key, shape, decodeCopies); err != nil {
+		return nil, err
+	}
 	chunk, err := chain.Decode(data)
 	if err != nil {
 		return nil, decodeError(key, err)
@@ -422,18 +426,16 @@ func (a *Array) read(ctx context.Context, sel Selection) (*NDArray, error) {
 	return out.Reshape(r.outShape())
 }
 
-// MaxResultBytes bounds one Read (and the broadcast of one Write).
+// MaxResultBytes bounds one Read (and the broadcast of one Write) whatever
+// the memory budget (zarr/budget), which usually refuses far less.
 const MaxResultBytes = 1 << 40
 
 func checkResultSize(dt *dtype.DataType, shape []int) error {
-	item := dt.Size
-	if dt.Variable() {
-		item = 16
-	}
-	if n, ok := nd.CheckedSize(shape, max(item, 1)); !ok || n > MaxResultBytes {
+	n, ok := nd.CheckedSize(shape, elementBytes(dt))
+	if !ok || n > MaxResultBytes {
 		return errs.New(errs.Selection, shapeString(shape), "the selection is too large to hold in memory")
 	}
-	return nil
+	return budget.Check("selection of shape "+shapeString(shape), int64(n))
 }
 
 // needsFill reports whether a fresh (zeroed) array differs from the fill.
@@ -564,6 +566,13 @@ func (a *Array) writeChunk(ctx context.Context, w store.Writer, t chunkTask, src
 			complete = false
 			break
 		}
+	}
+	copies := int64(encodeCopies)
+	if !complete {
+		copies += rewriteCopies
+	}
+	if err := a.checkChunkWork(a.ChunkKey(t.idx), shape, copies); err != nil {
+		return err
 	}
 	var chunk *nd.Array
 	if !complete {

@@ -92,7 +92,7 @@ func (c *zlibCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 		out, err = readAllLimit(flate.NewReader(bytes.NewReader(b)), limit)
 	}
 	if err != nil {
-		return nil, Corrupt("zlib", "cannot decompress %d bytes: %v", len(b), err)
+		return nil, decodeFailed("zlib", len(b), err)
 	}
 	return out, nil
 }
@@ -124,7 +124,7 @@ func (c *gzipCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 	limit := ratioLimit(effectiveLimit(max), len(b), deflateMaxRatio, 1024)
 	out, err := gunzip(b, limit)
 	if err != nil {
-		return nil, Corrupt("gzip", "cannot decompress %d bytes: %v", len(b), err)
+		return nil, decodeFailed("gzip", len(b), err)
 	}
 	return out, nil
 }

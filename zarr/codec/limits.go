@@ -7,13 +7,17 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
 // maxDecodedSize bounds what a decompressor produces for one chunk when no
-// smaller limit is given. Decompressors whose format bounds the expansion
-// ratio (deflate, LZ4, zstd) also check that bound, so corrupt input fails
-// before any large allocation.
-const maxDecodedSize = 1 << 30
+// smaller limit is given: the largest chunk metadata may declare
+// (meta.MaxChunkBytes, numcodecs' limit too). Decompressors whose format
+// bounds the expansion ratio (deflate, LZ4, zstd) also check that bound, so
+// corrupt input fails before any large allocation.
+const maxDecodedSize = 1<<31 - 1
 
 // LimitedDecoder is implemented by bytes→bytes codecs that can stop as soon
 // as the decoded data would exceed max bytes (for example when the caller
@@ -22,17 +26,33 @@ type LimitedDecoder interface {
 	DecodeLimit(b []byte, max int) ([]byte, error)
 }
 
-// errTooLarge reports decoded data beyond the limit.
-var errTooLarge = errors.New("decoded data exceeds the size limit")
+// ErrTooLarge is wrapped by errors about decoded data beyond the limit.
+var ErrTooLarge = errors.New("decoded data exceeds the size limit")
 
+// effectiveLimit is max (or maxDecodedSize), never more than the memory
+// budget leaves (zarr/budget; in WebAssembly, what memory has left).
 func effectiveLimit(max int) int {
 	if max <= 0 || max > maxDecodedSize {
-		return maxDecodedSize
+		max = maxDecodedSize
+	}
+	if max >= 8<<20 { // smaller sizes fit the budget's margin
+		if avail := budget.Available(); int64(max) > avail {
+			max = int(avail)
+		}
 	}
 	return max
 }
 
-// readAllLimit reads r to the end, failing with errTooLarge once more than
+// decodeFailed is the CODEC error of a decompressor; one that stopped at
+// the limit keeps ErrTooLarge in its chain.
+func decodeFailed(codec string, n int, err error) error {
+	if errors.Is(err, ErrTooLarge) {
+		return &errs.Error{Code: errs.Codec, Where: codec, Msg: fmt.Sprintf("cannot decompress %d bytes", n), Err: err}
+	}
+	return Corrupt(codec, "cannot decompress %d bytes: %v", n, err)
+}
+
+// readAllLimit reads r to the end, failing with ErrTooLarge once more than
 // limit bytes arrive. The buffer grows with the data actually produced.
 func readAllLimit(r io.Reader, limit int) ([]byte, error) {
 	var buf bytes.Buffer
@@ -41,7 +61,7 @@ func readAllLimit(r io.Reader, limit int) ([]byte, error) {
 		return nil, err
 	}
 	if n > int64(limit) {
-		return nil, errTooLarge
+		return nil, ErrTooLarge
 	}
 	return buf.Bytes(), nil
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -129,8 +130,17 @@ type need struct {
 	in, out []nd.Range
 }
 
+// indexWork checks that copies of the shard index (16 bytes per inner
+// chunk) fit the memory budget: a shard may declare 2^27 inner chunks.
+func (s *shardingCodec) indexWork(copies int64) error {
+	return budget.Check(fmt.Sprintf("the index of a shard of %v inner chunks", s.perShard), budget.Mul(int64(s.indexSize), copies))
+}
+
 // parseIndex decodes the index bytes into one slot per inner chunk (C order).
 func (s *shardingCodec) parseIndex(b []byte) ([]slot, error) {
+	if err := s.indexWork(2); err != nil { // decoded index, slots
+		return nil, err
+	}
 	a, err := s.indexChain.Decode(b)
 	if err != nil {
 		return nil, err
@@ -186,6 +196,10 @@ func (s *shardingCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 }
 
 func (s *shardingCodec) Encode(a *nd.Array) ([]byte, error) {
+	// slots, raw index, encoded index, and the index appended to the body
+	if err := s.indexWork(4); err != nil {
+		return nil, err
+	}
 	n := nd.Size(s.perShard)
 	slots := make([]slot, n)
 	var body []byte
@@ -231,6 +245,9 @@ func (s *shardingCodec) Encode(a *nd.Array) ([]byte, error) {
 // is at the end), then only the inner chunks the region touches, merging
 // byte ranges that are close together.
 func (s *shardingCodec) DecodeRegion(ctx context.Context, get RangeGetter, out Spec, region []nd.Range) (*nd.Array, bool, error) {
+	if err := s.indexWork(3); err != nil { // read, decoded, slots
+		return nil, false, err
+	}
 	r := zstore.ByteRange{Offset: 0, Length: int64(s.indexSize)}
 	if s.indexAtEnd {
 		r = zstore.ByteRange{Suffix: int64(s.indexSize)}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
 // zstdCodec is numcodecs "zstd" and the v3 "zstd" codec: one zstd frame
@@ -109,7 +110,7 @@ func (c *zstdCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 		return nil, Corrupt("zstd", "%v", err)
 	}
 	if bound > limit {
-		return nil, Corrupt("zstd", "frames may decode to %d bytes, more than the limit of %d", bound, limit)
+		return nil, &errs.Error{Code: errs.Codec, Where: "zstd", Msg: fmt.Sprintf("frames may decode to %d bytes, more than the limit of %d", bound, limit), Err: ErrTooLarge}
 	}
 	d, err := zstdDecoder()
 	if err != nil {

@@ -24,6 +24,9 @@ const (
 	Aborted         Code = "ABORTED"
 	ReadOnly        Code = "READ_ONLY"
 	Exists          Code = "EXISTS"
+	// TooLarge: a request would need more memory than the engine's budget
+	// (zarr/budget); nothing was allocated, the engine stays usable.
+	TooLarge Code = "TOO_LARGE"
 )
 
 // Error is the error type of the whole engine.

@@ -29,15 +29,15 @@ package refs
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
-	"io"
+	"errors"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
+	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
@@ -165,6 +165,9 @@ func FromJSON(ctx context.Context, data []byte, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := budget.Check("the reference file", budget.Mul(int64(len(data)), parseCopies)); err != nil {
+		return nil, err
+	}
 	s := newStore(opt)
 	refs, err := parseJSON(data, &s.opt)
 	if err != nil {
@@ -174,34 +177,47 @@ func FromJSON(ctx context.Context, data []byte, opt Options) (*Store, error) {
 	return s, nil
 }
 
-// maxJSON bounds a decompressed reference file.
-const maxJSON = 4 << 30
+// maxJSON bounds a decompressed reference file; the memory budget
+// (zarr/budget) usually bounds it further.
+const maxJSON = 1<<31 - 1
 
+// parseCopies is how much memory parsing takes per byte of JSON text, at
+// most (the references, their keys and inline data): the text itself may be
+// at most 1/parseCopies of what the memory budget leaves.
+const parseCopies = 3
+
+// textLimit is the largest reference file text the budget allows.
+func textLimit() int {
+	return int(min(int64(maxJSON), budget.Available()/parseCopies))
+}
+
+// decompressJSON inflates a zstd- or gzip-compressed reference file with
+// the codecs chunks are decoded with, under the same bounds: a file that
+// would decompress past textLimit fails before it is inflated (zstd: from
+// its frame headers) or as soon as it passes (gzip).
 func decompressJSON(data []byte) ([]byte, error) {
+	var name string
 	switch {
 	case bytes.HasPrefix(data, []byte{0x28, 0xb5, 0x2f, 0xfd}):
-		d, err := zstd.NewReader(bytes.NewReader(data), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxJSON))
-		if err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, "", err, "cannot read zstd-compressed references")
-		}
-		defer d.Close()
-		out, err := io.ReadAll(io.LimitReader(d, maxJSON))
-		if err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, "", err, "cannot read zstd-compressed references")
-		}
-		return out, nil
+		name = "zstd"
 	case bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, "", err, "cannot read gzip-compressed references")
-		}
-		out, err := io.ReadAll(io.LimitReader(zr, maxJSON))
-		if err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, "", err, "cannot read gzip-compressed references")
-		}
-		return out, nil
+		name = "gzip"
+	default:
+		return data, nil
 	}
-	return data, nil
+	c, err := codec.Build(codec.Config{Name: name}, codec.Spec{})
+	if err != nil {
+		return nil, err
+	}
+	limit := textLimit()
+	out, err := c.(codec.LimitedDecoder).DecodeLimit(data, limit)
+	if errors.Is(err, codec.ErrTooLarge) {
+		return nil, errs.Wrap(errs.TooLarge, "", err, "the %s-compressed reference file decompresses to more than %s (%d bytes), the most the memory budget (%s available; zarr.SetMemoryLimit) allows for a reference file's text", name, budget.Size(int64(limit)), limit, budget.Size(budget.Available()))
+	}
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidMetadata, "", err, "cannot read %s-compressed references", name)
+	}
+	return out, nil
 }
 
 // FromParquet opens a Parquet reference directory (the URL of the directory

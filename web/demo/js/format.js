@@ -68,6 +68,10 @@ export function explain(e, context = "") {
       return { title: "A chunk could not be decoded", detail: msg, hint: "The stored bytes do not match the array's codecs (damaged data, or metadata that describes the chunks wrongly)." };
     case "SELECTION":
       return { title: "That part of the array cannot be selected", detail: msg, hint: "" };
+    case "TOO_LARGE":
+      return { title: "Too large to hold in memory", detail: msg, hint: "The engine refused before allocating it; a smaller selection or a strided view works." };
+    case "ENGINE_EXITED":
+      return { title: "The engine stopped", detail: msg, hint: "The next action starts a fresh engine; open the data again." };
     case "ABORTED":
       return null;
     case "STORE":
