@@ -20,7 +20,6 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
-	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
 // Version is the bridge protocol version the npm wrapper checks.
@@ -377,21 +376,9 @@ func init() {
 			return js.Value{}, err
 		}
 		defer done()
-		key := arr.ChunkKey(idx)
-		data, ok, err := arr.Store().Get(ctx, key)
+		chunk, err := arr.ReadChunk(ctx, idx)
 		if err != nil {
-			if errs.CodeOf(err) == "" {
-				err = errs.Wrap(errs.Store, key, err, "read failed")
-			}
 			return js.Value{}, abortAware(ctx, err)
-		}
-		if !ok {
-			m := arr.Metadata()
-			return resultToJS(nd.Filled(m.DType, m.Grid.ChunkShape(idx), m.Fill))
-		}
-		chunk, err := arr.DecodeChunk(idx, data)
-		if err != nil {
-			return js.Value{}, err
 		}
 		return resultToJS(chunk)
 	})

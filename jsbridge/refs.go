@@ -42,14 +42,15 @@ func (f jsFetcher) Fetch(ctx context.Context, url string, r store.ByteRange) ([]
 		return nil, false, errs.Wrap(errs.Aborted, url, err, "aborted")
 	}
 	q := js.Null()
-	if r != (store.ByteRange{}) {
+	if !r.IsWhole() {
 		q = jsObject.New()
-		if r.Suffix > 0 {
-			q.Set("suffix", r.Suffix)
+		if n, ok := r.Suffix(); ok {
+			q.Set("suffix", n)
 		} else {
-			q.Set("offset", r.Offset)
-			if r.Length >= 0 {
-				q.Set("length", r.Length)
+			off, n := r.Bounds()
+			q.Set("offset", off)
+			if n >= 0 {
+				q.Set("length", n)
 			}
 		}
 	}
@@ -306,23 +307,9 @@ func init() {
 		if q.Type() != js.TypeObject {
 			return js.Value{}, errs.New(errs.Store, key, "a range is {offset, length} or {suffixLength}")
 		}
-		var br store.ByteRange
-		if sl := q.Get("suffixLength"); sl.Type() == js.TypeNumber {
-			br.Suffix = int64(sl.Float())
-			if br.Suffix <= 0 {
-				return js.Value{}, errs.New(errs.Store, key, "bad suffixLength %d", br.Suffix)
-			}
-		} else {
-			if off := q.Get("offset"); off.Type() == js.TypeNumber {
-				br.Offset = int64(off.Float())
-			}
-			br.Length = -1
-			if n := q.Get("length"); n.Type() == js.TypeNumber {
-				br.Length = int64(n.Float())
-			}
-			if br.Offset < 0 || br.Length < -1 {
-				return js.Value{}, errs.New(errs.Store, key, "bad range")
-			}
+		br, err := rangeFromJS(key, q)
+		if err != nil {
+			return js.Value{}, err
 		}
 		ctx, done, err := callContext(a[3])
 		if err != nil {
@@ -351,7 +338,7 @@ func init() {
 		if prefix != "" && prefix[len(prefix)-1] != '/' {
 			prefix += "/"
 		}
-		l, ok := s.(store.Lister)
+		l, ok := store.AsLister(s)
 		if !ok {
 			return js.Value{}, errs.New(errs.Unsupported, prefix, "the store cannot list")
 		}

@@ -5,6 +5,8 @@ package jsbridge
 import (
 	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"syscall/js"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
@@ -12,17 +14,34 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
 
-// jsStore is a JS store object seen from Go. JS keys are absolute
-// ("/a/b/.zarray"), Go keys relative ("a/b/.zarray"). Every method calls
-// the JS method and awaits its promise from the calling goroutine, so the
-// engine's chunk goroutines each have their own request in flight.
+// jsStore is a JS store object seen from Go: one adapter whatever methods
+// the object has, which says through Can (store.Capable) which parts of the
+// contract work. JS keys are absolute ("/a/b/.zarray"), Go keys relative
+// ("a/b/.zarray"). Every method calls the JS method and awaits its promise
+// from the calling goroutine, so the engine's chunk goroutines each have
+// their own request in flight.
+//
+// Versions: the engine passes {versioned: true} with {ifMatch} or
+// {ifNoneMatch} to get and getRange, and {ifMatch} or {ifNoneMatch: "*"}
+// to set and delete. A store that knows versions answers reads with
+// {data, generation, notModified?, changed?} and writes with {generation}
+// or {changed: true}; a plain store (zarrita's, a Map) answers with bytes
+// or undefined, ignores the options, and is read and written without
+// versions.
 type jsStore struct {
-	obj      js.Value
-	hasRange bool
-	hasSet   bool
-	hasDel   bool
-	hasList  bool
+	obj  js.Value
+	id   int // the same for every adapter of one JS object (Identity)
+	can  map[store.Capability]bool
+	stat *storeStats
 }
+
+var (
+	_ store.VersionedReader   = (*jsStore)(nil)
+	_ store.ConditionalWriter = (*jsStore)(nil)
+	_ store.Lister            = (*jsStore)(nil)
+	_ store.Capable           = (*jsStore)(nil)
+	_ store.Identifier        = (*jsStore)(nil)
+)
 
 // signalKey carries the JS AbortSignal of the API call, passed on to the
 // store's methods as {signal}.
@@ -41,10 +60,17 @@ func hasMethod(obj js.Value, name string) bool {
 	return obj.Get(name).Type() == js.TypeFunction
 }
 
-// newStore wraps a JS store. The Go type implements exactly the optional
-// interfaces (RangeReader, Writer, Lister) the object has methods for, so
-// the engine's fallbacks (a whole read instead of a range, "cannot list")
-// work as for any Go store.
+// storeIDs numbers JS store objects (a WeakMap, so a store nobody holds
+// can still be collected), so every adapter of one object shares the
+// engine's chunk cache entries and write locks.
+var (
+	storeIDsMu  sync.Mutex
+	storeIDs    = js.Global().Get("WeakMap").New()
+	nextStoreID = 1
+	statsByID   = map[int]*storeStats{}
+)
+
+// newStore wraps a JS store, probing which optional methods it has.
 func newStore(obj js.Value) (store.Store, error) {
 	if s, ok := storeHandle(obj); ok {
 		return s, nil
@@ -55,80 +81,55 @@ func newStore(obj js.Value) (store.Store, error) {
 	if !hasMethod(obj, "get") {
 		return nil, errs.New(errs.Store, "", "the store object has no get(key) method")
 	}
-	b := &jsStore{
-		obj:      obj,
-		hasRange: hasMethod(obj, "getRange"),
-		hasSet:   hasMethod(obj, "set"),
-		hasDel:   hasMethod(obj, "delete"),
-		hasList:  hasMethod(obj, "list"),
+	storeIDsMu.Lock()
+	id := 0
+	if v := storeIDs.Call("get", obj); v.Type() == js.TypeNumber {
+		id = v.Int()
+	} else {
+		id = nextStoreID
+		nextStoreID++
+		storeIDs.Call("set", obj, id)
 	}
-	r, w, l := b.hasRange, b.hasSet, b.hasList
-	switch {
-	case r && w && l:
-		return storeRWL{b}, nil
-	case r && w:
-		return storeRW{b}, nil
-	case r && l:
-		return storeRL{b}, nil
-	case w && l:
-		return storeWL{b}, nil
-	case r:
-		return storeR{b}, nil
-	case w:
-		return storeW{b}, nil
-	case l:
-		return storeL{b}, nil
+	st := statsByID[id]
+	if st == nil {
+		st = &storeStats{}
+		statsByID[id] = st
 	}
-	return storeGet{b}, nil
+	storeIDsMu.Unlock()
+	writes := hasMethod(obj, "set")
+	return &jsStore{obj: obj, id: id, stat: st, can: map[store.Capability]bool{
+		store.CanReadRange: hasMethod(obj, "getRange"),
+		store.CanWrite:     writes,
+		store.CanWriteIf:   writes,
+		store.CanList:      hasMethod(obj, "list"),
+		store.CanVersion:   true, // known from each answer
+	}}, nil
 }
 
-// The combinations of capabilities.
-type (
-	storeGet struct{ b *jsStore }
-	storeR   struct{ b *jsStore }
-	storeW   struct{ b *jsStore }
-	storeL   struct{ b *jsStore }
-	storeRW  struct{ b *jsStore }
-	storeRL  struct{ b *jsStore }
-	storeWL  struct{ b *jsStore }
-	storeRWL struct{ b *jsStore }
-)
+func (s *jsStore) Can(c store.Capability) bool { return s.can[c] }
 
-func (s storeGet) Get(ctx context.Context, k string) ([]byte, bool, error) { return s.b.get(ctx, k) }
-func (s storeR) Get(ctx context.Context, k string) ([]byte, bool, error)   { return s.b.get(ctx, k) }
-func (s storeW) Get(ctx context.Context, k string) ([]byte, bool, error)   { return s.b.get(ctx, k) }
-func (s storeL) Get(ctx context.Context, k string) ([]byte, bool, error)   { return s.b.get(ctx, k) }
-func (s storeRW) Get(ctx context.Context, k string) ([]byte, bool, error)  { return s.b.get(ctx, k) }
-func (s storeRL) Get(ctx context.Context, k string) ([]byte, bool, error)  { return s.b.get(ctx, k) }
-func (s storeWL) Get(ctx context.Context, k string) ([]byte, bool, error)  { return s.b.get(ctx, k) }
-func (s storeRWL) Get(ctx context.Context, k string) ([]byte, bool, error) { return s.b.get(ctx, k) }
+// Identity is the JS object's number: adapters made by separate open()
+// calls on one store share caches and locks.
+func (s *jsStore) Identity() any { return jsStoreIdentity(s.id) }
 
-func (s storeR) GetRange(ctx context.Context, k string, r store.ByteRange) ([]byte, bool, error) {
-	return s.b.getRange(ctx, k, r)
-}
-func (s storeRW) GetRange(ctx context.Context, k string, r store.ByteRange) ([]byte, bool, error) {
-	return s.b.getRange(ctx, k, r)
-}
-func (s storeRL) GetRange(ctx context.Context, k string, r store.ByteRange) ([]byte, bool, error) {
-	return s.b.getRange(ctx, k, r)
-}
-func (s storeRWL) GetRange(ctx context.Context, k string, r store.ByteRange) ([]byte, bool, error) {
-	return s.b.getRange(ctx, k, r)
+type jsStoreIdentity int
+
+func (s *jsStore) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	v, err := s.ReadVersion(ctx, key, store.WholeValue(), store.Conditions{})
+	return v.Data, v.Found, err
 }
 
-func (s storeW) Set(ctx context.Context, k string, v []byte) error   { return s.b.set(ctx, k, v) }
-func (s storeRW) Set(ctx context.Context, k string, v []byte) error  { return s.b.set(ctx, k, v) }
-func (s storeWL) Set(ctx context.Context, k string, v []byte) error  { return s.b.set(ctx, k, v) }
-func (s storeRWL) Set(ctx context.Context, k string, v []byte) error { return s.b.set(ctx, k, v) }
-func (s storeW) Delete(ctx context.Context, k string) error          { return s.b.del(ctx, k) }
-func (s storeRW) Delete(ctx context.Context, k string) error         { return s.b.del(ctx, k) }
-func (s storeWL) Delete(ctx context.Context, k string) error         { return s.b.del(ctx, k) }
-func (s storeRWL) Delete(ctx context.Context, k string) error        { return s.b.del(ctx, k) }
+func (s *jsStore) GetRange(ctx context.Context, key string, r store.ByteRange) ([]byte, bool, error) {
+	v, err := s.ReadVersion(ctx, key, r, store.Conditions{})
+	return v.Data, v.Found, err
+}
 
-func (s storeL) List(ctx context.Context, p string) ([]string, error)   { return s.b.list(ctx, p) }
-func (s storeRL) List(ctx context.Context, p string) ([]string, error)  { return s.b.list(ctx, p) }
-func (s storeWL) List(ctx context.Context, p string) ([]string, error)  { return s.b.list(ctx, p) }
-func (s storeRWL) List(ctx context.Context, p string) ([]string, error) { return s.b.list(ctx, p) }
+func (s *jsStore) Set(ctx context.Context, key string, value []byte) error {
+	_, err := s.SetIf(ctx, key, value, "")
+	return err
+}
+
+func (s *jsStore) Delete(ctx context.Context, key string) error { return s.DeleteIf(ctx, key, "") }
 
 // jsKey turns a relative Go key into the absolute JS key.
 func jsKey(k string) string { return "/" + k }
@@ -143,84 +144,217 @@ func opts(ctx context.Context) js.Value {
 	return o
 }
 
-func (s *jsStore) get(ctx context.Context, key string) ([]byte, bool, error) {
-	p, err := call(s.obj, "get", jsKey(key), opts(ctx))
-	if err != nil {
-		return nil, false, err
+// readOptions is the options argument of get and getRange.
+func readOptions(ctx context.Context, c store.Conditions) js.Value {
+	o := opts(ctx)
+	o.Set("versioned", true)
+	if c.IfMatch != "" {
+		o.Set("ifMatch", string(c.IfMatch))
 	}
-	v, err := await(ctx, p)
-	if err != nil {
-		return nil, false, err
+	if c.IfNoneMatch != "" {
+		o.Set("ifNoneMatch", string(c.IfNoneMatch))
 	}
-	return bytesFromJS(key, v)
+	return o
 }
 
-func (s *jsStore) getRange(ctx context.Context, key string, r store.ByteRange) ([]byte, bool, error) {
-	q := jsObject.New()
-	if r.Suffix > 0 {
-		q.Set("suffixLength", r.Suffix)
+// ReadVersion calls get or getRange. A range "to the end" has no form in
+// the zarrita contract: the whole value is read and sliced, as it is for a
+// store without getRange.
+func (s *jsStore) ReadVersion(ctx context.Context, key string, r store.ByteRange, c store.Conditions) (store.Versioned, error) {
+	var p js.Value
+	var err error
+	q, ranged := rangeToJS(r)
+	ranged = ranged && s.can[store.CanReadRange]
+	if ranged {
+		s.stat.ranges.Add(1)
+		p, err = call(s.obj, "getRange", jsKey(key), q, readOptions(ctx, c))
 	} else {
-		q.Set("offset", r.Offset)
-		if r.Length >= 0 {
-			q.Set("length", r.Length)
-		}
+		s.stat.gets.Add(1)
+		p, err = call(s.obj, "get", jsKey(key), readOptions(ctx, c))
 	}
-	if r.Suffix <= 0 && r.Length < 0 {
-		// "To the end" has no form in the zarrita range contract: read the
-		// whole value and slice it.
-		data, ok, err := s.get(ctx, key)
-		if err != nil || !ok {
-			return nil, ok, err
+	if err != nil {
+		return store.Versioned{}, err
+	}
+	res, err := await(ctx, p)
+	if err != nil {
+		return store.Versioned{}, err
+	}
+	v, err := versionedFromJS(key, res)
+	if err != nil || !v.Found || v.NotModified {
+		if v.NotModified {
+			s.stat.notModified.Add(1)
 		}
-		sub, err := store.Slice(data, r)
+		return v, err
+	}
+	s.stat.bytes.Add(int64(len(v.Data)))
+	if !ranged && !r.IsWhole() {
+		sub, err := store.Slice(v.Data, r)
 		if err != nil {
-			return nil, false, errs.Wrap(errs.Store, key, err, "bad range")
+			return store.Versioned{}, errs.Wrap(errs.Store, key, err, "bad range")
 		}
-		return sub, true, nil
+		v.Data = sub
+		return v, nil
 	}
-	p, err := call(s.obj, "getRange", jsKey(key), q, opts(ctx))
-	if err != nil {
-		return nil, false, err
+	if ranged {
+		want, ok := r.Suffix()
+		if !ok {
+			_, want = r.Bounds()
+		}
+		if int64(len(v.Data)) != want {
+			return store.Versioned{}, errs.New(errs.Store, key, "the store returned %d bytes for %s", len(v.Data), r)
+		}
 	}
-	v, err := await(ctx, p)
-	if err != nil {
-		return nil, false, err
-	}
-	data, ok, err := bytesFromJS(key, v)
-	if err != nil || !ok {
-		return data, ok, err
-	}
-	want := r.Length
-	if r.Suffix > 0 {
-		want = r.Suffix
-	}
-	if int64(len(data)) != want {
-		return nil, false, errs.New(errs.Store, key, "the store returned %d bytes for %s", len(data), r)
-	}
-	return data, true, nil
+	return v, nil
 }
 
-func (s *jsStore) set(ctx context.Context, key string, value []byte) error {
+// rangeToJS is r in the zarrita form, {offset, length} or {suffixLength};
+// ok is false for the whole value and for ranges to the end.
+func rangeToJS(r store.ByteRange) (js.Value, bool) {
+	if r.IsWhole() {
+		return js.Undefined(), false
+	}
+	q := jsObject.New()
+	if n, ok := r.Suffix(); ok {
+		q.Set("suffixLength", n)
+		return q, true
+	}
+	off, n := r.Bounds()
+	if n < 0 {
+		return js.Undefined(), false
+	}
+	q.Set("offset", off)
+	q.Set("length", n)
+	return q, true
+}
+
+// rangeFromJS reads {offset, length} ({offset} alone: to the end) or
+// {suffixLength}.
+func rangeFromJS(key string, q js.Value) (store.ByteRange, error) {
+	if q.Type() != js.TypeObject {
+		return store.ByteRange{}, errs.New(errs.Store, key, "a range is {offset, length} or {suffixLength}")
+	}
+	if sl := q.Get("suffixLength"); sl.Type() == js.TypeNumber {
+		n := int64(sl.Float())
+		if n <= 0 {
+			return store.ByteRange{}, errs.New(errs.Store, key, "bad suffixLength %d", n)
+		}
+		return store.Last(n), nil
+	}
+	var off int64
+	if v := q.Get("offset"); v.Type() == js.TypeNumber {
+		off = int64(v.Float())
+	}
+	if off < 0 {
+		return store.ByteRange{}, errs.New(errs.Store, key, "bad range offset %d", off)
+	}
+	v := q.Get("length")
+	if v.Type() != js.TypeNumber {
+		return store.From(off), nil
+	}
+	n := int64(v.Float())
+	if n < 0 {
+		return store.ByteRange{}, errs.New(errs.Store, key, "bad range length %d", n)
+	}
+	return store.Span(off, n), nil
+}
+
+// versionedFromJS reads a store's answer: bytes or undefined from a plain
+// store, {data, generation, notModified, changed} from a versioned one.
+func versionedFromJS(key string, v js.Value) (store.Versioned, error) {
+	if v.Type() != js.TypeObject || isBytes(v) || !isVersioned(v) {
+		data, ok, err := bytesFromJS(key, v)
+		return store.Versioned{Data: data, Found: ok}, err
+	}
+	if v.Get("changed").Truthy() {
+		return store.Versioned{}, store.Conflict(key, "changed (the store's answer to ifMatch)")
+	}
+	gen := store.Generation("")
+	if g := v.Get("generation"); g.Type() == js.TypeString {
+		gen = store.Generation(g.String())
+	}
+	if v.Get("notModified").Truthy() {
+		return store.Versioned{Found: true, Generation: gen, NotModified: true}, nil
+	}
+	data, ok, err := bytesFromJS(key, v.Get("data"))
+	if err != nil {
+		return store.Versioned{}, err
+	}
+	if !ok && gen == "" {
+		gen = store.Absent
+	}
+	return store.Versioned{Data: data, Found: ok, Generation: gen}, nil
+}
+
+// writeOptions is the options argument of set and delete.
+func writeOptions(ctx context.Context, ifMatch store.Generation) js.Value {
+	o := opts(ctx)
+	switch ifMatch {
+	case "":
+	case store.Absent:
+		o.Set("ifNoneMatch", "*")
+	default:
+		o.Set("ifMatch", string(ifMatch))
+	}
+	return o
+}
+
+func (s *jsStore) SetIf(ctx context.Context, key string, value []byte, ifMatch store.Generation) (store.Generation, error) {
+	if !s.can[store.CanWrite] {
+		return "", errs.New(errs.ReadOnly, key, "the store has no set(); it cannot be written")
+	}
+	s.stat.sets.Add(1)
 	u := jsUint8Array.New(len(value))
 	js.CopyBytesToJS(u, value)
-	p, err := call(s.obj, "set", jsKey(key), u)
+	p, err := call(s.obj, "set", jsKey(key), u, writeOptions(ctx, ifMatch))
+	if err != nil {
+		return "", err
+	}
+	res, err := await(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	return writeAnswer(key, res)
+}
+
+func (s *jsStore) DeleteIf(ctx context.Context, key string, ifMatch store.Generation) error {
+	if !hasMethod(s.obj, "delete") {
+		return errs.New(errs.Unsupported, key, "the store has set() but no delete(); cannot remove the key")
+	}
+	s.stat.deletes.Add(1)
+	p, err := call(s.obj, "delete", jsKey(key), writeOptions(ctx, ifMatch))
 	if err != nil {
 		return err
 	}
-	_, err = await(ctx, p)
+	res, err := await(ctx, p)
+	if err != nil {
+		return err
+	}
+	_, err = writeAnswer(key, res)
 	return err
 }
 
-func (s *jsStore) del(ctx context.Context, key string) error {
-	if !s.hasDel {
-		return errs.New(errs.Unsupported, key, "the store has set() but no delete(); cannot remove the key")
+// writeAnswer reads what set or delete resolved to: {changed: true} is a
+// CONFLICT, {generation} the new version; anything else (undefined, a
+// boolean) a plain write.
+func writeAnswer(key string, v js.Value) (store.Generation, error) {
+	if v.Type() != js.TypeObject {
+		return "", nil
 	}
-	p, err := call(s.obj, "delete", jsKey(key))
-	if err != nil {
-		return err
+	if v.Get("changed").Truthy() {
+		return "", store.Conflict(key, "changed since it was read (the store refused the write)")
 	}
-	_, err = await(ctx, p)
-	return err
+	if g := v.Get("generation"); g.Type() == js.TypeString {
+		return store.Generation(g.String()), nil
+	}
+	return "", nil
+}
+
+func (s *jsStore) List(ctx context.Context, prefix string) ([]string, error) {
+	if !s.can[store.CanList] {
+		return nil, errs.New(errs.Unsupported, prefix, "the store has no list()")
+	}
+	s.stat.lists.Add(1)
+	return s.list(ctx, prefix)
 }
 
 func (s *jsStore) list(ctx context.Context, prefix string) ([]string, error) {
@@ -252,6 +386,20 @@ func (s *jsStore) list(ctx context.Context, prefix string) ([]string, error) {
 var (
 	jsArrayBuffer = js.Global().Get("ArrayBuffer")
 )
+
+// isVersioned tells a versioned answer from other objects (an error then).
+func isVersioned(v js.Value) bool {
+	for _, k := range []string{"data", "generation", "notModified", "changed"} {
+		if !v.Get(k).IsUndefined() {
+			return true
+		}
+	}
+	return false
+}
+
+func isBytes(v js.Value) bool {
+	return v.InstanceOf(jsUint8Array) || v.InstanceOf(jsArrayBuffer) || jsArrayBuffer.Call("isView", v).Bool()
+}
 
 // bytesFromJS copies a store result into Go: undefined/null is an absent
 // key; a Uint8Array (or Buffer), another ArrayBuffer view, or an
@@ -287,4 +435,39 @@ func describe(v js.Value) string {
 		return fmt.Sprintf("a %s", c.Get("name").String())
 	}
 	return "an object"
+}
+
+// storeStats counts the requests the engine made of one JS store.
+type storeStats struct {
+	gets, ranges, sets, deletes, lists, notModified, bytes atomic.Int64
+}
+
+func init() {
+	// storeStats(store) → {get, getRange, set, delete, list, notModified,
+	// bytes}: the requests the engine made of a JS store since it was
+	// first opened.
+	handleSync("storeStats", func(args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeObject {
+			return js.Null()
+		}
+		storeIDsMu.Lock()
+		v := storeIDs.Call("get", args[0])
+		var st *storeStats
+		if v.Type() == js.TypeNumber {
+			st = statsByID[v.Int()]
+		}
+		storeIDsMu.Unlock()
+		if st == nil {
+			return js.Null()
+		}
+		o := jsObject.New()
+		o.Set("get", st.gets.Load())
+		o.Set("getRange", st.ranges.Load())
+		o.Set("set", st.sets.Load())
+		o.Set("delete", st.deletes.Load())
+		o.Set("list", st.lists.Load())
+		o.Set("notModified", st.notModified.Load())
+		o.Set("bytes", st.bytes.Load())
+		return o
+	})
 }

@@ -11,6 +11,8 @@ export type ZarrErrorCode =
   | "ABORTED"
   | "READ_ONLY"
   | "EXISTS"
+  /** A value changed while it was read (a shard rewritten between its index and its chunks), or kept changing under a write, and retrying did not get past it. */
+  | "CONFLICT"
   | "TOO_LARGE"
   | "ENGINE_EXITED"
   | "INTERNAL";

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
@@ -35,20 +37,29 @@ type Array struct {
 
 	// spec is set for arrays opened with OpenSpec.
 	spec *specState
+
+	src chunkSource
+	cfg openConfig // what it was opened with (children of groups inherit it)
 }
 
-func newArrayV3(s Store, path string, m *meta.Array) *Array {
-	return &Array{store: s, path: path, meta: m, attrs: m.Attrs, Concurrency: DefaultConcurrency}
+func newArrayV3(s Store, path string, m *meta.Array, cfg openConfig) *Array {
+	return &Array{store: s, path: path, meta: m, attrs: m.Attrs, Concurrency: DefaultConcurrency, src: newChunkSource(s, cfg), cfg: cfg}
 }
 
-func newArray(ctx context.Context, s Store, path string, m *meta.Array, attrsKey string) (*Array, error) {
+func newArray(ctx context.Context, s Store, path string, m *meta.Array, attrsKey string, cfg openConfig) (*Array, error) {
 	attrs, err := readAttrs(ctx, s, attrsKey)
 	if err != nil {
 		return nil, err
 	}
 	m.Attrs = attrs
-	return &Array{store: s, path: path, meta: m, attrs: attrs, attrsKey: attrsKey, Concurrency: DefaultConcurrency}, nil
+	return &Array{store: s, path: path, meta: m, attrs: attrs, attrsKey: attrsKey, Concurrency: DefaultConcurrency, src: newChunkSource(s, cfg), cfg: cfg}, nil
 }
+
+// CachePool returns the pool the array's decoded chunks are kept in.
+func (a *Array) CachePool() *CachePool { return a.src.pool }
+
+// Recheck returns the array's recheck policy for cached chunks.
+func (a *Array) Recheck() Recheck { return a.src.recheck }
 
 func (a *Array) Path() string           { return a.path }
 func (a *Array) Attrs() map[string]any  { return a.attrs }
@@ -288,20 +299,6 @@ func (a *Array) ChunkKey(idx []int) string {
 	return meta.Prefix(a.path) + a.meta.Keys.Key(idx)
 }
 
-// readChunk fetches and decodes chunk idx; ok is false when it is absent.
-func (a *Array) readChunk(ctx context.Context, idx []int) (*nd.Array, bool, error) {
-	key := a.ChunkKey(idx)
-	data, ok, err := get(ctx, a.store, key)
-	if err != nil || !ok {
-		return nil, false, err
-	}
-	chunk, err := a.DecodeChunk(idx, data)
-	if err != nil {
-		return nil, false, err
-	}
-	return chunk, true, nil
-}
-
 // DecodeChunk decodes the stored bytes of chunk idx: the pure step a worker
 // can run anywhere.
 func (a *Array) DecodeChunk(idx []int, data []byte) (*nd.Array, error) {
@@ -332,8 +329,9 @@ func decodeError(key string, err error) error {
 	return &errs.Error{Code: code, Where: key, Msg: "cannot decode chunk", Err: err}
 }
 
-// readRegion reads the part t.in of chunk t.idx into out[t.out]. Codecs
-// that decode by byte ranges (sharding) fetch only what the region needs.
+// readRegion reads the part t.in of chunk t.idx into out[t.out], through
+// the array's chunk source. Codecs that decode by parts (sharding) fetch
+// only what the region needs.
 func (a *Array) readRegion(ctx context.Context, out *nd.Array, t chunkTask) error {
 	shape := a.meta.Grid.ChunkShape(t.idx)
 	chain, err := a.meta.Chain(shape)
@@ -341,20 +339,9 @@ func (a *Array) readRegion(ctx context.Context, out *nd.Array, t chunkTask) erro
 		return err
 	}
 	if p := chain.Partial(); p != nil && !wholeChunk(t.in, shape) {
-		key := a.ChunkKey(t.idx)
-		getRange := func(ctx context.Context, r store.ByteRange) ([]byte, bool, error) {
-			if err := ctx.Err(); err != nil {
-				return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
-			}
-			data, ok, err := store.GetRange(ctx, a.store, key, r)
-			if err != nil && errs.CodeOf(err) == "" {
-				err = errs.Wrap(errs.Store, key, err, "read of %s failed", r)
-			}
-			return data, ok, err
-		}
-		region, ok, err := p.DecodeRegion(ctx, getRange, codec.Spec{Shape: shape, DType: a.meta.DType, Fill: a.meta.Fill}, t.in)
+		region, ok, err := a.partialRegion(ctx, t.idx, t.in, p)
 		if err != nil {
-			return decodeError(key, err)
+			return err
 		}
 		if !ok {
 			return a.missingChunk(t.idx)
@@ -362,7 +349,7 @@ func (a *Array) readRegion(ctx context.Context, out *nd.Array, t chunkTask) erro
 		nd.Copy(out, t.out, region, nd.Whole(region.Shape()))
 		return nil
 	}
-	chunk, ok, err := a.readChunk(ctx, t.idx)
+	chunk, _, ok, err := a.wholeChunk(ctx, t.idx, false)
 	if err != nil {
 		return err
 	}
@@ -466,8 +453,7 @@ func (a *Array) Write(ctx context.Context, sel Selection, v *NDArray) error {
 }
 
 func (a *Array) write(ctx context.Context, sel Selection, v *NDArray) error {
-	w, ok := a.store.(store.Writer)
-	if !ok {
+	if _, ok := store.AsWriter(a.store); !ok {
 		return errs.New(errs.ReadOnly, a.path, "the store cannot be written")
 	}
 	r, err := sel.resolve(a.meta.Shape)
@@ -487,7 +473,7 @@ func (a *Array) write(ctx context.Context, sel Selection, v *NDArray) error {
 	}
 	tasks := plan(a.meta.Grid, r)
 	return runTasks(ctx, tasks, a.Concurrency, func(ctx context.Context, t chunkTask) error {
-		return a.writeChunk(ctx, w, t, src)
+		return a.writeChunk(ctx, t, src)
 	})
 }
 
@@ -557,7 +543,23 @@ func appendInt(b []byte, n int) []byte {
 	return append(b, d[i:]...)
 }
 
-func (a *Array) writeChunk(ctx context.Context, w store.Writer, t chunkTask, src *NDArray) error {
+// writeAttempts bounds how often a read-modify-write starts over when the
+// chunk changed between its read and its conditional write.
+const writeAttempts = 16
+
+// writeChunk stores the part t.in of chunk t.idx. Writes of one chunk are
+// serialised in this process (chunkLocks); a partial write reads the
+// chunk, modifies it and writes it back on condition that it is still the
+// version read, and starts over when another process changed it meanwhile
+// (stores with conditional writes; see ConditionalWriter).
+func (a *Array) writeChunk(ctx context.Context, t chunkTask, src *NDArray) error {
+	key := a.ChunkKey(t.idx)
+	id := a.chunkID(key)
+	unlock, err := chunkLocks.lock(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	shape := a.meta.Grid.ChunkShape(t.idx)
 	complete := true
 	for d, rg := range t.in {
@@ -571,40 +573,101 @@ func (a *Array) writeChunk(ctx context.Context, w store.Writer, t chunkTask, src
 	if !complete {
 		copies += rewriteCopies
 	}
-	if err := a.checkChunkWork(a.ChunkKey(t.idx), shape, copies); err != nil {
+	if err := a.checkChunkWork(key, shape, copies); err != nil {
 		return err
-	}
-	var chunk *nd.Array
-	if !complete {
-		existing, ok, err := a.readChunk(ctx, t.idx)
-		if err != nil {
-			return err
-		}
-		if ok {
-			chunk = existing.Clone() // a decoded chunk may share the store's bytes
-		}
-	}
-	if chunk == nil {
-		chunk = nd.Filled(a.meta.DType, shape, a.meta.Fill)
-	}
-	nd.Copy(chunk, t.in, src, t.out)
-	key := a.ChunkKey(t.idx)
-	if !a.WriteEmptyChunks && !a.meta.Fill.Null && chunk.AllEqual(a.meta.Fill) {
-		return deleteKey(ctx, w, key)
 	}
 	chain, err := a.meta.Chain(shape)
 	if err != nil {
 		return err
 	}
+	for attempt := 1; ; attempt++ {
+		var chunk *nd.Array
+		var gen store.Generation // "" writes unconditionally
+		if !complete {
+			existing, g, ok, err := a.wholeChunk(ctx, t.idx, attempt > 1)
+			if err != nil {
+				return err
+			}
+			gen = g
+			if ok {
+				chunk = existing.Clone() // cached, or sharing the store's bytes
+			}
+		}
+		if chunk == nil {
+			chunk = nd.Filled(a.meta.DType, shape, a.meta.Fill)
+		}
+		nd.Copy(chunk, t.in, src, t.out)
+		var newGen store.Generation
+		if !a.WriteEmptyChunks && !a.meta.Fill.Null && chunk.AllEqual(a.meta.Fill) {
+			err = a.deleteChunk(ctx, key, gen)
+			chunk = nil
+			if store.Has(a.store, store.CanVersion) {
+				newGen = store.Absent
+			}
+		} else {
+			newGen, err = a.storeChunk(ctx, key, chain, chunk, gen)
+		}
+		if errs.CodeOf(err) == errs.Conflict && attempt < writeAttempts {
+			if err := pause(ctx, attempt); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			a.src.pool.forget(id)
+			return err
+		}
+		a.src.pool.wrote(id, newGen, chunk, time.Now())
+		return nil
+	}
+}
+
+// pause waits a little before a write starts over (longer each time, with
+// jitter, so writers in several processes do not collide again).
+func pause(ctx context.Context, attempt int) error {
+	d := time.Duration(rand.Int64N(int64(attempt)*int64(time.Millisecond)) + 1)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return errs.Wrap(errs.Aborted, "", ctx.Err(), "aborted")
+	}
+}
+
+// storeChunk encodes and writes a chunk, on condition that the key is
+// still at ifMatch ("": unconditionally).
+func (a *Array) storeChunk(ctx context.Context, key string, chain *codec.Chain, chunk *nd.Array, ifMatch store.Generation) (store.Generation, error) {
 	data, err := chain.Encode(chunk)
 	if err != nil {
 		code := errs.CodeOf(err)
 		if code == "" {
 			code = errs.Codec
 		}
-		return &errs.Error{Code: code, Where: key, Msg: "cannot encode chunk", Err: err}
+		return "", &errs.Error{Code: code, Where: key, Msg: "cannot encode chunk", Err: err}
 	}
-	return setKey(ctx, w, key, data)
+	if err := ctx.Err(); err != nil {
+		return "", errs.Wrap(errs.Aborted, key, err, "aborted")
+	}
+	gen, err := store.SetIf(ctx, a.store, key, data, ifMatch)
+	if err != nil && errs.CodeOf(err) == "" {
+		err = errs.Wrap(errs.Store, key, err, "write failed")
+	}
+	return gen, err
+}
+
+// deleteChunk deletes a chunk that holds only the fill value, on condition
+// that it is still at ifMatch.
+func (a *Array) deleteChunk(ctx context.Context, key string, ifMatch store.Generation) error {
+	if ifMatch == store.Absent {
+		return nil // nothing stored, nothing to delete
+	}
+	err := store.DeleteIf(ctx, a.store, key, ifMatch)
+	if err != nil && errs.CodeOf(err) == "" {
+		err = errs.Wrap(errs.Store, key, err, "delete failed")
+	}
+	return err
 }
 
 func setKey(ctx context.Context, w store.Writer, key string, data []byte) error {
@@ -643,7 +706,7 @@ func (a *Array) Resize(ctx context.Context, shape []int) error {
 // resize writes the new shape and, when deleteChunks, deletes the chunks
 // wholly outside it.
 func (a *Array) resize(ctx context.Context, shape []int, deleteChunks bool) error {
-	w, ok := a.store.(store.Writer)
+	w, ok := store.AsWriter(a.store)
 	if !ok {
 		return errs.New(errs.ReadOnly, a.path, "the store cannot be written")
 	}
@@ -699,14 +762,16 @@ func (a *Array) resize(ctx context.Context, shape []int, deleteChunks bool) erro
 		return err
 	}
 	return runTasks(ctx, tasks, a.Concurrency, func(ctx context.Context, t chunkTask) error {
-		return deleteKey(ctx, w, a.ChunkKey(t.idx))
+		key := a.ChunkKey(t.idx)
+		defer a.src.pool.forget(a.chunkID(key))
+		return deleteKey(ctx, w, key)
 	})
 }
 
 // SetAttrs replaces the attributes.
 func (a *Array) SetAttrs(ctx context.Context, attrs map[string]any) error {
 	if a.meta.ZarrFormat == 3 {
-		w, ok := a.store.(store.Writer)
+		w, ok := store.AsWriter(a.store)
 		if !ok {
 			return errs.New(errs.ReadOnly, a.path, "the store cannot be written")
 		}
@@ -751,7 +816,7 @@ func mergeAttrs(old, upd map[string]any) map[string]any {
 }
 
 func writeAttrs(ctx context.Context, s Store, key string, attrs map[string]any) error {
-	w, ok := s.(store.Writer)
+	w, ok := store.AsWriter(s)
 	if !ok {
 		return errs.New(errs.ReadOnly, key, "the store cannot be written")
 	}

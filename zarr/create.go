@@ -256,7 +256,7 @@ func GuessChunks(shape []int, itemsize int) []int {
 
 // CreateArray creates an array at path (and any missing ancestor groups)
 // and returns it opened.
-func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*Array, error) {
+func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions, opts ...OpenOption) (*Array, error) {
 	p, w, format, err := newNodeTarget(s, path, opt.ZarrFormat)
 	if err != nil {
 		return nil, err
@@ -306,7 +306,7 @@ func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*
 		if err := setKey(ctx, w, key, data); err != nil {
 			return nil, err
 		}
-		arr = newArrayV3(s, p, n.Array)
+		arr = newArrayV3(s, p, n.Array, configure(opts))
 	} else {
 		m, err := meta.ParseV2(key, data) // validates every field and codec
 		if err != nil {
@@ -324,7 +324,7 @@ func CreateArray(ctx context.Context, s Store, path string, opt ArrayOptions) (*
 				return nil, err
 			}
 		}
-		if arr, err = newArray(ctx, s, p, m, prefix+keyZattrs); err != nil {
+		if arr, err = newArray(ctx, s, p, m, prefix+keyZattrs, configure(opts)); err != nil {
 			return nil, err
 		}
 	}
@@ -468,7 +468,7 @@ func normalizeFillOption(v any) any {
 func jsonInt(n int64) string { return string(appendInt(nil, int(n))) }
 
 // CreateGroup creates a group at path (and any missing ancestors).
-func CreateGroup(ctx context.Context, s Store, path string, opt GroupOptions) (*Group, error) {
+func CreateGroup(ctx context.Context, s Store, path string, opt GroupOptions, opts ...OpenOption) (*Group, error) {
 	p, w, format, err := newNodeTarget(s, path, opt.ZarrFormat)
 	if err != nil {
 		return nil, err
@@ -479,7 +479,7 @@ func CreateGroup(ctx context.Context, s Store, path string, opt GroupOptions) (*
 	if err := writeGroupDoc(ctx, w, meta.Prefix(p), format, opt.Attributes); err != nil {
 		return nil, err
 	}
-	return OpenGroup(ctx, s, p)
+	return OpenGroup(ctx, s, p, opts...)
 }
 
 // newNodeTarget checks what creating a node needs: a valid path, a
@@ -489,7 +489,7 @@ func newNodeTarget(s Store, path string, format int) (string, store.Writer, int,
 	if err != nil {
 		return "", nil, 0, err
 	}
-	w, ok := s.(store.Writer)
+	w, ok := store.AsWriter(s)
 	if !ok {
 		return "", nil, 0, errs.New(errs.ReadOnly, p, "the store cannot be written")
 	}
@@ -550,7 +550,7 @@ func prepareNode(ctx context.Context, s Store, w store.Writer, p string, overwri
 	for i := 0; i < len(segs); i++ {
 		anc := strings.Join(segs[:i], "/")
 		ap := meta.Prefix(anc)
-		node, err := open(ctx, s, anc, "")
+		node, err := open(ctx, s, anc, "", openConfig{})
 		if err == nil {
 			if _, isArray := node.(*Array); isArray {
 				return errs.New(errs.Exists, anc, "an ancestor of %q is an array", p)
@@ -570,7 +570,7 @@ func prepareNode(ctx context.Context, s Store, w store.Writer, p string, overwri
 // deleteTree deletes every key below prefix (when the store can list) and
 // the node's metadata keys.
 func deleteTree(ctx context.Context, s Store, w store.Writer, prefix string) error {
-	if l, ok := s.(store.Lister); ok {
+	if l, ok := store.AsLister(s); ok {
 		names, err := l.List(ctx, prefix)
 		if err != nil {
 			return err

@@ -300,7 +300,7 @@ func TestDirectoryStoreWritesAtomically(t *testing.T) {
 	if err != nil || !ok || string(got) != "two" {
 		t.Errorf("got %q %v %v", got, ok, err)
 	}
-	part, ok, err := s.GetRange(ctx, "a/b/key", store.ByteRange{Suffix: 2})
+	part, ok, err := s.GetRange(ctx, "a/b/key", store.Last(2))
 	if err != nil || !ok || string(part) != "wo" {
 		t.Errorf("suffix range %q %v %v", part, ok, err)
 	}

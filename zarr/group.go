@@ -21,9 +21,10 @@ type Group struct {
 	attrs    map[string]any
 	attrsKey string
 	doc      []byte // v3: the group's zarr.json, rewritten by SetAttrs
+	cfg      openConfig
 }
 
-func newGroupV3(s Store, path string, n *meta.V3Node, doc []byte) (*Group, error) {
+func newGroupV3(s Store, path string, n *meta.V3Node, doc []byte, cfg openConfig) (*Group, error) {
 	prefix := meta.Prefix(path)
 	if _, already := s.(*consolidatedStore); !already && n.Consolidated != nil {
 		docs := map[string][]byte{prefix + keyZarrJSON: doc}
@@ -32,10 +33,10 @@ func newGroupV3(s Store, path string, n *meta.V3Node, doc []byte) (*Group, error
 		}
 		s = &consolidatedStore{base: s, prefix: prefix, docs: docs}
 	}
-	return &Group{store: s, path: path, format: 3, attrs: n.Attrs, attrsKey: prefix + keyZarrJSON, doc: doc}, nil
+	return &Group{store: s, path: path, format: 3, attrs: n.Attrs, attrsKey: prefix + keyZarrJSON, doc: doc, cfg: cfg}, nil
 }
 
-func newGroup(ctx context.Context, s Store, path string, format int) (*Group, error) {
+func newGroup(ctx context.Context, s Store, path string, format int, cfg openConfig) (*Group, error) {
 	prefix := meta.Prefix(path)
 	// A group with consolidated metadata answers metadata reads (and
 	// listing) from that one document: no listing needed, far fewer reads.
@@ -57,7 +58,7 @@ func newGroup(ctx context.Context, s Store, path string, format int) (*Group, er
 	if err != nil {
 		return nil, err
 	}
-	return &Group{store: s, path: path, format: format, attrs: attrs, attrsKey: attrsKey}, nil
+	return &Group{store: s, path: path, format: format, attrs: attrs, attrsKey: attrsKey, cfg: cfg}, nil
 }
 
 func (g *Group) Path() string          { return g.path }
@@ -75,7 +76,7 @@ func (g *Group) Consolidated() bool {
 // SetAttrs replaces the group's attributes.
 func (g *Group) SetAttrs(ctx context.Context, attrs map[string]any) error {
 	if g.format == 3 {
-		w, ok := g.store.(store.Writer)
+		w, ok := store.AsWriter(g.store)
 		if !ok {
 			return errs.New(errs.ReadOnly, g.path, "the store cannot be written")
 		}
@@ -101,9 +102,10 @@ func (g *Group) UpdateAttrs(ctx context.Context, attrs map[string]any) error {
 	return g.SetAttrs(ctx, mergeAttrs(g.attrs, attrs))
 }
 
-// Open opens a node below the group by relative path.
+// Open opens a node below the group by relative path, with the options
+// the group was opened with.
 func (g *Group) Open(ctx context.Context, rel string) (Node, error) {
-	return Open(ctx, g.store, joinPath(g.path, rel))
+	return open(ctx, g.store, joinPath(g.path, rel), "", g.cfg)
 }
 
 func joinPath(a, b string) string {
@@ -121,7 +123,7 @@ func joinPath(a, b string) string {
 // consolidated metadata. A child that cannot be opened is listed with its
 // error (Child.Err); a failure to list, or to read at all, is an error.
 func (g *Group) Children(ctx context.Context) ([]Child, error) {
-	l, ok := g.store.(store.Lister)
+	l, ok := store.AsLister(g.store)
 	if !ok {
 		return nil, errs.New(errs.Unsupported, g.path, "the store cannot list keys and the group has no consolidated metadata")
 	}
@@ -149,7 +151,7 @@ func (g *Group) Children(ctx context.Context) ([]Child, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			n, err := Open(ctx, g.store, joinPath(g.path, name))
+			n, err := open(ctx, g.store, joinPath(g.path, name), "", g.cfg)
 			switch errs.CodeOf(err) {
 			case "":
 				if err == nil {
@@ -223,44 +225,72 @@ func newConsolidatedStore(base Store, prefix string, data []byte) (*consolidated
 }
 
 func (c *consolidatedStore) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	if strings.HasPrefix(key, c.prefix) && isMetadataKey(key) {
-		c.mu.RLock()
-		defer c.mu.RUnlock()
-		v, ok := c.docs[key]
-		return v, ok, nil
-	}
-	return c.base.Get(ctx, key)
+	v, err := c.ReadVersion(ctx, key, store.WholeValue(), store.Conditions{})
+	return v.Data, v.Found, err
 }
 
 func (c *consolidatedStore) GetRange(ctx context.Context, key string, r store.ByteRange) ([]byte, bool, error) {
-	return store.GetRange(ctx, c.base, key, r)
+	v, err := c.ReadVersion(ctx, key, r, store.Conditions{})
+	return v.Data, v.Found, err
 }
 
-func (c *consolidatedStore) Set(ctx context.Context, key string, value []byte) error {
-	w, ok := c.base.(store.Writer)
-	if !ok {
-		return errs.New(errs.ReadOnly, key, "the store cannot be written")
+// ReadVersion answers metadata documents from the consolidated ones
+// (without a generation) and everything else from the base store.
+func (c *consolidatedStore) ReadVersion(ctx context.Context, key string, r store.ByteRange, cond store.Conditions) (store.Versioned, error) {
+	if strings.HasPrefix(key, c.prefix) && isMetadataKey(key) {
+		c.mu.RLock()
+		v, ok := c.docs[key]
+		c.mu.RUnlock()
+		if !ok {
+			return store.Versioned{}, nil
+		}
+		sub, err := store.Slice(v, r)
+		if err != nil {
+			return store.Versioned{}, errs.Wrap(errs.Store, key, err, "bad range")
+		}
+		return store.Versioned{Data: sub, Found: true}, nil
 	}
-	if err := w.Set(ctx, key, value); err != nil {
-		return err
+	return store.Read(ctx, c.base, key, r, cond)
+}
+
+// Can is the base store's, except that listing is always answered.
+func (c *consolidatedStore) Can(cap store.Capability) bool {
+	return cap == store.CanList || store.Has(c.base, cap)
+}
+
+// Identity is the base store's: caches and locks are shared with it.
+func (c *consolidatedStore) Identity() any { return storeIdentity(c.base) }
+
+func (c *consolidatedStore) Set(ctx context.Context, key string, value []byte) error {
+	_, err := c.SetIf(ctx, key, value, "")
+	return err
+}
+
+func (c *consolidatedStore) SetIf(ctx context.Context, key string, value []byte, ifMatch store.Generation) (store.Generation, error) {
+	gen, err := store.SetIf(ctx, c.base, key, value, ifMatch)
+	if err != nil {
+		return "", err
 	}
 	if strings.HasPrefix(key, c.prefix) && isMetadataKey(key) {
 		c.mu.Lock()
 		c.docs[key] = append([]byte(nil), value...)
 		c.mu.Unlock()
 	}
-	return nil
+	return gen, nil
 }
 
 func (c *consolidatedStore) Delete(ctx context.Context, key string) error {
-	w, ok := c.base.(store.Writer)
-	if !ok {
-		return errs.New(errs.ReadOnly, key, "the store cannot be written")
+	return c.DeleteIf(ctx, key, "")
+}
+
+func (c *consolidatedStore) DeleteIf(ctx context.Context, key string, ifMatch store.Generation) error {
+	if err := store.DeleteIf(ctx, c.base, key, ifMatch); err != nil {
+		return err
 	}
 	c.mu.Lock()
 	delete(c.docs, key)
 	c.mu.Unlock()
-	return w.Delete(ctx, key)
+	return nil
 }
 
 // List answers from the consolidated documents: the sub-prefixes that hold
@@ -284,11 +314,11 @@ func Consolidate(ctx context.Context, s Store, path string) error {
 	if cs, ok := s.(*consolidatedStore); ok {
 		s = cs.base
 	}
-	l, ok := s.(store.Lister)
+	l, ok := store.AsLister(s)
 	if !ok {
 		return errs.New(errs.Unsupported, p, "consolidating needs a store that can list keys")
 	}
-	w, ok := s.(store.Writer)
+	w, ok := store.AsWriter(s)
 	if !ok {
 		return errs.New(errs.ReadOnly, p, "the store cannot be written")
 	}

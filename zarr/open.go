@@ -21,14 +21,46 @@ const (
 	keyZarrJSON  = "zarr.json"
 )
 
+// OpenOption configures how nodes are opened (and what the arrays below a
+// group opened with it use).
+type OpenOption func(*openConfig)
+
+type openConfig struct {
+	pool    *CachePool
+	poolSet bool
+	recheck Recheck
+}
+
+// WithCache keeps the arrays' decoded chunks in pool (nil: no cache)
+// instead of DefaultCachePool.
+func WithCache(pool *CachePool) OpenOption {
+	return func(c *openConfig) { c.pool, c.poolSet = pool, true }
+}
+
+// WithRecheck sets when cached chunks are confirmed with the store
+// (default RecheckAlways).
+func WithRecheck(r Recheck) OpenOption {
+	return func(c *openConfig) { c.recheck = r }
+}
+
+func configure(opts []OpenOption) openConfig {
+	var c openConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
+
 // Open opens the array or group at path, detecting the format.
-func Open(ctx context.Context, s Store, path string) (Node, error) {
-	return open(ctx, s, path, "")
+func Open(ctx context.Context, s Store, path string, opts ...OpenOption) (Node, error) {
+	return open(ctx, s, path, "", configure(opts))
 }
 
 // OpenArray opens the array at path.
-func OpenArray(ctx context.Context, s Store, path string) (*Array, error) {
-	n, err := open(ctx, s, path, "array")
+func OpenArray(ctx context.Context, s Store, path string, opts ...OpenOption) (*Array, error) {
+	n, err := open(ctx, s, path, "array", configure(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -36,8 +68,8 @@ func OpenArray(ctx context.Context, s Store, path string) (*Array, error) {
 }
 
 // OpenGroup opens the group at path ("" is the root).
-func OpenGroup(ctx context.Context, s Store, path string) (*Group, error) {
-	n, err := open(ctx, s, path, "group")
+func OpenGroup(ctx context.Context, s Store, path string, opts ...OpenOption) (*Group, error) {
+	n, err := open(ctx, s, path, "group", configure(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +93,7 @@ func get(ctx context.Context, s Store, key string) ([]byte, bool, error) {
 	return data, ok, nil
 }
 
-func open(ctx context.Context, s Store, path, kind string) (Node, error) {
+func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node, error) {
 	p, err := meta.NormalizePath(path)
 	if err != nil {
 		return nil, err
@@ -100,12 +132,12 @@ func open(ctx context.Context, s Store, path, kind string) (Node, error) {
 			if kind == "group" {
 				return nil, errs.New(errs.NotFound, p, "is an array, not a group")
 			}
-			return newArrayV3(s, p, n.Array), nil
+			return newArrayV3(s, p, n.Array, cfg), nil
 		}
 		if kind == "array" {
 			return nil, errs.New(errs.NotFound, p, "is a group, not an array")
 		}
-		return newGroupV3(s, p, n, res[0].data)
+		return newGroupV3(s, p, n, res[0].data, cfg)
 	case res[1].ok:
 		if kind == "group" {
 			return nil, errs.New(errs.NotFound, p, "is an array, not a group")
@@ -114,7 +146,7 @@ func open(ctx context.Context, s Store, path, kind string) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return newArray(ctx, s, p, m, prefix+keyZattrs)
+		return newArray(ctx, s, p, m, prefix+keyZattrs, cfg)
 	case res[2].ok:
 		if kind == "array" {
 			return nil, errs.New(errs.NotFound, p, "is a group, not an array")
@@ -122,7 +154,7 @@ func open(ctx context.Context, s Store, path, kind string) (Node, error) {
 		if err := meta.ParseGroupV2(keys[2], res[2].data); err != nil {
 			return nil, err
 		}
-		return newGroup(ctx, s, p, 2)
+		return newGroup(ctx, s, p, 2, cfg)
 	}
 	if kind != "group" {
 		if data, ok, err := get(ctx, s, prefix+keyV1Meta); err != nil {
@@ -132,7 +164,7 @@ func open(ctx context.Context, s Store, path, kind string) (Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			return newArray(ctx, s, p, m, prefix+keyV1Attrs)
+			return newArray(ctx, s, p, m, prefix+keyV1Attrs, cfg)
 		}
 	}
 	return nil, notFound(ctx, s, p, kind)
@@ -148,7 +180,7 @@ func notFound(ctx context.Context, s Store, p, kind string) error {
 	if p == "" {
 		return e
 	}
-	l, ok := s.(store.Lister)
+	l, ok := store.AsLister(s)
 	if !ok {
 		return e
 	}

@@ -246,7 +246,7 @@ func openSpecV2(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 		// spec's.
 		am.Keys.Sep = s.V2.DimensionSeparator
 	}
-	arr := &Array{store: st, path: path, meta: am, attrs: map[string]any{}, attrsKey: prefix + keyZattrs, Concurrency: DefaultConcurrency}
+	arr := &Array{store: st, path: path, meta: am, attrs: map[string]any{}, attrsKey: prefix + keyZattrs, Concurrency: DefaultConcurrency, src: newChunkSource(st, openConfig{})}
 	if !assumed {
 		if arr.attrs, err = readAttrs(ctx, st, prefix+keyZattrs); err != nil {
 			return nil, err
@@ -267,7 +267,7 @@ func openSpecV2(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 // prefix when delete_existing is given. Only the metadata is written (no
 // parent groups), as TensorStore does.
 func createV2(ctx context.Context, st Store, prefix, key string, m *tsspec.V2Metadata, deleteExisting bool) error {
-	w, ok := st.(store.Writer)
+	w, ok := store.AsWriter(st)
 	if !ok {
 		return errs.New(errs.ReadOnly, key, "the store cannot be written")
 	}
@@ -289,7 +289,7 @@ func createV2(ctx context.Context, st Store, prefix, key string, m *tsspec.V2Met
 // deletePrefix deletes every key below prefix ("" is the whole store); the
 // store must list.
 func deletePrefix(ctx context.Context, st Store, w store.Writer, prefix string) error {
-	if _, ok := st.(store.Lister); !ok {
+	if _, ok := store.AsLister(st); !ok {
 		return errs.New(errs.Unsupported, prefix, "delete_existing needs a store that can list its keys")
 	}
 	return deleteTree(ctx, st, w, prefix)

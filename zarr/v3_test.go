@@ -28,6 +28,15 @@ func (c *countingStore) GetRange(ctx context.Context, key string, r store.ByteRa
 	return c.Memory.GetRange(ctx, key, r)
 }
 
+func (c *countingStore) ReadVersion(ctx context.Context, key string, r store.ByteRange, cond store.Conditions) (store.Versioned, error) {
+	if r.IsWhole() {
+		c.gets.Add(1)
+	} else {
+		c.ranges.Add(1)
+	}
+	return c.Memory.ReadVersion(ctx, key, r, cond)
+}
+
 func int32s(n int, f func(i int) int32) []byte {
 	b := make([]byte, 4*n)
 	for i := 0; i < n; i++ {

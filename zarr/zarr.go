@@ -45,6 +45,7 @@ const (
 	CodeAborted         = errs.Aborted
 	CodeReadOnly        = errs.ReadOnly
 	CodeExists          = errs.Exists
+	CodeConflict        = errs.Conflict
 )
 
 // ErrorCodeOf returns the code of err ("" if it is not a zarr error).

@@ -8,7 +8,6 @@
 package codec
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -289,17 +288,28 @@ func Corrupt(codec string, format string, args ...any) error {
 	return errs.New(errs.Codec, codec, format, args...)
 }
 
-// RangeGetter reads byte ranges of one stored chunk; ok is false when the
-// chunk is absent.
-type RangeGetter func(ctx context.Context, r zstore.ByteRange) (data []byte, ok bool, err error)
-
-// PartialDecoder is implemented by array→bytes codecs that can decode part
-// of a chunk from byte ranges (sharding), so a read fetches only what it needs.
+// PartialDecoder is implemented by array→bytes codecs whose stored chunk
+// holds separately decodable parts behind an index (sharding), so a read
+// fetches the index and then only the parts it needs. The codec parses and
+// decodes; the engine reads (ties the parts to the index's version, caches
+// and shares them).
 type PartialDecoder interface {
-	// DecodeRegion returns the elements of region (one Range per dimension
-	// of out.Shape) as an array of the region's shape; ok is false when the
-	// chunk is absent.
-	DecodeRegion(ctx context.Context, get RangeGetter, out Spec, region []nd.Range) (*nd.Array, bool, error)
+	// IndexRange is where the index lies in the stored chunk (an error
+	// when reading it would not fit the memory budget).
+	IndexRange() (zstore.ByteRange, error)
+	// Plan parses the index and lists the parts that region (one Range
+	// per dimension of the chunk) touches. Parts the chunk does not hold
+	// are left out: they read as the fill value.
+	Plan(index []byte, region []nd.Range) ([]Part, error)
+	// DecodePart decodes the stored bytes of one part.
+	DecodePart(data []byte) (*nd.Array, error)
+}
+
+// Part is one separately stored piece of a chunk a read needs.
+type Part struct {
+	Index          int        // the part's number in the chunk (C order)
+	Offset, Length int64      // its bytes in the stored chunk
+	In, Out        []nd.Range // the region read from the part, and where it lands in the region's result
 }
 
 // Partial returns the chain's partial decoder when the whole chain can

@@ -1,13 +1,10 @@
 package codec
 
 import (
-	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
-	"sync"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
@@ -36,10 +33,6 @@ func init() { Register(newSharding, "sharding_indexed") }
 
 // emptyChunk marks an absent inner chunk in the index (both fields).
 const emptyChunk = math.MaxUint64
-
-// CoalesceGap is the largest gap between two inner chunks' byte ranges that
-// is read through rather than split into two requests.
-const CoalesceGap = 64 << 10
 
 func newSharding(cfg json.RawMessage, in Spec) (any, error) {
 	var c struct {
@@ -123,12 +116,6 @@ func extensionList(raws []json.RawMessage) ([]Config, error) {
 }
 
 type slot struct{ offset, nbytes uint64 }
-
-// need is an inner chunk a region read touches.
-type need struct {
-	k       int
-	in, out []nd.Range
-}
 
 // indexWork checks that copies of the shard index (16 bytes per inner
 // chunk) fit the memory budget: a shard may declare 2^27 inner chunks.
@@ -241,57 +228,60 @@ func (s *shardingCodec) Encode(a *nd.Array) ([]byte, error) {
 	return append(ib, body...), nil
 }
 
-// DecodeRegion reads the index with one request (a suffix request when it
-// is at the end), then only the inner chunks the region touches, merging
-// byte ranges that are close together.
-func (s *shardingCodec) DecodeRegion(ctx context.Context, get RangeGetter, out Spec, region []nd.Range) (*nd.Array, bool, error) {
+// IndexRange is the index: a suffix of the shard when it is at the end.
+// Reading and parsing it must fit the memory budget.
+func (s *shardingCodec) IndexRange() (zstore.ByteRange, error) {
 	if err := s.indexWork(3); err != nil { // read, decoded, slots
-		return nil, false, err
+		return zstore.ByteRange{}, err
 	}
-	r := zstore.ByteRange{Offset: 0, Length: int64(s.indexSize)}
 	if s.indexAtEnd {
-		r = zstore.ByteRange{Suffix: int64(s.indexSize)}
+		return zstore.Last(int64(s.indexSize)), nil
 	}
-	ib, ok, err := get(ctx, r)
-	if err != nil || !ok {
-		return nil, ok, err
+	return zstore.Span(0, int64(s.indexSize)), nil
+}
+
+// Plan lists the inner chunks region touches that the shard holds.
+func (s *shardingCodec) Plan(index []byte, region []nd.Range) ([]Part, error) {
+	if len(index) != s.indexSize {
+		return nil, Corrupt("sharding_indexed", "index read returned %d bytes, expected %d", len(index), s.indexSize)
 	}
-	if len(ib) != s.indexSize {
-		return nil, false, Corrupt("sharding_indexed", "index read returned %d bytes, expected %d", len(ib), s.indexSize)
-	}
-	slots, err := s.parseIndex(ib)
+	slots, err := s.parseIndex(index)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	counts := make([]int, len(region))
+	var parts []Part
+	add := func(k int, in, out []nd.Range) error {
+		sl := slots[k]
+		if sl.empty() {
+			return nil
+		}
+		if sl.nbytes > 1<<40 || sl.offset > 1<<50 {
+			return Corrupt("sharding_indexed", "inner chunk %d has an implausible range %d+%d", k, sl.offset, sl.nbytes)
+		}
+		parts = append(parts, Part{Index: k, Offset: int64(sl.offset), Length: int64(sl.nbytes), In: in, Out: out})
+		return nil
+	}
+	if len(region) == 0 { // 0-d shard
+		return parts, add(0, nil, nil)
+	}
 	per := make([][]grid.Piece, len(region))
 	for d, rg := range region {
-		counts[d] = rg.Count
 		per[d] = grid.Pieces(s.innerGrid[d], rg)
+		if len(per[d]) == 0 {
+			return nil, nil
+		}
 	}
-	res := nd.Filled(s.dt, counts, s.fill)
-	var needs []need
 	pos := make([]int, len(region))
-	for len(per) > 0 {
-		empty := false
-		for d := range per {
-			if len(per[d]) == 0 {
-				empty = true
-			}
-		}
-		if empty {
-			break
-		}
+	for {
 		k := 0
-		nn := need{in: make([]nd.Range, len(region)), out: make([]nd.Range, len(region))}
+		in, out := make([]nd.Range, len(region)), make([]nd.Range, len(region))
 		for d, p := range pos {
 			pc := per[d][p]
 			k = k*s.perShard[d] + pc.Chunk
-			nn.in[d], nn.out[d] = pc.In, pc.Out
+			in[d], out[d] = pc.In, pc.Out
 		}
-		nn.k = k
-		if !slots[k].empty() {
-			needs = append(needs, nn)
+		if err := add(k, in, out); err != nil {
+			return nil, err
 		}
 		d := len(pos) - 1
 		for ; d >= 0; d-- {
@@ -302,82 +292,10 @@ func (s *shardingCodec) DecodeRegion(ctx context.Context, get RangeGetter, out S
 			pos[d] = 0
 		}
 		if d < 0 {
-			break
+			return parts, nil
 		}
 	}
-	if len(region) == 0 && !slots[0].empty() { // 0-d shard
-		needs = append(needs, need{k: 0})
-	}
-	data, err := s.fetch(ctx, get, slots, needs)
-	if err != nil {
-		return nil, false, err
-	}
-	for _, nn := range needs {
-		chunk, err := s.chain.Decode(data[nn.k])
-		if err != nil {
-			return nil, false, err
-		}
-		if len(region) == 0 {
-			nd.Copy(res, nil, chunk, nil)
-			continue
-		}
-		nd.Copy(res, nn.out, chunk, nn.in)
-	}
-	return res, true, nil
 }
 
-// fetch reads the byte ranges of the needed inner chunks, coalescing
-// neighbours, with the requests in flight together.
-func (s *shardingCodec) fetch(ctx context.Context, get RangeGetter, slots []slot, needs []need) (map[int][]byte, error) {
-	type span struct {
-		start, end uint64
-		ks         []int
-	}
-	ks := make([]int, len(needs))
-	for i, n := range needs {
-		ks[i] = n.k
-	}
-	sort.Slice(ks, func(i, j int) bool { return slots[ks[i]].offset < slots[ks[j]].offset })
-	var spans []span
-	for _, k := range ks {
-		sl := slots[k]
-		if sl.nbytes > 1<<40 || sl.offset > 1<<50 {
-			return nil, Corrupt("sharding_indexed", "inner chunk %d has an implausible range %d+%d", k, sl.offset, sl.nbytes)
-		}
-		end := sl.offset + sl.nbytes
-		if n := len(spans); n > 0 && sl.offset <= spans[n-1].end+CoalesceGap {
-			spans[n-1].end = max(spans[n-1].end, end)
-			spans[n-1].ks = append(spans[n-1].ks, k)
-			continue
-		}
-		spans = append(spans, span{sl.offset, end, []int{k}})
-	}
-	out := make(map[int][]byte, len(ks))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	var firstErr error
-	for _, sp := range spans {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			b, ok, err := get(ctx, zstore.ByteRange{Offset: int64(sp.start), Length: int64(sp.end - sp.start)})
-			if err == nil && (!ok || uint64(len(b)) != sp.end-sp.start) {
-				err = Corrupt("sharding_indexed", "bytes %d-%d of the shard could not be read", sp.start, sp.end)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				return
-			}
-			for _, k := range sp.ks {
-				sl := slots[k]
-				out[k] = b[sl.offset-sp.start : sl.offset-sp.start+sl.nbytes]
-			}
-		}()
-	}
-	wg.Wait()
-	return out, firstErr
-}
+// DecodePart decodes one inner chunk.
+func (s *shardingCodec) DecodePart(data []byte) (*nd.Array, error) { return s.chain.Decode(data) }

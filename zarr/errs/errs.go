@@ -27,6 +27,9 @@ const (
 	// TooLarge: a request would need more memory than the engine's budget
 	// (zarr/budget); nothing was allocated, the engine stays usable.
 	TooLarge Code = "TOO_LARGE"
+	// Conflict: a value changed while it was read, or since it was read
+	// for a conditional write, and retrying did not get past it.
+	Conflict Code = "CONFLICT"
 )
 
 // Error is the error type of the whole engine.

@@ -234,9 +234,12 @@ func cut(data []byte, off int64, r *request, url string, copyOut bool) ([]byte, 
 // fetch makes one call to the Fetcher and checks what it returns.
 func (c *coalescer) fetch(ctx context.Context, key, url string, off, n int64) ([]byte, error) {
 	c.fetches.Add(1)
-	var r store.ByteRange
-	if off != 0 || n >= 0 {
-		r = store.ByteRange{Offset: off, Length: n}
+	r := store.WholeValue()
+	switch {
+	case n >= 0:
+		r = store.Span(off, n)
+	case off != 0:
+		r = store.From(off)
 	}
 	data, ok, err := c.f.Fetch(ctx, url, r)
 	if err != nil {
@@ -268,7 +271,7 @@ func (c *coalescer) fetchSuffix(ctx context.Context, key, url string, n int64) (
 		return nil, errs.Wrap(errs.Aborted, key, ctx.Err(), "aborted")
 	}
 	c.fetches.Add(1)
-	data, ok, err := c.f.Fetch(ctx, url, store.ByteRange{Suffix: n})
+	data, ok, err := c.f.Fetch(ctx, url, store.Last(n))
 	if err != nil {
 		if errs.CodeOf(err) != "" {
 			return nil, err
@@ -293,7 +296,7 @@ func (c *coalescer) get(ctx context.Context, key, url string) ([]byte, bool, err
 		return nil, false, errs.Wrap(errs.Aborted, key, ctx.Err(), "aborted")
 	}
 	c.fetches.Add(1)
-	data, ok, err := c.f.Fetch(ctx, url, store.ByteRange{})
+	data, ok, err := c.f.Fetch(ctx, url, store.WholeValue())
 	if err != nil {
 		if errs.CodeOf(err) != "" {
 			return nil, false, err

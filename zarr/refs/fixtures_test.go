@@ -194,13 +194,13 @@ func TestKeyBytesLikeFsspec(t *testing.T) {
 				var br store.ByteRange
 				switch {
 				case r.Start != nil && *r.Start < 0 && r.End == nil:
-					br = store.ByteRange{Suffix: -*r.Start}
+					br = store.Last(-*r.Start)
 				case r.End == nil:
-					br = store.ByteRange{Offset: *r.Start, Length: -1}
+					br = store.From(*r.Start)
 				case *r.End < 0:
-					br = store.ByteRange{Offset: *r.Start, Length: size + *r.End - *r.Start}
+					br = store.Span(*r.Start, size+*r.End-*r.Start)
 				default:
-					br = store.ByteRange{Offset: *r.Start, Length: *r.End - *r.Start}
+					br = store.Span(*r.Start, *r.End-*r.Start)
 				}
 				got, ok, err := s.GetRange(ctx, r.Key, br)
 				if r.Data != nil && *r.Data != r.Sliced {

@@ -63,12 +63,12 @@ func FuzzJSON(f *testing.F) {
 				t.Fatalf("%q: Lookup and Get differ", k)
 			}
 			_ = ok2
-			sub, ok, err := s.GetRange(ctx, k, store.ByteRange{Offset: 1, Length: 2})
+			sub, ok, err := s.GetRange(ctx, k, store.Span(1, 2))
 			checkErr(t, err)
 			if err == nil && ok && len(sub) > 2 {
 				t.Fatalf("%q: range of 2 gave %d bytes", k, len(sub))
 			}
-			_, _, err = s.GetRange(ctx, k, store.ByteRange{Suffix: 3})
+			_, _, err = s.GetRange(ctx, k, store.Last(3))
 			checkErr(t, err)
 		}
 		_, err = s.GetMany(ctx, keys)
@@ -133,7 +133,7 @@ func FuzzLazy(f *testing.F) {
 		for _, c := range []string{"0", "0.0", "1.0", "0.1", "2.3.1", "0.0.0", "10", "x"} {
 			_, _, err := s.Get(ctx, prefix+c)
 			checkErr(t, err)
-			_, _, err = s.GetRange(ctx, prefix+c, store.ByteRange{Offset: 1, Length: -1})
+			_, _, err = s.GetRange(ctx, prefix+c, store.From(1))
 			checkErr(t, err)
 		}
 	})

@@ -44,8 +44,7 @@ import (
 )
 
 // Fetcher reads byte ranges of URLs; it is how targets and Parquet files
-// are reached. The zero ByteRange means the whole file; otherwise Length
-// bytes from Offset (Length < 0: to the end), or the last Suffix bytes. A
+// are reached, for any store.ByteRange (WholeValue, Span, From, Last). A
 // file that does not exist (HTTP 404) is ok == false with a nil error. A
 // fetcher returns at most the bytes asked for; fewer only at the end of
 // the file.
@@ -273,7 +272,7 @@ func FromURL(ctx context.Context, url string, opt Options) (*Store, error) {
 	if m == nil {
 		m = DefaultURLMap
 	}
-	data, ok, err := f.Fetch(ctx, m(url), store.ByteRange{})
+	data, ok, err := f.Fetch(ctx, m(url), store.WholeValue())
 	if err != nil {
 		if errs.CodeOf(err) == "" {
 			return nil, errs.Wrap(errs.Store, url, err, "cannot read the reference file")
@@ -384,11 +383,13 @@ func (s *Store) GetRange(ctx context.Context, key string, br store.ByteRange) ([
 	bad := func(size int64) error {
 		return errs.New(errs.Store, key, "%s of a %d-byte value", br, size)
 	}
+	suffix, isSuffix := br.Suffix()
+	start, length := br.Bounds()
 	switch r.kind {
 	case kBad:
 		return nil, false, r.err
 	case kInline:
-		if br.Suffix > int64(len(r.data)) {
+		if isSuffix && suffix > int64(len(r.data)) {
 			return r.data, true, nil
 		}
 		sub, err := store.Slice(r.data, br)
@@ -403,18 +404,18 @@ func (s *Store) GetRange(ctx context.Context, key string, br store.ByteRange) ([
 	}
 	var data []byte
 	if r.kind == kWhole {
-		if br.Suffix > 0 {
-			data, err = s.co.fetchSuffix(ctx, key, u, br.Suffix)
+		if isSuffix {
+			data, err = s.co.fetchSuffix(ctx, key, u, suffix)
 		} else {
-			if br.Offset < 0 {
+			if start < 0 {
 				return nil, false, bad(-1)
 			}
-			data, err = s.co.read(ctx, key, u, br.Offset, br.Length)
+			data, err = s.co.read(ctx, key, u, start, length)
 		}
 	} else {
-		off, n := br.Offset, br.Length
-		if br.Suffix > 0 {
-			n = min(br.Suffix, r.n)
+		off, n := start, length
+		if isSuffix {
+			n = min(suffix, r.n)
 			off = r.n - n
 		} else {
 			if n < 0 && off >= 0 && off <= r.n {
@@ -621,7 +622,7 @@ func (f StoreFetcher) Fetch(ctx context.Context, url string, r store.ByteRange) 
 			key = k
 		}
 	}
-	if r == (store.ByteRange{}) {
+	if r.IsWhole() {
 		return f.Store.Get(ctx, key)
 	}
 	data, ok, err := store.GetRange(ctx, f.Store, key, r)

@@ -152,19 +152,18 @@ func (m *memFetcher) Fetch(ctx context.Context, url string, r store.ByteRange) (
 	if !ok {
 		return nil, false, nil
 	}
-	if r == (store.ByteRange{}) {
-		return d, true, nil
-	}
 	n := int64(len(d))
-	switch {
-	case r.Suffix > 0:
-		return d[max(0, n-r.Suffix):], true, nil
-	case r.Offset > n:
-		return nil, false, fmt.Errorf("416")
-	case r.Length < 0:
-		return d[r.Offset:], true, nil
+	if suffix, ok := r.Suffix(); ok {
+		return d[max(0, n-suffix):], true, nil
 	}
-	return d[r.Offset:min(n, r.Offset+r.Length)], true, nil
+	off, length := r.Bounds()
+	switch {
+	case off > n:
+		return nil, false, fmt.Errorf("416")
+	case length < 0:
+		return d[off:], true, nil
+	}
+	return d[off:min(n, off+length)], true, nil
 }
 
 func (m *memFetcher) count() int {
@@ -346,21 +345,21 @@ func TestRanges(t *testing.T) {
 		want string
 		bad  bool
 	}{
-		{"r", store.ByteRange{Offset: 1, Length: 2}, "34", false},
-		{"r", store.ByteRange{Offset: 1, Length: -1}, "3456", false},
-		{"r", store.ByteRange{Suffix: 2}, "56", false},
-		{"r", store.ByteRange{Suffix: 20}, "23456", false},
-		{"r", store.ByteRange{Offset: 5, Length: 0}, "", false},
-		{"r", store.ByteRange{Offset: 4, Length: 2}, "", true},
-		{"r", store.ByteRange{Offset: 6, Length: -1}, "", true},
-		{"r", store.ByteRange{Offset: -1, Length: 1}, "", true},
-		{"w", store.ByteRange{Offset: 8, Length: -1}, "89", false},
-		{"w", store.ByteRange{Suffix: 3}, "789", false},
-		{"w", store.ByteRange{Offset: 3, Length: 2}, "34", false},
-		{"w", store.ByteRange{Offset: 20, Length: 2}, "", true},
-		{"i", store.ByteRange{Offset: 1, Length: 2}, "bc", false},
-		{"i", store.ByteRange{Suffix: 9}, "abcdef", false},
-		{"i", store.ByteRange{Offset: 7, Length: 1}, "", true},
+		{"r", store.Span(1, 2), "34", false},
+		{"r", store.From(1), "3456", false},
+		{"r", store.Last(2), "56", false},
+		{"r", store.Last(20), "23456", false},
+		{"r", store.Span(5, 0), "", false},
+		{"r", store.Span(4, 2), "", true},
+		{"r", store.From(6), "", true},
+		{"r", store.Span(-1, 1), "", true},
+		{"w", store.From(8), "89", false},
+		{"w", store.Last(3), "789", false},
+		{"w", store.Span(3, 2), "34", false},
+		{"w", store.Span(20, 2), "", true},
+		{"i", store.Span(1, 2), "bc", false},
+		{"i", store.Last(9), "abcdef", false},
+		{"i", store.Span(7, 1), "", true},
 	} {
 		got, ok, err := s.GetRange(ctx, c.key, c.r)
 		if c.bad {
@@ -373,7 +372,7 @@ func TestRanges(t *testing.T) {
 			t.Errorf("%s %s: %q %v %v, want %q", c.key, c.r, got, ok, err, c.want)
 		}
 	}
-	if _, ok, err := s.GetRange(ctx, "nope", store.ByteRange{Offset: 1, Length: 1}); ok || err != nil {
+	if _, ok, err := s.GetRange(ctx, "nope", store.Span(1, 1)); ok || err != nil {
 		t.Errorf("absent: %v %v", ok, err)
 	}
 }

@@ -20,6 +20,8 @@ import (
 // Directory stores each key as a file below a root directory. Writes are
 // atomic: the value goes to a temporary file in the same directory, which
 // is then renamed over the key, so readers never see a partial value.
+// Reads are versioned by the file's identity (VersionedReader) and writes
+// can be conditional (ConditionalWriter, with a lock file per key).
 //
 // Every read and write stays inside the root: a symbolic link that leads
 // outside it (or an absolute one) makes the key an error, checked by the
@@ -138,81 +140,117 @@ func absent(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || (errors.As(err, &pe) && isNotDir(pe.Err))
 }
 
-func (d *Directory) Get(_ context.Context, key string) ([]byte, bool, error) {
-	rel, err := d.rel(key)
-	if err != nil {
-		return nil, false, err
-	}
-	f, ok, err := d.fsys(false)
-	if err != nil || !ok {
-		return nil, false, err
-	}
-	data, err := f.ReadFile(rel)
-	if err != nil {
-		if absent(err) {
-			return nil, false, nil
-		}
-		if fi, serr := f.Stat(rel); serr == nil && fi.IsDir() {
-			return nil, false, nil
-		}
-		return nil, false, d.fail(key, err, "read failed")
-	}
-	return data, true, nil
+func (d *Directory) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	v, err := d.ReadVersion(ctx, key, WholeValue(), Conditions{})
+	return v.Data, v.Found, err
 }
 
-func (d *Directory) GetRange(_ context.Context, key string, r ByteRange) ([]byte, bool, error) {
+func (d *Directory) GetRange(ctx context.Context, key string, r ByteRange) ([]byte, bool, error) {
+	v, err := d.ReadVersion(ctx, key, r, Conditions{})
+	return v.Data, v.Found, err
+}
+
+// ReadVersion reads through one open file, so the bytes come from one file
+// even while writers rename new versions over it; the generation is that
+// file's identity (fileGeneration). A file changed in place during the read
+// (not by this package's writers, which rename) is read again, and is a
+// CONFLICT if it keeps changing.
+func (d *Directory) ReadVersion(_ context.Context, key string, r ByteRange, c Conditions) (Versioned, error) {
 	rel, err := d.rel(key)
 	if err != nil {
-		return nil, false, err
+		return Versioned{}, err
 	}
 	fsys, ok, err := d.fsys(false)
-	if err != nil || !ok {
-		return nil, false, err
+	if err != nil {
+		return Versioned{}, err
 	}
+	if !ok {
+		return absentVersion(key, c)
+	}
+	for attempt := 0; ; attempt++ {
+		v, changed, err := d.readFile(fsys, key, rel, r, c)
+		if !changed {
+			return v, err
+		}
+		if attempt == 3 {
+			return Versioned{}, Conflict(key, "the file kept changing while it was read")
+		}
+	}
+}
+
+// absentVersion is the answer of a versioned read of a missing key.
+func absentVersion(key string, c Conditions) (Versioned, error) {
+	if c.IfMatch != "" && c.IfMatch != Absent {
+		return Versioned{}, Conflict(key, "was deleted (expected version %s)", c.IfMatch)
+	}
+	return Versioned{Generation: Absent, NotModified: c.IfNoneMatch == Absent}, nil
+}
+
+// readFile makes one attempt of ReadVersion; changed reports a file written
+// in place while it was read.
+func (d *Directory) readFile(fsys files, key, rel string, r ByteRange, c Conditions) (v Versioned, changed bool, err error) {
 	f, err := fsys.Open(rel)
 	if err != nil {
 		if absent(err) {
-			return nil, false, nil
+			v, err := absentVersion(key, c)
+			return v, false, err
 		}
-		return nil, false, d.fail(key, err, "open failed")
+		return Versioned{}, false, d.fail(key, err, "open failed")
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, false, errs.Wrap(errs.Store, key, err, "stat failed")
+		return Versioned{}, false, errs.Wrap(errs.Store, key, err, "stat failed")
 	}
 	if fi.IsDir() {
-		return nil, false, nil
+		v, err := absentVersion(key, c)
+		return v, false, err
 	}
-	size := fi.Size()
-	off, n := r.Offset, r.Length
-	if r.Suffix > 0 {
-		off, n = size-r.Suffix, r.Suffix
-	} else if n < 0 {
-		n = size - off
+	gen := fileGeneration(fi)
+	switch {
+	case c.IfMatch != "" && c.IfMatch != gen:
+		return Versioned{}, false, Conflict(key, "changed (version %s, expected %s)", gen, c.IfMatch)
+	case c.IfNoneMatch != "" && c.IfNoneMatch == gen:
+		return Versioned{Found: true, Generation: gen, NotModified: true}, false, nil
 	}
-	if off < 0 || n < 0 || off+n > size {
-		return nil, false, errs.New(errs.Store, key, "%s of a %d-byte file", r, size)
+	off, n, err := r.Resolve(fi.Size())
+	if err != nil {
+		return Versioned{}, false, errs.Wrap(errs.Store, key, err, "bad range")
 	}
 	buf := make([]byte, n)
 	if _, err := f.ReadAt(buf, off); err != nil && !(errors.Is(err, io.EOF) && n == 0) {
-		return nil, false, errs.Wrap(errs.Store, key, err, "read failed")
+		if errors.Is(err, io.EOF) {
+			return Versioned{}, true, nil // truncated in place
+		}
+		return Versioned{}, false, errs.Wrap(errs.Store, key, err, "read failed")
 	}
-	return buf, true, nil
+	if after, err := f.Stat(); err != nil || fileGeneration(after) != gen {
+		return Versioned{}, true, nil
+	}
+	return Versioned{Data: buf, Found: true, Generation: gen}, false, nil
 }
 
-func (d *Directory) Set(_ context.Context, key string, value []byte) error {
+func (d *Directory) Set(ctx context.Context, key string, value []byte) error {
+	_, err := d.SetIf(ctx, key, value, "")
+	return err
+}
+
+// SetIf writes the value to a temporary file in the key's directory and
+// renames it over the key. With a condition, the check and the rename
+// happen under the key's lock file (see lockFile), so two writers using
+// SetIf, in any processes, cannot both replace the same version.
+func (d *Directory) SetIf(ctx context.Context, key string, value []byte, ifMatch Generation) (Generation, error) {
 	rel, err := d.rel(key)
 	if err != nil {
-		return err
+		return "", err
 	}
 	f, _, err := d.fsys(true)
 	if err != nil {
-		return errs.Wrap(errs.Store, key, err, "cannot create the store's directory")
+		return "", errs.Wrap(errs.Store, key, err, "cannot create the store's directory")
 	}
 	if dir := filepath.Dir(rel); dir != "." {
 		if err := f.MkdirAll(dir, 0o755); err != nil {
-			return d.fail(key, err, "cannot create directory")
+			return "", d.fail(key, err, "cannot create directory")
 		}
 	}
 	var rnd [6]byte
@@ -220,38 +258,84 @@ func (d *Directory) Set(_ context.Context, key string, value []byte) error {
 	tmp := filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+"."+hex.EncodeToString(rnd[:])+".partial")
 	w, err := f.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return d.fail(key, err, "cannot create temporary file")
+		return "", d.fail(key, err, "cannot create temporary file")
 	}
 	_, werr := w.Write(value)
 	cerr := w.Close()
 	if werr == nil {
 		werr = cerr
 	}
-	if werr == nil {
-		// a rename replaces whatever is at rel (a symbolic link itself, not
-		// what it points to)
-		werr = f.Rename(tmp, rel)
-	}
 	if werr != nil {
 		f.Remove(tmp)
-		return d.fail(key, werr, "write failed")
+		return "", d.fail(key, werr, "write failed")
 	}
-	return nil
+	var gen Generation
+	err = d.underLock(ctx, f, key, rel, ifMatch, func() error {
+		// a rename replaces whatever is at rel (a symbolic link itself, not
+		// what it points to)
+		if err := f.Rename(tmp, rel); err != nil {
+			return d.fail(key, err, "write failed")
+		}
+		if fi, err := f.Stat(rel); err == nil {
+			gen = fileGeneration(fi)
+		}
+		return nil
+	})
+	if err != nil {
+		f.Remove(tmp)
+		return "", err
+	}
+	return gen, nil
 }
 
-func (d *Directory) Delete(_ context.Context, key string) error {
+func (d *Directory) Delete(ctx context.Context, key string) error {
+	return d.DeleteIf(ctx, key, "")
+}
+
+func (d *Directory) DeleteIf(ctx context.Context, key string, ifMatch Generation) error {
 	rel, err := d.rel(key)
 	if err != nil {
 		return err
 	}
 	f, ok, err := d.fsys(false)
-	if err != nil || !ok {
+	if err != nil {
 		return err
 	}
-	if err := f.Remove(rel); err != nil && !absent(err) {
-		return d.fail(key, err, "delete failed")
+	if !ok {
+		if ifMatch != "" && ifMatch != Absent {
+			return Conflict(key, "was deleted (expected version %s)", ifMatch)
+		}
+		return nil
 	}
-	return nil
+	return d.underLock(ctx, f, key, rel, ifMatch, func() error {
+		if err := f.Remove(rel); err != nil && !absent(err) {
+			return d.fail(key, err, "delete failed")
+		}
+		return nil
+	})
+}
+
+// underLock runs change: at once without a condition, else holding the
+// key's lock file once the file is found still at ifMatch.
+func (d *Directory) underLock(ctx context.Context, f files, key, rel string, ifMatch Generation, change func() error) error {
+	if ifMatch == "" {
+		return change()
+	}
+	unlock, err := lockFile(ctx, f, key, rel)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	gen := Absent
+	if fi, err := f.Stat(rel); err == nil && !fi.IsDir() {
+		gen = fileGeneration(fi)
+	} else if err != nil && !absent(err) {
+		return d.fail(key, err, "stat failed")
+	}
+	if gen != ifMatch {
+		return Conflict(key, "changed since it was read (version %s, expected %s)", gen, ifMatch)
+	}
+	return change()
 }
 
 func (d *Directory) List(_ context.Context, prefix string) ([]string, error) {
@@ -286,8 +370,8 @@ func (d *Directory) List(_ context.Context, prefix string) ([]string, error) {
 	out := make([]string, 0, len(entries))
 	for _, e := range entries {
 		name := e.Name()
-		if strings.HasSuffix(name, ".partial") && strings.HasPrefix(name, ".") {
-			continue // an interrupted atomic write
+		if strings.HasPrefix(name, ".") && (strings.HasSuffix(name, ".partial") || strings.HasSuffix(name, lockSuffix)) {
+			continue // an interrupted atomic write, a writer's lock
 		}
 		isDir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {

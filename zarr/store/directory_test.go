@@ -45,7 +45,7 @@ func TestDirectoryContained(t *testing.T) {
 	for _, key := range []string{"leak", "out/secret", "a/rel_out/secret"} {
 		_, _, err := d.Get(ctx, key)
 		refused("Get "+key, err)
-		_, _, err = d.GetRange(ctx, key, store.ByteRange{Offset: 0, Length: 2})
+		_, _, err = d.GetRange(ctx, key, store.Span(0, 2))
 		refused("GetRange "+key, err)
 	}
 	refused("Set out/new", d.Set(ctx, "out/new", []byte("x")))

@@ -2,8 +2,19 @@
 // writes through, and the stores that need nothing but Go: in memory and a
 // directory on the file system. Keys are relative paths ("a/b/.zarray", no
 // leading slash). Capabilities beyond Get are optional interfaces; the
-// engine checks for them and falls back (a ranged read becomes a whole
-// read, a missing List makes group listing rely on metadata).
+// engine checks for them (Has, AsWriter, AsLister: an adapter or wrapper
+// whose methods exist but may not work says so with Capable) and falls
+// back (a ranged read becomes a whole read, a missing List makes group
+// listing rely on metadata).
+//
+// Versions: a store that can tell which version of a value it read
+// implements VersionedReader (Memory: a counter; Directory: the file's
+// identity; the HTTP store: ETag or Last-Modified), and one that can write
+// on condition ConditionalWriter. The engine ties the reads of one shard to
+// one version and a read-modify-write to the version it read; with a store
+// that implements neither it works as before but cannot notice changes.
+// A wrapper that embeds a store and overrides Get or GetRange must override
+// ReadVersion too, or the engine's reads go past it.
 package store
 
 import (
@@ -12,6 +23,7 @@ import (
 	"iter"
 	"maps"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -23,20 +35,85 @@ type Store interface {
 	Get(ctx context.Context, key string) (data []byte, ok bool, err error)
 }
 
-// ByteRange selects bytes of a value: Length bytes from Offset, or, when
-// Suffix > 0, the last Suffix bytes. Length < 0 means to the end.
+// ByteRange selects bytes of a stored value. Make one with WholeValue,
+// Span, From or Last; the zero ByteRange is the whole value, so an unset
+// range never means "no bytes".
 type ByteRange struct {
-	Offset, Length, Suffix int64
+	kind   rangeKind
+	offset int64
+	length int64
+}
+
+type rangeKind uint8
+
+const (
+	wholeValue rangeKind = iota
+	span
+	fromOffset
+	lastBytes
+)
+
+// WholeValue is the whole value (the zero ByteRange).
+func WholeValue() ByteRange { return ByteRange{} }
+
+// Span is length bytes from offset.
+func Span(offset, length int64) ByteRange {
+	return ByteRange{kind: span, offset: offset, length: length}
+}
+
+// From is every byte from offset to the end.
+func From(offset int64) ByteRange { return ByteRange{kind: fromOffset, offset: offset} }
+
+// Last is the last n bytes.
+func Last(n int64) ByteRange { return ByteRange{kind: lastBytes, length: n} }
+
+// IsWhole reports whether r is the whole value.
+func (r ByteRange) IsWhole() bool { return r.kind == wholeValue }
+
+// Suffix returns n for Last(n).
+func (r ByteRange) Suffix() (n int64, ok bool) { return r.length, r.kind == lastBytes }
+
+// Bounds returns the offset and length of a range that is not a suffix;
+// length is -1 for "to the end" (From, WholeValue).
+func (r ByteRange) Bounds() (offset, length int64) {
+	switch r.kind {
+	case span:
+		return r.offset, r.length
+	case fromOffset:
+		return r.offset, -1
+	}
+	return 0, -1
+}
+
+// Resolve returns where r lies in a value of size bytes, or an error when it
+// does not fit.
+func (r ByteRange) Resolve(size int64) (offset, length int64, err error) {
+	if n, ok := r.Suffix(); ok {
+		if n < 0 || n > size {
+			return 0, 0, fmt.Errorf("%s of a %d-byte value", r, size)
+		}
+		return size - n, n, nil
+	}
+	off, n := r.Bounds()
+	if n < 0 {
+		n = size - off
+	}
+	if off < 0 || n < 0 || off > size || n > size-off {
+		return 0, 0, fmt.Errorf("%s of a %d-byte value", r, size)
+	}
+	return off, n, nil
 }
 
 func (r ByteRange) String() string {
-	if r.Suffix > 0 {
-		return fmt.Sprintf("last %d bytes", r.Suffix)
+	switch r.kind {
+	case wholeValue:
+		return "the whole value"
+	case lastBytes:
+		return fmt.Sprintf("last %d bytes", r.length)
+	case fromOffset:
+		return fmt.Sprintf("bytes %d-", r.offset)
 	}
-	if r.Length < 0 {
-		return fmt.Sprintf("bytes %d-", r.Offset)
-	}
-	return fmt.Sprintf("bytes %d-%d", r.Offset, r.Offset+r.Length-1)
+	return fmt.Sprintf("bytes %d-%d", r.offset, r.offset+r.length-1)
 }
 
 // RangeReader reads part of a value.
@@ -56,11 +133,75 @@ type Lister interface {
 	List(ctx context.Context, prefix string) ([]string, error)
 }
 
+// Capability names an optional part of the store contract.
+type Capability int
+
+const (
+	CanReadRange Capability = iota + 1 // RangeReader
+	CanWrite                           // Writer
+	CanList                            // Lister
+	CanVersion                         // VersionedReader
+	CanWriteIf                         // ConditionalWriter
+)
+
+// Capable is implemented by stores whose methods exist whether or not they
+// work: adapters (a JS object with or without set()) and wrappers (over a
+// store that may not list). Can tells which do; the As* functions and Has
+// ask it.
+type Capable interface {
+	Can(c Capability) bool
+}
+
+// Identifier is implemented by stores whose Go values differ for one
+// underlying store (an adapter made per call around one JS object):
+// Identity returns a comparable value that is equal for all of them, so
+// the engine's chunk cache and write locks treat them as one store.
+type Identifier interface {
+	Identity() any
+}
+
+// Has reports whether s offers capability c.
+func Has(s Store, c Capability) bool {
+	var ok bool
+	switch c {
+	case CanReadRange:
+		_, ok = s.(RangeReader)
+	case CanWrite:
+		_, ok = s.(Writer)
+	case CanList:
+		_, ok = s.(Lister)
+	case CanVersion:
+		_, ok = s.(VersionedReader)
+	case CanWriteIf:
+		_, ok = s.(ConditionalWriter)
+	}
+	if cs, capable := s.(Capable); ok && capable {
+		return cs.Can(c)
+	}
+	return ok
+}
+
+// AsWriter returns s as a Writer when it can write.
+func AsWriter(s Store) (Writer, bool) {
+	if !Has(s, CanWrite) {
+		return nil, false
+	}
+	return s.(Writer), true
+}
+
+// AsLister returns s as a Lister when it can list.
+func AsLister(s Store) (Lister, bool) {
+	if !Has(s, CanList) {
+		return nil, false
+	}
+	return s.(Lister), true
+}
+
 // GetRange reads a range through s, falling back to a whole read when s
 // cannot read ranges.
 func GetRange(ctx context.Context, s Store, key string, r ByteRange) ([]byte, bool, error) {
-	if rr, ok := s.(RangeReader); ok {
-		return rr.GetRange(ctx, key, r)
+	if Has(s, CanReadRange) {
+		return s.(RangeReader).GetRange(ctx, key, r)
 	}
 	data, ok, err := s.Get(ctx, key)
 	if err != nil || !ok {
@@ -75,62 +216,109 @@ func GetRange(ctx context.Context, s Store, key string, r ByteRange) ([]byte, bo
 
 // Slice applies a range to a whole value.
 func Slice(data []byte, r ByteRange) ([]byte, error) {
-	n := int64(len(data))
-	if r.Suffix > 0 {
-		if r.Suffix > n {
-			return nil, fmt.Errorf("%s of a %d-byte value", r, n)
-		}
-		return data[n-r.Suffix:], nil
+	off, n, err := r.Resolve(int64(len(data)))
+	if err != nil {
+		return nil, err
 	}
-	end := n
-	if r.Length >= 0 {
-		end = r.Offset + r.Length
-	}
-	if r.Offset < 0 || r.Offset > n || end > n || end < r.Offset {
-		return nil, fmt.Errorf("%s of a %d-byte value", r, n)
-	}
-	return data[r.Offset:end], nil
+	return data[off : off+n], nil
 }
 
-// Memory is an in-memory store, safe for concurrent use.
+// Memory is an in-memory store, safe for concurrent use. Each value has a
+// generation from a counter, so reads can be versioned and writes
+// conditional.
 type Memory struct {
-	mu sync.RWMutex
-	m  map[string][]byte
+	mu   sync.RWMutex
+	m    map[string]memValue
+	next uint64
+}
+
+type memValue struct {
+	data []byte
+	gen  Generation
 }
 
 // NewMemory returns an empty in-memory store.
-func NewMemory() *Memory { return &Memory{m: map[string][]byte{}} }
+func NewMemory() *Memory { return &Memory{m: map[string]memValue{}} }
 
 func (s *Memory) Get(_ context.Context, key string) ([]byte, bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	v, ok := s.m[key]
-	return v, ok, nil
+	return v.data, ok, nil
 }
 
 func (s *Memory) GetRange(ctx context.Context, key string, r ByteRange) ([]byte, bool, error) {
-	v, ok, _ := s.Get(ctx, key)
-	if !ok {
-		return nil, false, nil
-	}
-	sub, err := Slice(v, r)
-	if err != nil {
-		return nil, false, errs.Wrap(errs.Store, key, err, "bad range")
-	}
-	return sub, true, nil
+	v, err := s.ReadVersion(ctx, key, r, Conditions{})
+	return v.Data, v.Found, err
 }
 
-func (s *Memory) Set(_ context.Context, key string, value []byte) error {
+func (s *Memory) ReadVersion(_ context.Context, key string, r ByteRange, c Conditions) (Versioned, error) {
+	s.mu.RLock()
+	v, ok := s.m[key]
+	s.mu.RUnlock()
+	gen := v.gen
+	if !ok {
+		gen = Absent
+	}
+	switch {
+	case c.IfMatch != "" && c.IfMatch != gen:
+		return Versioned{}, Conflict(key, "changed (version %s, expected %s)", gen, c.IfMatch)
+	case c.IfNoneMatch != "" && c.IfNoneMatch == gen:
+		return Versioned{Found: ok, Generation: gen, NotModified: true}, nil
+	case !ok:
+		return Versioned{Generation: Absent}, nil
+	}
+	sub, err := Slice(v.data, r)
+	if err != nil {
+		return Versioned{}, errs.Wrap(errs.Store, key, err, "bad range")
+	}
+	return Versioned{Data: sub, Found: true, Generation: gen}, nil
+}
+
+func (s *Memory) Set(ctx context.Context, key string, value []byte) error {
+	_, err := s.SetIf(ctx, key, value, "")
+	return err
+}
+
+func (s *Memory) Delete(ctx context.Context, key string) error {
+	return s.DeleteIf(ctx, key, "")
+}
+
+func (s *Memory) SetIf(_ context.Context, key string, value []byte, ifMatch Generation) (Generation, error) {
+	value = append([]byte(nil), value...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.m[key] = append([]byte(nil), value...)
+	if err := s.check(key, ifMatch); err != nil {
+		return "", err
+	}
+	s.next++
+	gen := Generation(strconv.FormatUint(s.next, 10))
+	s.m[key] = memValue{value, gen}
+	return gen, nil
+}
+
+func (s *Memory) DeleteIf(_ context.Context, key string, ifMatch Generation) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.check(key, ifMatch); err != nil {
+		return err
+	}
+	delete(s.m, key)
 	return nil
 }
 
-func (s *Memory) Delete(_ context.Context, key string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.m, key)
+// check tests a write's condition; the caller holds the lock.
+func (s *Memory) check(key string, ifMatch Generation) error {
+	if ifMatch == "" {
+		return nil
+	}
+	gen := Absent
+	if v, ok := s.m[key]; ok {
+		gen = v.gen
+	}
+	if gen != ifMatch {
+		return Conflict(key, "changed since it was read (version %s, expected %s)", gen, ifMatch)
+	}
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -76,6 +77,9 @@ type Zip struct {
 	comment   string
 	entries   map[string]*zipEntry // files, by key (root removed)
 	paths     []string             // sorted keys, and directories ending in "/"
+
+	genMu sync.Mutex
+	gen   Generation // of the zip file in base, "" if unknown
 }
 
 type zipEntry struct {
@@ -203,9 +207,8 @@ func (z *Zip) corrupt(format string, args ...any) error {
 // readTail reads the last n bytes of the file. whole reports that they are
 // the whole file.
 func (z *Zip) readTail(ctx context.Context, n int64) (tail []byte, whole bool, err error) {
-	rr, ranged := z.base.(RangeReader)
-	if !ranged {
-		data, ok, err := z.base.Get(ctx, z.key)
+	if !Has(z.base, CanReadRange) {
+		data, ok, err := z.readBase(ctx, WholeValue())
 		if err != nil {
 			return nil, false, err
 		}
@@ -214,7 +217,7 @@ func (z *Zip) readTail(ctx context.Context, n int64) (tail []byte, whole bool, e
 		}
 		return data, true, nil
 	}
-	tail, ok, err := rr.GetRange(ctx, z.key, ByteRange{Suffix: n})
+	tail, ok, err := z.readBase(ctx, Last(n))
 	if err == nil {
 		if !ok {
 			return nil, false, errs.New(errs.NotFound, z.key, "no zip file")
@@ -227,7 +230,7 @@ func (z *Zip) readTail(ctx context.Context, n int64) (tail []byte, whole bool, e
 	// Perhaps the file is shorter than n and the store refuses such a
 	// suffix. Read the smallest end record to learn the size.
 	first := err
-	probe, ok, perr := rr.GetRange(ctx, z.key, ByteRange{Suffix: eocdLen})
+	probe, ok, perr := z.readBase(ctx, Last(eocdLen))
 	if c := errs.CodeOf(first); c == "" || c == errs.Store {
 		first = errs.Wrap(errs.Store, z.key, first, "cannot read the end of the zip file")
 	}
@@ -240,7 +243,7 @@ func (z *Zip) readTail(ctx context.Context, n int64) (tail []byte, whole bool, e
 		if size >= n {
 			return nil, false, first // the size was not the problem
 		}
-		data, ok, err := rr.GetRange(ctx, z.key, ByteRange{Suffix: size})
+		data, ok, err := z.readBase(ctx, Last(size))
 		if err != nil || !ok || int64(len(data)) != size {
 			return nil, false, first
 		}
@@ -248,11 +251,65 @@ func (z *Zip) readTail(ctx context.Context, n int64) (tail []byte, whole bool, e
 	}
 	// A comment or Zip64 records: the size cannot be told from the end
 	// record alone. Read the file whole.
-	data, ok, err := z.base.Get(ctx, z.key)
+	data, ok, err := z.readBase(ctx, WholeValue())
 	if err != nil || !ok {
 		return nil, false, first
 	}
 	return data, true, nil
+}
+
+// readBase reads r of the zip file. The first read records the file's
+// generation, and every later one is conditional on it: a zip replaced
+// after it was opened is a CONFLICT error (its directory no longer
+// describes it) rather than bytes from another file.
+func (z *Zip) readBase(ctx context.Context, r ByteRange) ([]byte, bool, error) {
+	z.genMu.Lock()
+	gen := z.gen
+	z.genMu.Unlock()
+	v, err := Read(ctx, z.base, z.key, r, Conditions{IfMatch: gen})
+	if errs.CodeOf(err) == errs.Conflict {
+		return nil, false, Conflict(z.key, "the zip file changed since it was opened; open it again")
+	}
+	if err != nil || !v.Found {
+		return nil, false, err
+	}
+	if gen == "" && v.Generation != "" {
+		z.genMu.Lock()
+		if z.gen == "" {
+			z.gen = v.Generation
+		}
+		z.genMu.Unlock()
+	}
+	return v.Data, true, nil
+}
+
+// ReadVersion reads an entry; its generation is the zip file's (as it was
+// opened), or "" when the base store has none.
+func (z *Zip) ReadVersion(ctx context.Context, key string, r ByteRange, c Conditions) (Versioned, error) {
+	z.genMu.Lock()
+	gen := z.gen
+	z.genMu.Unlock()
+	if gen != "" {
+		gen = "zip:" + gen
+		switch {
+		case c.IfMatch != "" && c.IfMatch != gen:
+			return Versioned{}, Conflict(key, "changed (version %s, expected %s)", gen, c.IfMatch)
+		case c.IfNoneMatch != "" && c.IfNoneMatch == gen:
+			return Versioned{Found: z.entries[key] != nil, Generation: gen, NotModified: true}, nil
+		}
+	}
+	var v Versioned
+	var err error
+	if r.IsWhole() {
+		v.Data, v.Found, err = z.Get(ctx, key)
+	} else {
+		v.Data, v.Found, err = z.GetRange(ctx, key, r)
+	}
+	if err != nil {
+		return Versioned{}, err
+	}
+	v.Generation = gen
+	return v, nil
 }
 
 // findEnd returns the index of the End Of Central Directory record in the
@@ -521,7 +578,7 @@ func (z *Zip) fetch(ctx context.Context, off, n int64) ([]byte, error) {
 	if n == 0 {
 		return []byte{}, nil
 	}
-	b, ok, err := GetRange(ctx, z.base, z.key, ByteRange{Offset: off, Length: n})
+	b, ok, err := z.readBase(ctx, Span(off, n))
 	if err != nil {
 		return nil, err
 	}
@@ -535,7 +592,7 @@ func (z *Zip) fetch(ctx context.Context, off, n int64) ([]byte, error) {
 }
 
 func sliceFile(data []byte, off, n int64) ([]byte, error) {
-	return Slice(data, ByteRange{Offset: off, Length: n})
+	return Slice(data, Span(off, n))
 }
 
 // entryErr is an error about one entry: it names the key asked for and the
@@ -644,14 +701,9 @@ func (z *Zip) GetRange(ctx context.Context, key string, r ByteRange) ([]byte, bo
 	if err := z.check(key, e); err != nil {
 		return nil, false, err
 	}
-	off, n := r.Offset, r.Length
-	if r.Suffix > 0 {
-		off, n = e.usize-r.Suffix, r.Suffix
-	} else if n < 0 {
-		n = e.usize - off
-	}
-	if off < 0 || n < 0 || off > e.usize || n > e.usize-off {
-		return nil, false, errs.New(errs.Store, key, "%s of a %d-byte value", r, e.usize)
+	off, n, err := r.Resolve(e.usize)
+	if err != nil {
+		return nil, false, errs.Wrap(errs.Store, key, err, "bad range")
 	}
 	if e.method == 0 && (off != 0 || n != e.usize) {
 		if n == 0 {

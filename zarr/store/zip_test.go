@@ -69,16 +69,18 @@ func (s *rangeStore) GetRange(_ context.Context, key string, r ByteRange) ([]byt
 	}
 	n := int64(len(v))
 	var out []byte
+	suffix, isSuffix := r.Suffix()
+	off, length := r.Bounds()
 	switch {
-	case r.Suffix > 0:
-		out = v[max(0, n-r.Suffix):]
-	case r.Offset >= n && !(r.Offset == 0 && n == 0):
+	case isSuffix:
+		out = v[max(0, n-suffix):]
+	case off >= n && !(off == 0 && n == 0):
 		s.count("bad range", 0)
 		return nil, false, errs.New(errs.Store, key, "416: %s of %d bytes", r, n)
-	case r.Length < 0:
-		out = v[r.Offset:]
+	case length < 0:
+		out = v[off:]
 	default:
-		out = v[r.Offset:min(n, r.Offset+r.Length)]
+		out = v[off:min(n, off+length)]
 	}
 	s.count(r.String(), len(out))
 	return out, true, nil
@@ -267,12 +269,12 @@ func equalStrings(a, b []string) bool {
 func checkRanges(t *testing.T, ctx context.Context, z *Zip, key string, whole []byte) {
 	t.Helper()
 	n := int64(len(whole))
-	rs := []ByteRange{{Offset: 0, Length: -1}, {Offset: 0, Length: 0}, {Offset: n, Length: 0}}
+	rs := []ByteRange{From(0), Span(0, 0), Span(n, 0)}
 	if n > 0 {
-		rs = append(rs, ByteRange{Suffix: n}, ByteRange{Offset: n - 1, Length: 1}, ByteRange{Suffix: 1})
+		rs = append(rs, Last(n), Span(n-1, 1), Last(1))
 	}
 	if n > 10 {
-		rs = append(rs, ByteRange{Offset: 3, Length: n / 2}, ByteRange{Offset: n / 3, Length: -1}, ByteRange{Suffix: n / 2})
+		rs = append(rs, Span(3, n/2), From(n/3), Last(n/2))
 	}
 	for _, r := range rs {
 		want, _ := Slice(whole, r)
@@ -281,7 +283,7 @@ func checkRanges(t *testing.T, ctx context.Context, z *Zip, key string, whole []
 			t.Errorf("%s %s: %d bytes, ok %v, err %v; want %d bytes", key, r, len(got), ok, err, len(want))
 		}
 	}
-	for _, r := range []ByteRange{{Offset: n + 1, Length: 0}, {Offset: 0, Length: n + 1}, {Suffix: n + 1}, {Offset: -1, Length: 1}} {
+	for _, r := range []ByteRange{Span(n+1, 0), Span(0, n+1), Last(n + 1), Span(-1, 1)} {
 		if _, _, err := z.GetRange(ctx, key, r); errs.CodeOf(err) != errs.Store {
 			t.Errorf("%s %s: want a STORE error, got %v", key, r, err)
 		}
@@ -341,7 +343,7 @@ func TestZipRequests(t *testing.T) {
 					t.Errorf("%s: second read %d requests", key, n)
 				}
 				if e.Method == 0 && len(whole) > 2 {
-					if _, _, err := z.GetRange(ctx, key, ByteRange{Offset: 1, Length: 1}); err != nil {
+					if _, _, err := z.GetRange(ctx, key, Span(1, 1)); err != nil {
 						t.Fatal(err)
 					}
 					if n, b := s.reset(); n != perEntry || b != int64(perEntry) { // 1 byte
@@ -367,9 +369,9 @@ func TestZipFirstRange(t *testing.T) {
 		r    ByteRange
 		reqs int
 	}{
-		{ByteRange{Offset: 10, Length: 100}, 1},
-		{ByteRange{Offset: 150 << 10, Length: 100}, 2},
-		{ByteRange{Suffix: 10}, 2},
+		{Span(10, 100), 1},
+		{Span(150<<10, 100), 2},
+		{Last(10), 2},
 	} {
 		s := newRangeStore(map[string][]byte{"z.zip": file})
 		z, err := NewZip(ctx, s, "z.zip", ZipTail(100))
@@ -719,7 +721,7 @@ func TestZipHostile(t *testing.T) {
 					}
 					_, _, err = z.Get(ctx, key)
 					if err == nil {
-						_, _, err = z.GetRange(ctx, key, ByteRange{Offset: 1, Length: 1})
+						_, _, err = z.GetRange(ctx, key, Span(1, 1))
 					}
 				}
 				var e *errs.Error
@@ -865,7 +867,7 @@ func TestZipConcurrent(t *testing.T) {
 					t.Errorf("%s: %v", k, err)
 				}
 				if len(want[k]) > 4 {
-					got, _, err = z.GetRange(ctx, k, ByteRange{Offset: 2, Length: 2})
+					got, _, err = z.GetRange(ctx, k, Span(2, 2))
 					if err != nil || !bytes.Equal(got, want[k][2:4]) {
 						t.Errorf("%s range: %v", k, err)
 					}
@@ -887,7 +889,7 @@ func TestZipResultsOwned(t *testing.T) {
 		}
 		for i := 0; i < 2; i++ {
 			a, _, _ := z.Get(ctx, "arr/.zattrs")
-			r, _, _ := z.GetRange(ctx, "arr/.zattrs", ByteRange{Offset: 1, Length: 3})
+			r, _, _ := z.GetRange(ctx, "arr/.zattrs", Span(1, 3))
 			if string(a) != `{"units": "m"}` || string(r) != `"un` {
 				t.Fatalf("read %d: %q %q", i, a, r)
 			}
@@ -996,7 +998,7 @@ func TestZipPeerFixtures(t *testing.T) {
 				}
 				want, _, _ := z.Get(ctx, k)
 				s.reset()
-				got, _, err := z.GetRange(ctx, k, ByteRange{Offset: 1, Length: 2})
+				got, _, err := z.GetRange(ctx, k, Span(1, 2))
 				if err != nil || !bytes.Equal(got, want[1:3]) {
 					t.Errorf("%s: range: %v", k, err)
 				}
@@ -1096,7 +1098,7 @@ func FuzzZip(f *testing.F) {
 				if !ok {
 					t.Fatalf("%s: listed but absent", k)
 				}
-				for _, r := range []ByteRange{{Offset: 1, Length: 2}, {Suffix: 3}, {Offset: int64(len(v)) / 2, Length: -1}} {
+				for _, r := range []ByteRange{Span(1, 2), Last(3), From(int64(len(v)) / 2)} {
 					want, serr := Slice(v, r)
 					got, ok, err := z.GetRange(ctx, k, r)
 					if (serr == nil) != (err == nil) || (err == nil && (!ok || !bytes.Equal(got, want))) {

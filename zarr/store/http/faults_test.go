@@ -236,7 +236,7 @@ func TestBodyCaps(t *testing.T) {
 	}
 }
 
-func zarrRange(off, n int64) store.ByteRange { return store.ByteRange{Offset: off, Length: n} }
+func zarrRange(off, n int64) store.ByteRange { return store.Span(off, n) }
 
 // TestTimeouts: a server that never answers fails the read after the
 // configured times, not never.

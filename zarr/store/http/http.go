@@ -25,8 +25,15 @@
 //     the server sends; a Retry-After longer than Options.MaxRetryDelay (or
 //     than the time left) ends the read at once; other statuses are errors.
 //
+// Versions (Store.ReadVersion): an answer's generation is its ETag, or its
+// Last-Modified date when there is no ETag. Conditions become If-Match (a
+// 412 answer is a CONFLICT error) or If-Unmodified-Since, and If-None-Match
+// (a 304 answer is NotModified, without a body) or If-Modified-Since. A weak
+// ETag is never sent as If-Match (it cannot match); the answer's ETag is
+// compared instead, as it is for servers that ignore the conditions.
+//
 // Errors are *errs.Error with code STORE (ABORTED when the caller's context
-// ends), naming the URL.
+// ends, CONFLICT for a failed condition), naming the URL.
 package http
 
 import (
@@ -124,14 +131,14 @@ type Fetcher struct{ c client }
 // NewFetcher returns a Fetcher.
 func NewFetcher(opt Options) *Fetcher { return &Fetcher{c: client{opt: opt}} }
 
-// Fetch reads r of url (the zero range: the whole file). A missing file is
-// ok == false.
+// Fetch reads r of url (store.WholeValue: the whole file). A missing file
+// is ok == false.
 func (f *Fetcher) Fetch(ctx context.Context, u string, r store.ByteRange) ([]byte, bool, error) {
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return nil, false, errs.New(errs.Unsupported, u, "only http and https URLs can be fetched (map other schemes with refs.Options.URLMap)")
 	}
-	whole := r == (store.ByteRange{})
-	return f.c.get(ctx, u, u, r, whole)
+	v, err := f.c.get(ctx, u, u, r, store.Conditions{})
+	return v.Data, v.Found, err
 }
 
 // Store is a read-only Zarr store over HTTP: key k is read from
@@ -169,28 +176,70 @@ func (s *Store) URL(key string) string {
 
 // Get reads a key.
 func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	return s.c.get(ctx, key, s.URL(key), store.ByteRange{}, true)
+	v, err := s.c.get(ctx, key, s.URL(key), store.WholeValue(), store.Conditions{})
+	return v.Data, v.Found, err
 }
 
 // GetRange reads part of a key.
 func (s *Store) GetRange(ctx context.Context, key string, r store.ByteRange) ([]byte, bool, error) {
-	return s.c.get(ctx, key, s.URL(key), r, false)
+	v, err := s.c.get(ctx, key, s.URL(key), r, store.Conditions{})
+	return v.Data, v.Found, err
+}
+
+// ReadVersion reads r of a key with its generation, under conditions (see
+// the package comment).
+func (s *Store) ReadVersion(ctx context.Context, key string, r store.ByteRange, c store.Conditions) (store.Versioned, error) {
+	return s.c.get(ctx, key, s.URL(key), r, c)
 }
 
 var (
-	_ store.Store       = (*Store)(nil)
-	_ store.RangeReader = (*Store)(nil)
+	_ store.Store           = (*Store)(nil)
+	_ store.RangeReader     = (*Store)(nil)
+	_ store.VersionedReader = (*Store)(nil)
 )
 
 // rangeHeader is the Range header for r, "" for the whole file.
 func rangeHeader(r store.ByteRange) string {
-	switch {
-	case r.Suffix > 0:
-		return "bytes=-" + strconv.FormatInt(r.Suffix, 10)
-	case r.Length < 0:
-		return "bytes=" + strconv.FormatInt(r.Offset, 10) + "-"
+	if n, ok := r.Suffix(); ok {
+		return "bytes=-" + strconv.FormatInt(n, 10)
 	}
-	return "bytes=" + strconv.FormatInt(r.Offset, 10) + "-" + strconv.FormatInt(r.Offset+r.Length-1, 10)
+	off, n := r.Bounds()
+	if n < 0 {
+		return "bytes=" + strconv.FormatInt(off, 10) + "-"
+	}
+	return "bytes=" + strconv.FormatInt(off, 10) + "-" + strconv.FormatInt(off+n-1, 10)
+}
+
+// lastModified marks a generation taken from Last-Modified (no ETag).
+const lastModified = "last-modified:"
+
+// generation is the version of an answer: its ETag, else its Last-Modified.
+func generation(h nethttp.Header) store.Generation {
+	if e := h.Get("ETag"); e != "" {
+		return store.Generation(e)
+	}
+	if lm := h.Get("Last-Modified"); lm != "" {
+		return store.Generation(lastModified + lm)
+	}
+	return ""
+}
+
+// setConditions adds the headers of c to req.
+func setConditions(req *nethttp.Request, c store.Conditions) {
+	if g := string(c.IfMatch); g != "" && c.IfMatch != store.Absent {
+		if date, ok := strings.CutPrefix(g, lastModified); ok {
+			req.Header.Set("If-Unmodified-Since", date)
+		} else if !strings.HasPrefix(g, "W/") {
+			req.Header.Set("If-Match", g) // (a weak ETag never matches If-Match)
+		}
+	}
+	if g := string(c.IfNoneMatch); g != "" && c.IfNoneMatch != store.Absent {
+		if date, ok := strings.CutPrefix(g, lastModified); ok {
+			req.Header.Set("If-Modified-Since", date)
+		} else {
+			req.Header.Set("If-None-Match", g)
+		}
+	}
 }
 
 // errRetry marks a failure worth retrying.
@@ -206,15 +255,16 @@ var (
 	errTotal   = errors.New("total timeout")
 )
 
-func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, whole bool) ([]byte, bool, error) {
-	if !whole && r.Suffix <= 0 {
-		if r.Offset < 0 {
-			return nil, false, errs.New(errs.Store, where, "bad range %s", r)
+func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, cond store.Conditions) (store.Versioned, error) {
+	if _, suffix := r.Suffix(); !r.IsWhole() && !suffix {
+		off, n := r.Bounds()
+		if off < 0 {
+			return store.Versioned{}, errs.New(errs.Store, where, "bad range %s", r)
 		}
-		if r.Length == 0 {
+		if n == 0 && cond == (store.Conditions{}) {
 			// no Range header can ask for nothing; the bytes are known
 			// (whether the file exists is not checked)
-			return []byte{}, true, nil
+			return store.Versioned{Data: []byte{}, Found: true}, nil
 		}
 	}
 	delay := orDefault(c.opt.RetryDelay, DefaultRetryDelay)
@@ -243,19 +293,22 @@ func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, wh
 	}
 	for attempt := 0; ; attempt++ {
 		attempts = attempt + 1
-		data, ok, err := c.once(ctx, u, r, whole)
+		v, err := c.once(ctx, u, r, cond)
 		if err == nil {
-			return data, ok, nil
+			return v, nil
 		}
 		if ctx.Err() != nil {
-			return nil, false, ended(err)
+			return store.Versioned{}, ended(err)
+		}
+		if errs.CodeOf(err) == errs.Conflict {
+			return store.Versioned{}, errs.Wrap(errs.Conflict, where, err, "GET %s", u)
 		}
 		var re *errRetry
 		if !errors.As(err, &re) {
-			return nil, false, fail(err, "failed")
+			return store.Versioned{}, fail(err, "failed")
 		}
 		if attempt >= c.retries() {
-			return nil, false, fail(re.err, "failed")
+			return store.Versioned{}, fail(re.err, "failed")
 		}
 		wait := time.Duration(float64(delay<<uint(min(attempt, 30))) * (0.5 + rand.Float64()))
 		if wait > maxDelay || wait < 0 {
@@ -263,26 +316,27 @@ func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, wh
 		}
 		if re.after >= 0 {
 			if re.after > maxDelay {
-				return nil, false, fail(re.err, "the server asks to retry after %v, longer than the %v this client waits", re.after, maxDelay)
+				return store.Versioned{}, fail(re.err, "the server asks to retry after %v, longer than the %v this client waits", re.after, maxDelay)
 			}
 			wait = re.after
 		}
 		if !deadline.IsZero() && time.Until(deadline) < wait && caller.Err() == nil {
-			return nil, false, fail(re.err, "failed, and the next attempt (in %v) would pass the total timeout", wait.Round(time.Millisecond))
+			return store.Versioned{}, fail(re.err, "failed, and the next attempt (in %v) would pass the total timeout", wait.Round(time.Millisecond))
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return nil, false, ended(re.err)
+			return store.Versioned{}, ended(re.err)
 		}
 	}
 }
 
 // once makes one request. Its context ends when the headers, or the next
 // bytes of the body, take longer than the attempt timeout.
-func (c *client) once(ctx context.Context, u string, r store.ByteRange, whole bool) ([]byte, bool, error) {
+func (c *client) once(ctx context.Context, u string, r store.ByteRange, cond store.Conditions) (store.Versioned, error) {
+	whole := r.IsWhole()
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stall := orDefault(c.opt.Timeout, DefaultTimeout)
@@ -300,7 +354,7 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, whole bo
 	}
 	req, err := nethttp.NewRequestWithContext(actx, nethttp.MethodGet, u, nil)
 	if err != nil {
-		return nil, false, err
+		return store.Versioned{}, err
 	}
 	for k, vs := range c.opt.Header {
 		for _, v := range vs {
@@ -312,9 +366,10 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, whole bo
 		// byte offsets are offsets of the stored bytes, not of a decoded body
 		req.Header.Set("Accept-Encoding", "identity")
 	}
+	setConditions(req, cond)
 	if c.opt.Modify != nil {
 		if err := c.opt.Modify(req); err != nil {
-			return nil, false, err
+			return store.Versioned{}, err
 		}
 	}
 	hc := c.opt.Client
@@ -324,42 +379,74 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, whole bo
 	resp, err := hc.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, false, err
+			return store.Versioned{}, err
 		}
-		return nil, false, retryable(err)
+		return store.Versioned{}, retryable(err)
 	}
 	// Closing the body before its end closes the connection: an endless or
 	// oversized body is never drained.
 	defer resp.Body.Close()
 	body := &bodyReader{resp: resp, timer: timer, stall: stall, retryable: retryable}
+	v, err := c.answer(body, r, whole)
+	if err != nil {
+		return store.Versioned{}, err
+	}
+	switch {
+	case v.NotModified:
+		if v.Generation == "" {
+			v.Generation = cond.IfNoneMatch
+		}
+	case v.Found && cond.IfMatch != "" && v.Generation != "" && v.Generation != cond.IfMatch:
+		return store.Versioned{}, store.Conflict(u, "changed (ETag %s, expected %s)", v.Generation, cond.IfMatch)
+	}
+	return v, nil
+}
+
+// answer reads a response: the bytes and their generation, or an error.
+func (c *client) answer(body *bodyReader, r store.ByteRange, whole bool) (store.Versioned, error) {
+	resp := body.resp
+	gen := generation(resp.Header)
+	found := func(data []byte, err error) (store.Versioned, error) {
+		if err != nil {
+			return store.Versioned{}, err
+		}
+		return store.Versioned{Data: data, Found: true, Generation: gen}, nil
+	}
 	maxBody := orDefault(c.opt.MaxBodyBytes, DefaultMaxBodyBytes)
 	switch {
+	case resp.StatusCode == nethttp.StatusNotModified:
+		drain(resp)
+		return store.Versioned{Found: true, Generation: gen, NotModified: true}, nil
+	case resp.StatusCode == nethttp.StatusPreconditionFailed:
+		drain(resp)
+		return store.Versioned{}, store.Conflict(resp.Request.URL.String(), "changed (412 Precondition Failed)")
 	case resp.StatusCode == nethttp.StatusNotFound || resp.StatusCode == nethttp.StatusGone:
 		drain(resp)
-		return nil, false, nil
+		return store.Versioned{Generation: store.Absent}, nil
 	case retryStatus(resp.StatusCode):
 		drain(resp)
-		return nil, false, &errRetry{err: fmt.Errorf("%s", resp.Status), after: retryAfter(resp)}
+		return store.Versioned{}, &errRetry{err: fmt.Errorf("%s", resp.Status), after: retryAfter(resp)}
 	case resp.StatusCode == nethttp.StatusRequestedRangeNotSatisfiable:
-		return nil, false, fmt.Errorf("%s: %s is past the end (%s)", resp.Status, r, resp.Header.Get("Content-Range"))
+		return store.Versioned{}, fmt.Errorf("%s: %s is past the end (%s)", resp.Status, r, resp.Header.Get("Content-Range"))
 	case resp.StatusCode == nethttp.StatusPartialContent:
 		if whole {
-			return nil, false, fmt.Errorf("206 Partial Content to a request without Range")
+			return store.Versioned{}, fmt.Errorf("206 Partial Content to a request without Range")
 		}
-		return readPartial(body, r, maxBody)
+		return found(readPartial(body, r, maxBody))
 	case resp.StatusCode == nethttp.StatusOK:
-		full := whole || (r.Suffix <= 0 && r.Offset == 0 && r.Length < 0) // "bytes=0-" is the whole file anyway
+		_, suffix := r.Suffix()
+		off, n := r.Bounds()
+		full := whole || (!suffix && off == 0 && n < 0) // "bytes=0-" is the whole file anyway
 		if !full && !c.opt.AcceptFullResponse {
-			return nil, false, fmt.Errorf("the server ignored the Range header (200 OK instead of 206) for %s", r)
+			return store.Versioned{}, fmt.Errorf("the server ignored the Range header (200 OK instead of 206) for %s", r)
 		}
 		data, err := body.read(maxBody, "a whole object (MaxBodyBytes)")
 		if err != nil || full {
-			return data, err == nil, err
+			return found(data, err)
 		}
-		sub, err := cutFull(data, r)
-		return sub, err == nil, err
+		return found(cutFull(data, r))
 	}
-	return nil, false, fmt.Errorf("%s", resp.Status)
+	return store.Versioned{}, fmt.Errorf("%s", resp.Status)
 }
 
 // drain reads a little of an unused body, so a short one leaves the
@@ -442,51 +529,53 @@ func (b *bodyReader) read(max int64, what string) ([]byte, error) {
 
 // readPartial checks a 206 answers the range asked for, reading at most
 // the bytes it announces (and never more than the range plus RangeSlack).
-func readPartial(b *bodyReader, r store.ByteRange, maxBody int64) ([]byte, bool, error) {
+func readPartial(b *bodyReader, r store.ByteRange, maxBody int64) ([]byte, error) {
 	resp := b.resp
 	cr := resp.Header.Get("Content-Range")
 	first, last, total, err := parseContentRange(cr)
 	if err != nil {
 		if strings.HasPrefix(resp.Header.Get("Content-Type"), "multipart/byteranges") {
-			return nil, false, fmt.Errorf("multipart 206 response to a single range")
+			return nil, fmt.Errorf("multipart 206 response to a single range")
 		}
-		return nil, false, fmt.Errorf("206 with Content-Range %q: %v", cr, err)
+		return nil, fmt.Errorf("206 with Content-Range %q: %v", cr, err)
 	}
 	limit := maxBody
+	suffix, isSuffix := r.Suffix()
+	off, n := r.Bounds()
 	switch {
-	case r.Suffix > 0:
-		limit = min(limit, r.Suffix+RangeSlack)
-	case r.Length >= 0:
-		limit = min(limit, r.Length+RangeSlack)
+	case isSuffix:
+		limit = min(limit, suffix+RangeSlack)
+	case n >= 0:
+		limit = min(limit, n+RangeSlack)
 	}
 	body, err := b.read(limit, "a "+r.String()+" read")
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if int64(len(body)) != last-first+1 {
-		return nil, false, &errRetry{err: fmt.Errorf("206 body of %d bytes for Content-Range %q", len(body), cr), after: -1}
+		return nil, &errRetry{err: fmt.Errorf("206 body of %d bytes for Content-Range %q", len(body), cr), after: -1}
 	}
 	switch {
-	case r.Suffix > 0:
+	case isSuffix:
 		// bytes=-N: the last N bytes, or the whole file if it is shorter
-		if total >= 0 && (last != total-1 || last-first+1 != min(r.Suffix, total)) {
-			return nil, false, fmt.Errorf("Content-Range %q does not answer the last %d bytes", cr, r.Suffix)
+		if total >= 0 && (last != total-1 || last-first+1 != min(suffix, total)) {
+			return nil, fmt.Errorf("Content-Range %q does not answer the last %d bytes", cr, suffix)
 		}
 	default:
-		if first != r.Offset {
-			return nil, false, fmt.Errorf("Content-Range %q does not answer %s", cr, r)
+		if first != off {
+			return nil, fmt.Errorf("Content-Range %q does not answer %s", cr, r)
 		}
-		if r.Length >= 0 {
-			want := r.Offset + r.Length - 1
+		if n >= 0 {
+			want := off + n - 1
 			// fewer bytes only at the end of the file
 			if last > want || (last < want && (total < 0 || last != total-1)) {
-				return nil, false, fmt.Errorf("Content-Range %q does not answer %s", cr, r)
+				return nil, fmt.Errorf("Content-Range %q does not answer %s", cr, r)
 			}
 		} else if total >= 0 && last != total-1 {
-			return nil, false, fmt.Errorf("Content-Range %q does not answer %s", cr, r)
+			return nil, fmt.Errorf("Content-Range %q does not answer %s", cr, r)
 		}
 	}
-	return body, true, nil
+	return body, nil
 }
 
 // parseContentRange reads "bytes first-last/total" (total may be "*": -1).
@@ -527,16 +616,17 @@ func parseContentRange(s string) (first, last, total int64, err error) {
 // cutFull takes a range out of a whole body, with HTTP's leniency at the
 // end of the file.
 func cutFull(body []byte, r store.ByteRange) ([]byte, error) {
-	n := int64(len(body))
-	if r.Suffix > 0 {
-		return body[max(0, n-r.Suffix):], nil
+	size := int64(len(body))
+	if suffix, ok := r.Suffix(); ok {
+		return body[max(0, size-suffix):], nil
 	}
-	if r.Offset >= n && !(r.Offset == 0 && n == 0) {
-		return nil, fmt.Errorf("%s is past the end of a %d-byte file", r, n)
+	off, n := r.Bounds()
+	if off >= size && !(off == 0 && size == 0) {
+		return nil, fmt.Errorf("%s is past the end of a %d-byte file", r, size)
 	}
-	end := n
-	if r.Length >= 0 {
-		end = min(n, r.Offset+r.Length)
+	end := size
+	if n >= 0 {
+		end = min(size, off+n)
 	}
-	return body[r.Offset:end], nil
+	return body[off:end], nil
 }

@@ -119,19 +119,19 @@ func TestStore(t *testing.T) {
 		r    store.ByteRange
 		want string
 	}{
-		{store.ByteRange{Offset: 3, Length: 4}, "3456"},
-		{store.ByteRange{Offset: 30, Length: -1}, "uvwxyz"},
-		{store.ByteRange{Suffix: 5}, "vwxyz"},
-		{store.ByteRange{Suffix: 100}, string(file)},
-		{store.ByteRange{Offset: 33, Length: 10}, "xyz"}, // HTTP: fewer bytes at the end
-		{store.ByteRange{Offset: 0, Length: -1}, string(file)},
+		{store.Span(3, 4), "3456"},
+		{store.From(30), "uvwxyz"},
+		{store.Last(5), "vwxyz"},
+		{store.Last(100), string(file)},
+		{store.Span(33, 10), "xyz"}, // HTTP: fewer bytes at the end
+		{store.From(0), string(file)},
 	} {
 		got, ok, err := s.GetRange(ctx, "b c/k", c.r)
 		if err != nil || !ok || string(got) != c.want {
 			t.Errorf("%s: %q %v %v, want %q", c.r, got, ok, err, c.want)
 		}
 	}
-	if _, _, err := s.GetRange(ctx, "b c/k", store.ByteRange{Offset: 50, Length: 2}); errs.CodeOf(err) != errs.Store {
+	if _, _, err := s.GetRange(ctx, "b c/k", store.Span(50, 2)); errs.CodeOf(err) != errs.Store {
 		t.Errorf("range past the end: %v", err)
 	}
 	if want := srv.URL + "/a/b%20c/k"; s.URL("b c/k") != want {
@@ -149,12 +149,12 @@ func TestRangeMustBeHonoured(t *testing.T) {
 	srv := newServer(t, "", map[string][]byte{"k": file})
 	f := zhttp.NewFetcher(zhttp.Options{})
 	srv.ignoreRange.Store(true)
-	_, _, err := f.Fetch(ctx, srv.URL+"/k", store.ByteRange{Offset: 3, Length: 4})
+	_, _, err := f.Fetch(ctx, srv.URL+"/k", store.Span(3, 4))
 	if errs.CodeOf(err) != errs.Store || !strings.Contains(err.Error(), "ignored the Range") {
 		t.Fatalf("200 to a ranged request: %v", err)
 	}
 	// a range from 0 to the end is the whole file anyway
-	if got, ok, err := f.Fetch(ctx, srv.URL+"/k", store.ByteRange{Length: -1}); err != nil || !ok || !bytes.Equal(got, file) {
+	if got, ok, err := f.Fetch(ctx, srv.URL+"/k", store.From(0)); err != nil || !ok || !bytes.Equal(got, file) {
 		t.Fatalf("bytes=0-: %q %v %v", got, ok, err)
 	}
 	lenient := zhttp.NewFetcher(zhttp.Options{AcceptFullResponse: true})
@@ -162,9 +162,9 @@ func TestRangeMustBeHonoured(t *testing.T) {
 		r    store.ByteRange
 		want string
 	}{
-		{store.ByteRange{Offset: 3, Length: 4}, "3456"},
-		{store.ByteRange{Suffix: 3}, "xyz"},
-		{store.ByteRange{Offset: 34, Length: 9}, "yz"},
+		{store.Span(3, 4), "3456"},
+		{store.Last(3), "xyz"},
+		{store.Span(34, 9), "yz"},
 	} {
 		got, ok, err := lenient.Fetch(ctx, srv.URL+"/k", c.r)
 		if err != nil || !ok || string(got) != c.want {
@@ -173,7 +173,7 @@ func TestRangeMustBeHonoured(t *testing.T) {
 	}
 	srv.ignoreRange.Store(false)
 	srv.lie.Store(true)
-	_, _, err = f.Fetch(ctx, srv.URL+"/k", store.ByteRange{Offset: 3, Length: 4})
+	_, _, err = f.Fetch(ctx, srv.URL+"/k", store.Span(3, 4))
 	if errs.CodeOf(err) != errs.Store || !strings.Contains(err.Error(), "does not answer") {
 		t.Fatalf("206 for other bytes: %v", err)
 	}
@@ -184,7 +184,7 @@ func TestRetries(t *testing.T) {
 	srv := newServer(t, "", map[string][]byte{"k": file})
 	f := zhttp.NewFetcher(zhttp.Options{RetryDelay: time.Millisecond})
 	srv.fail.Store(2)
-	got, ok, err := f.Fetch(ctx, srv.URL+"/k", store.ByteRange{Offset: 1, Length: 2})
+	got, ok, err := f.Fetch(ctx, srv.URL+"/k", store.Span(1, 2))
 	if err != nil || !ok || string(got) != "12" {
 		t.Fatalf("after two 503s: %q %v %v", got, ok, err)
 	}
@@ -193,7 +193,7 @@ func TestRetries(t *testing.T) {
 	}
 	srv.reset()
 	srv.fail.Store(10)
-	_, _, err = f.Fetch(ctx, srv.URL+"/k", store.ByteRange{})
+	_, _, err = f.Fetch(ctx, srv.URL+"/k", store.WholeValue())
 	if errs.CodeOf(err) != errs.Store || !strings.Contains(err.Error(), "503") {
 		t.Fatalf("persistent 503: %v", err)
 	}
@@ -203,7 +203,7 @@ func TestRetries(t *testing.T) {
 	srv.fail.Store(0)
 	srv.reset()
 	// other 4xx are errors at once
-	if _, _, err := f.Fetch(ctx, srv.URL+"/k", store.ByteRange{Offset: 100, Length: 2}); errs.CodeOf(err) != errs.Store {
+	if _, _, err := f.Fetch(ctx, srv.URL+"/k", store.Span(100, 2)); errs.CodeOf(err) != errs.Store {
 		t.Fatalf("416: %v", err)
 	}
 	if n := len(srv.requests()); n != 1 {
@@ -215,11 +215,11 @@ func TestRetries(t *testing.T) {
 	defer cancel()
 	slow := zhttp.NewFetcher(zhttp.Options{RetryDelay: time.Second, Retries: 5})
 	start := time.Now()
-	_, _, err = slow.Fetch(cctx, srv.URL+"/k", store.ByteRange{})
+	_, _, err = slow.Fetch(cctx, srv.URL+"/k", store.WholeValue())
 	if errs.CodeOf(err) != errs.Aborted || time.Since(start) > 2*time.Second {
 		t.Fatalf("cancelled: %v after %v", err, time.Since(start))
 	}
-	if _, _, err := f.Fetch(ctx, "s3://bucket/k", store.ByteRange{}); errs.CodeOf(err) != errs.Unsupported {
+	if _, _, err := f.Fetch(ctx, "s3://bucket/k", store.WholeValue()); errs.CodeOf(err) != errs.Unsupported {
 		t.Fatalf("s3 url: %v", err)
 	}
 }
@@ -410,7 +410,7 @@ func TestIgnoredRangeIsNotWrongData(t *testing.T) {
 	}
 	// a fetcher that ignores ranges itself is caught by the store too
 	raw := refs.FetcherFunc(func(ctx context.Context, url string, r store.ByteRange) ([]byte, bool, error) {
-		return zhttp.NewFetcher(zhttp.Options{}).Fetch(ctx, url, store.ByteRange{})
+		return zhttp.NewFetcher(zhttp.Options{}).Fetch(ctx, url, store.WholeValue())
 	})
 	s2, err := refs.FromURL(ctx, srv.URL+"/json/v0.json", refs.Options{Fetcher: raw})
 	if err != nil {
@@ -419,4 +419,82 @@ func TestIgnoredRangeIsNotWrongData(t *testing.T) {
 	if _, _, err := s2.Get(ctx, "counts/3"); errs.CodeOf(err) != errs.Store {
 		t.Fatalf("fetcher ignoring ranges: %v", err)
 	}
+}
+
+// TestVersionedReads: ETags become generations; If-Match on a ranged read
+// is a CONFLICT when the file changed (412), If-None-Match answers 304
+// without a body; a weak ETag is not sent as If-Match but compared; with
+// only Last-Modified, the dates are used.
+func TestVersionedReads(t *testing.T) {
+	var mu sync.Mutex
+	content, etag := []byte("0123456789"), `"v1"`
+	modified := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	var headers []nethttp.Header
+	srv := httptest.NewServer(nethttp.HandlerFunc(func(w nethttp.ResponseWriter, r *nethttp.Request) {
+		mu.Lock()
+		data, tag := content, etag
+		headers = append(headers, r.Header.Clone())
+		mu.Unlock()
+		if tag != "" {
+			w.Header().Set("ETag", tag)
+		}
+		nethttp.ServeContent(w, r, "f", modified, bytes.NewReader(data))
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	s, _ := zhttp.NewStore(srv.URL, zhttp.Options{})
+	v, err := s.ReadVersion(ctx, "f", store.Last(4), store.Conditions{})
+	if err != nil || string(v.Data) != "6789" || v.Generation != `"v1"` {
+		t.Fatalf("%+v, %v", v, err)
+	}
+	v, err = s.ReadVersion(ctx, "f", store.Span(0, 3), store.Conditions{IfMatch: `"v1"`})
+	if err != nil || string(v.Data) != "012" {
+		t.Fatalf("If-Match the version: %+v, %v", v, err)
+	}
+	v, err = s.ReadVersion(ctx, "f", store.WholeValue(), store.Conditions{IfNoneMatch: `"v1"`})
+	if err != nil || !v.NotModified || v.Data != nil {
+		t.Fatalf("If-None-Match the version: %+v, %v", v, err)
+	}
+	mu.Lock()
+	content, etag = []byte("abcdefghij"), `"v2"`
+	mu.Unlock()
+	if _, err := s.ReadVersion(ctx, "f", store.Span(0, 3), store.Conditions{IfMatch: `"v1"`}); errs.CodeOf(err) != errs.Conflict {
+		t.Fatalf("If-Match an old version: %v, want CONFLICT", err)
+	}
+	v, err = s.ReadVersion(ctx, "f", store.WholeValue(), store.Conditions{IfNoneMatch: `"v1"`})
+	if err != nil || v.NotModified || string(v.Data) != "abcdefghij" || v.Generation != `"v2"` {
+		t.Fatalf("If-None-Match an old version: %+v, %v", v, err)
+	}
+	// A weak ETag: never sent as If-Match (it could not match), compared.
+	mu.Lock()
+	etag = `W/"w1"`
+	headers = nil
+	mu.Unlock()
+	if _, err := s.ReadVersion(ctx, "f", store.Span(0, 3), store.Conditions{IfMatch: `W/"w0"`}); errs.CodeOf(err) != errs.Conflict {
+		t.Fatalf("a weak ETag that differs: %v, want CONFLICT", err)
+	}
+	if v, err := s.ReadVersion(ctx, "f", store.Span(0, 3), store.Conditions{IfMatch: `W/"w1"`}); err != nil || string(v.Data) != "abc" {
+		t.Fatalf("a weak ETag that matches: %+v, %v", v, err)
+	}
+	mu.Lock()
+	if h := headers[0].Get("If-Match"); h != "" {
+		t.Errorf("If-Match %q sent for a weak ETag", h)
+	}
+	// No ETag: Last-Modified.
+	etag = ""
+	headers = nil
+	mu.Unlock()
+	v, err = s.ReadVersion(ctx, "f", store.Span(0, 1), store.Conditions{})
+	if err != nil || !strings.Contains(string(v.Generation), "2024") {
+		t.Fatalf("Last-Modified generation: %+v, %v", v, err)
+	}
+	v, err = s.ReadVersion(ctx, "f", store.Span(0, 1), store.Conditions{IfNoneMatch: v.Generation})
+	if err != nil || !v.NotModified {
+		t.Fatalf("If-Modified-Since: %+v, %v", v, err)
+	}
+	mu.Lock()
+	if h := headers[len(headers)-1].Get("If-Modified-Since"); h == "" {
+		t.Errorf("no If-Modified-Since sent")
+	}
+	mu.Unlock()
 }
