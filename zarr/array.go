@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -625,7 +624,8 @@ func (a *Array) writeChunk(ctx context.Context, t chunkTask, src *NDArray) error
 // pause waits a little before a write starts over (longer each time, with
 // jitter, so writers in several processes do not collide again).
 func pause(ctx context.Context, attempt int) error {
-	d := time.Duration(rand.Int64N(int64(attempt)*int64(time.Millisecond)) + 1)
+	// (the clock's low bits are jitter enough, and cost no random package)
+	d := time.Duration(time.Now().UnixNano()%(int64(attempt)*int64(time.Millisecond)) + 1)
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
