@@ -64,7 +64,7 @@ func openSpecV3(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 		return nil, errs.New(errs.NotFound, shown, "is a group, not an array")
 	}
 	if create {
-		w, ok := st.(store.Writer)
+		w, ok := store.AsWriter(st)
 		if !ok {
 			return nil, errs.New(errs.ReadOnly, shown, "the store cannot be written")
 		}
