@@ -11,6 +11,7 @@ import { promises as fs } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
 import { repoRoot, npmDir, startServer, loadCases, compareCase, exists, peersRequired } from "../node/helpers.mjs";
+import { loadCompat, tally, caseKey, compatData } from "../compat/check.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -34,6 +35,8 @@ for (const v of ["v2", "v3"]) {
   if (await exists(file)) sets.push({ v, cases: await loadCases(file) });
 }
 const anyNaN = new Set(["fill/c8_nan_inf"]);
+// The compatibility corpus (tests/compat), checked as in Node and Go.
+const compat = await loadCompat();
 
 // Reference sets (tests/refs): the JSON cases, and the Parquet directories
 // read against their JSON source's cases.
@@ -124,6 +127,7 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
       mounts: {
         "/pkg": path.join(packDir, "package"),
         "/fixtures": path.join(repoRoot, "tests", "fixtures"),
+        "/compat": compatData,
         "/refs": refsData,
         "/slowrefs": refsData,
         "/bundle": bundleDir,
@@ -190,6 +194,19 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
           const { failures, skipped } = compareResults(set.cases, results);
           t.diagnostic(`${set.cases.length - failures.length - skipped} cases match, ${skipped} optional cases unsupported`);
           assert.deepEqual(failures, []);
+        });
+      }
+
+      if (page.label === "shipped") {
+        test("compatibility corpus over HTTP: every array reads with the stated values or is a listed refusal", async (t) => {
+          const cases = compat.cases.map((c) => ({ name: caseKey(c), store: c.store, path: c.path, selection: "" }));
+          const results = await p.evaluate(([cs, base]) => globalThis.runCases(cs, base), [cases, `${server.url}/compat/`]);
+          const outcomes = results.map((r) => (r.error ? { error: r.error } : { res: { shape: r.shape, data: decode(r.data) } }));
+          const r = await tally(compat, outcomes);
+          for (const l of r.summary) t.diagnostic(l);
+          assert.deepEqual(r.wrong, [], "arrays read with other values");
+          assert.deepEqual(r.newRefusals, [], "refusals not in tests/compat/refused.txt (with that code)");
+          assert.deepEqual(r.nowRead, [], "arrays that read now: remove them from tests/compat/refused.txt");
         });
       }
 
