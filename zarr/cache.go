@@ -303,6 +303,7 @@ func chunkBytes(a *nd.Array) int64 {
 type Recheck struct {
 	mode  recheckMode
 	after time.Duration
+	since time.Time
 }
 
 type recheckMode uint8
@@ -312,6 +313,7 @@ const (
 	recheckNever
 	recheckOpen
 	recheckAfter
+	recheckSince
 )
 
 var (
@@ -327,6 +329,10 @@ var (
 // RecheckAfter trusts cached chunks confirmed less than d ago.
 func RecheckAfter(d time.Duration) Recheck { return Recheck{mode: recheckAfter, after: d} }
 
+// RecheckSince trusts cached chunks confirmed at or after t, and confirms
+// older ones (TensorStore's recheck_cached_data given as a time).
+func RecheckSince(t time.Time) Recheck { return Recheck{mode: recheckSince, since: t} }
+
 func (r Recheck) String() string {
 	switch r.mode {
 	case recheckNever:
@@ -335,6 +341,8 @@ func (r Recheck) String() string {
 		return "open"
 	case recheckAfter:
 		return r.after.String()
+	case recheckSince:
+		return "since " + r.since.UTC().Format(time.RFC3339Nano)
 	}
 	return "always"
 }
@@ -349,6 +357,8 @@ func (r Recheck) fresh(checked, opened, now time.Time) bool {
 		return !checked.Before(opened)
 	case recheckAfter:
 		return now.Sub(checked) < r.after
+	case recheckSince:
+		return !checked.Before(r.since)
 	}
 	return false
 }

@@ -2,6 +2,8 @@ package zarr
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"time"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
@@ -118,6 +120,45 @@ func detectDriver(ctx context.Context, s Store, path string) (string, error) {
 		return "zarr", nil
 	}
 	return "", errs.New(errs.NotFound, path, "no zarr2 or zarr3 array here to detect (add |zarr2: or |zarr3: to the URL to create one)")
+}
+
+// specPools are the cache pools of specs' cache_pool resources, one per
+// resource name and limit, shared by every spec naming the same (as specs
+// opened in one TensorStore context share their resources).
+var (
+	specPoolsMu sync.Mutex
+	specPools   = map[string]*CachePool{}
+)
+
+// specCacheConfig maps cache_pool and recheck_cached_data onto the chunk
+// cache: a spec without cache_pool uses DefaultCachePool (which, like
+// TensorStore's default cache_pool, holds nothing until given a limit);
+// recheck_cached_data true (the default) confirms cached chunks on every
+// read, false never, "open" once per open, a time those cached before it.
+func specCacheConfig(s *tsspec.Spec) openConfig {
+	cfg := openConfig{pool: DefaultCachePool(), poolSet: true}
+	if s.CacheBytes >= 0 {
+		key := fmt.Sprintf("%s|%d", s.CachePool, s.CacheBytes)
+		specPoolsMu.Lock()
+		p, ok := specPools[key]
+		if !ok {
+			p = NewCachePool(s.CacheBytes)
+			specPools[key] = p
+		}
+		specPoolsMu.Unlock()
+		cfg.pool = p
+	}
+	switch r := s.RecheckCachedData.(type) {
+	case bool:
+		if !r {
+			cfg.recheck = RecheckNever
+		}
+	case string: // "open"
+		cfg.recheck = RecheckOpen
+	case float64:
+		cfg.recheck = RecheckSince(time.Unix(0, int64(r*1e9)))
+	}
+	return cfg
 }
 
 // specState is what an array opened from a spec keeps: the spec, the
@@ -246,7 +287,7 @@ func openSpecV2(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 		// spec's.
 		am.Keys.Sep = s.V2.DimensionSeparator
 	}
-	arr := &Array{store: st, path: path, meta: am, attrs: map[string]any{}, attrsKey: prefix + keyZattrs, Concurrency: DefaultConcurrency, src: newChunkSource(st, openConfig{})}
+	arr := &Array{store: st, path: path, meta: am, attrs: map[string]any{}, attrsKey: prefix + keyZattrs, Concurrency: DefaultConcurrency, src: newChunkSource(st, specCacheConfig(s))}
 	if !assumed {
 		if arr.attrs, err = readAttrs(ctx, st, prefix+keyZattrs); err != nil {
 			return nil, err

@@ -77,7 +77,7 @@ func openSpecV3(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 			return nil, err
 		}
 	}
-	arr := newArrayV3(st, path, n.Array, openConfig{})
+	arr := newArrayV3(st, path, n.Array, specCacheConfig(s))
 	arr.spec = &specState{spec: s, v3: m, assumed: assumed}
 	if !assumed {
 		arr.spec.checked = time.Now()

@@ -42,8 +42,10 @@ type Spec struct {
 	StoreDataEqualToFillValue bool
 
 	// CacheBytes is cache_pool.total_bytes_limit (from "cache_pool" or
-	// "context"); -1 when not given.
+	// "context"); -1 when not given. CachePool names the resource
+	// ("cache_pool", "cache_pool#name"; "" for a pool given inline).
 	CacheBytes int64
+	CachePool  string
 	// RecheckCachedData / RecheckCachedMetadata hold the revalidation
 	// bound as given: true, false, "open" or a time; nil when not given.
 	RecheckCachedData, RecheckCachedMetadata any
@@ -341,6 +343,7 @@ func (s *Spec) parseCaching(o *object) error {
 		return raw, "", true
 	}
 	raw, ref, _ := resolve("cache_pool", "cache_pool")
+	s.CachePool = ref
 	switch {
 	case raw != nil:
 		n, err := parseCachePool("spec.cache_pool", raw)
