@@ -28,7 +28,7 @@ func TestSpecCachePool(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name, members string
+		name, members             string
 		hits, revalidated, misses int64
 	}{
 		{"no cache_pool", ``, 0, 0, 4},
