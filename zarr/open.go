@@ -1,6 +1,7 @@
 package zarr
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"sync"
@@ -90,7 +91,24 @@ func get(ctx context.Context, s Store, key string) ([]byte, bool, error) {
 		}
 		return nil, false, err
 	}
+	if ok && htmlStandIn(key, data) {
+		return nil, false, nil
+	}
 	return data, ok, nil
+}
+
+// htmlStandIn reports whether data, read for a metadata document, is an
+// HTML page: dev servers with an SPA fallback (vite, vite preview) answer
+// 200 with index.html for files they do not have, and a JSON document
+// never starts with "<". Such a key counts as absent.
+func htmlStandIn(key string, data []byte) bool {
+	base := key[strings.LastIndexByte(key, '/')+1:]
+	if !isMetadataKey(key) && base != keyZmetadata {
+		return false
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = bytes.TrimLeft(data, " \t\r\n")
+	return len(data) > 0 && data[0] == '<'
 }
 
 func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node, error) {

@@ -198,6 +198,14 @@ function raceAbort(p, signal) {
 
 const stalled = Symbol("stalled");
 
+/** A suffix range answered from the start of the file: ask again for `range`. */
+class SuffixFromStart extends Error {
+  constructor(range) {
+    super("suffix range answered from the start");
+    this.range = range;
+  }
+}
+
 /**
  * Reads URLs and byte ranges of them with fetch: what FetchStore and the
  * reference sets' reads share (Range headers, checked answers, timeouts,
@@ -238,7 +246,12 @@ export class HTTPReader {
     this.inFlight = 0;
   }
 
-  async read(url, range, signal) {
+  /**
+   * htmlIsAbsent: an HTML answer (content-type text/html) means the key is
+   * absent: dev servers with an SPA fallback answer 200 with index.html
+   * for any file they do not have.
+   */
+  async read(url, range, signal, htmlIsAbsent = false) {
     const headers = new Headers(this.headers);
     if (range) {
       headers.set(
@@ -261,18 +274,23 @@ export class HTTPReader {
       await this.limiter.acquire(signal);
       if (deadline === Infinity && totalMs > 0) deadline = Date.now() + totalMs;
       let failure;
+      let suffixRetry = null;
       try {
-        return await this.#attempt(url, range, headers, signal, deadline);
+        return await this.#attempt(url, range, headers, signal, deadline, htmlIsAbsent);
       } catch (e) {
         if (signal?.aborted) throw signal.reason ?? e;
-        if (e === stalled) {
+        if (e instanceof SuffixFromStart) {
+          suffixRetry = e.range;
+        } else if (e === stalled) {
           throw fail(`gave up after ${totalMs} ms (the total timeout)`, attempt + 1);
+        } else {
+          if (!(e instanceof Retryable)) throw e;
+          failure = e;
         }
-        if (!(e instanceof Retryable)) throw e;
-        failure = e;
       } finally {
         this.limiter.release();
       }
+      if (suffixRetry) return this.read(url, suffixRetry, signal, htmlIsAbsent);
       if (attempt >= this.retries) {
         if (failure.status) {
           const err = new HTTPError(failure.status, String(url), `${failure.message} (after ${attempt + 1} attempts)`);
@@ -296,7 +314,7 @@ export class HTTPReader {
   }
 
   /** One request; throws Retryable for failures worth another attempt. */
-  async #attempt(url, range, headers, signal, deadline) {
+  async #attempt(url, range, headers, signal, deadline, htmlIsAbsent) {
     const ac = new AbortController();
     const onAbort = () => ac.abort(signal.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -340,6 +358,10 @@ export class HTTPReader {
         cancel();
         return undefined;
       }
+      if (htmlIsAbsent && status === 200 && /^\s*text\/html/i.test(res.headers.get("content-type") ?? "")) {
+        cancel();
+        return undefined;
+      }
       if (status !== 200 && status !== 206) {
         cancel();
         const err = new HTTPError(status, String(url));
@@ -370,7 +392,16 @@ export class HTTPReader {
         throw e;
       }
       if (!range) return body;
-      return this.strict && status === 206 ? checkPartial(url, range, res.headers, body) : checkBody(url, range, status, res.headers, body);
+      if (this.strict && status === 206) return checkPartial(url, range, res.headers, body);
+      try {
+        return checkBody(url, range, status, res.headers, body);
+      } catch (e) {
+        // Servers that read "bytes=-N" as "bytes=0-N" (sirv, behind vite
+        // and vite preview) still say the file's size: the same bytes are
+        // asked for again by offset.
+        if (e.total === undefined) throw e;
+        throw new SuffixFromStart({ offset: Math.max(0, e.total - range.suffix), length: Math.min(range.suffix, e.total) });
+      }
     } finally {
       clearTimeout(stallTimer);
       signal?.removeEventListener("abort", onAbort);
@@ -508,7 +539,7 @@ export class FetchStore {
   }
 
   async get(key, options = {}) {
-    return this.#reader.read(this.resolve(key), null, options.signal);
+    return this.#reader.read(this.resolve(key), null, options.signal, metadataKey.test(key));
   }
 
   async getRange(key, range, options = {}) {
@@ -529,6 +560,9 @@ export class FetchStore {
     return this.#reader.read(this.resolve(key), { offset, length }, options.signal);
   }
 }
+
+/** Keys of metadata documents, which an SPA fallback's HTML must not stand in for. */
+const metadataKey = /(^|\/)(\.zarray|\.zgroup|\.zattrs|\.zmetadata|zarr\.json)$/;
 
 /** A ranged response that does not match the range asked for. */
 export class RangeMismatchError extends Error {
@@ -571,7 +605,10 @@ function checkBody(url, range, status, headers, body) {
     const wantStart =
       range.suffix !== undefined ? (total === undefined ? start : Math.max(0, total - range.suffix)) : range.offset;
     if (start !== wantStart) {
-      throw new RangeMismatchError(`${url}: asked for a range starting at ${wantStart}, got Content-Range ${cr}`);
+      const e = new RangeMismatchError(`${url}: asked for a range starting at ${wantStart}, got Content-Range ${cr}`);
+      // The size is known: a suffix can be asked for again as a plain range.
+      if (range.suffix !== undefined && total !== undefined) e.total = total;
+      throw e;
     }
   }
   const want =
