@@ -15,11 +15,16 @@ test("npm pack contents", async () => {
   });
   const [info] = JSON.parse(out);
   const files = info.files.map((f) => f.path).sort();
-  for (const need of ["zarr.wasm", "wasm_exec.js", "index.js", "index.d.ts", "node.js", "node.d.ts", "bin/zarr-wasm.js", "package.json", "README.md"]) {
+  for (const need of ["zarr.wasm", "wasm_exec.js", "index.js", "index.d.ts", "node.js", "node.d.ts", "bin/zarr-wasm.js", "package.json", "README.md", "LICENSE", "THIRD_PARTY_NOTICES.md", "codecs/LICENSE-zstd", "codecs/LICENSE-zlib", "codecs/LICENSE-wasi-libc"]) {
     assert.ok(files.includes(need), `${need} is not in the package`);
   }
   assert.ok(!files.some((f) => f.startsWith("dev/") || f.startsWith("node_modules/")), files.join(" "));
   const pkg = JSON.parse(await fs.readFile(path.join(npmDir, "package.json"), "utf8"));
+  assert.equal(pkg.license, "MIT");
+  assert.match(await fs.readFile(path.join(npmDir, "LICENSE"), "utf8"), /^MIT License/);
+  for (const k of ["repository", "homepage", "bugs"]) assert.ok(pkg[k], `package.json has no ${k}`);
+  // Keywords name only formats the package reads.
+  for (const k of ["n5", "hdf5"]) assert.ok(!pkg.keywords.includes(k), `keyword ${k}`);
   assert.equal(pkg.name, "zarr-wasm");
   assert.equal(pkg.type, "module");
   assert.ok(pkg.exports["."] && pkg.exports["./node"]);
