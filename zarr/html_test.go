@@ -2,6 +2,7 @@ package zarr
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -41,3 +42,31 @@ func TestHTMLStandInIsAbsent(t *testing.T) {
 		t.Fatal("htmlStandIn misjudges")
 	}
 }
+
+// A store that cannot list (HTTP) still gets a "did you mean" from the
+// root's consolidated metadata, v2 and v3.
+func TestSuggestionFromConsolidatedMetadata(t *testing.T) {
+	ctx := context.Background()
+	for _, format := range []int{2, 3} {
+		s := NewMemoryStore()
+		if _, err := CreateGroup(ctx, s, "", GroupOptions{ZarrFormat: format}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := CreateArray(ctx, s, "grp/temperature", ArrayOptions{Shape: []int{2}, DType: "int8", ZarrFormat: format}); err != nil {
+			t.Fatal(err)
+		}
+		if err := Consolidate(ctx, s, ""); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Open(ctx, getOnly{s}, "grp/temperatur")
+		var ze *errs.Error
+		if !errors.As(err, &ze) || ze.Code != errs.NotFound || ze.Suggest != "grp/temperature" {
+			t.Fatalf("v%d: want NOT_FOUND suggesting grp/temperature, got %#v", format, err)
+		}
+	}
+}
+
+// getOnly hides every capability of a store but Get.
+type getOnly struct{ s Store }
+
+func (g getOnly) Get(ctx context.Context, key string) ([]byte, bool, error) { return g.s.Get(ctx, key) }

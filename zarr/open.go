@@ -3,10 +3,12 @@ package zarr
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
@@ -198,23 +200,23 @@ func notFound(ctx context.Context, s Store, p, kind string) error {
 	if p == "" {
 		return e
 	}
-	l, ok := store.AsLister(s)
-	if !ok {
-		return e
-	}
 	parent, name := "", p
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {
 		parent, name = p[:i], p[i+1:]
 	}
-	entries, err := l.List(ctx, meta.Prefix(parent))
-	if err != nil {
-		return e
-	}
 	var names []string
-	for _, en := range entries {
-		if strings.HasSuffix(en, "/") {
-			names = append(names, strings.TrimSuffix(en, "/"))
+	if l, ok := store.AsLister(s); ok {
+		entries, err := l.List(ctx, meta.Prefix(parent))
+		if err != nil {
+			return e
 		}
+		for _, en := range entries {
+			if strings.HasSuffix(en, "/") {
+				names = append(names, strings.TrimSuffix(en, "/"))
+			}
+		}
+	} else {
+		names = consolidatedChildren(ctx, s, parent)
 	}
 	if near := errs.Nearest(name, names); near != "" {
 		if parent != "" {
@@ -223,6 +225,49 @@ func notFound(ctx context.Context, s Store, p, kind string) error {
 		e.Suggest = near
 	}
 	return e
+}
+
+// consolidatedChildren names the nodes directly under parent that the
+// root's consolidated metadata (v2 .zmetadata, v3 inline) lists, for
+// suggestions where the store cannot list (HTTP); nil when there is none.
+func consolidatedChildren(ctx context.Context, s Store, parent string) []string {
+	var paths []string
+	if data, ok, err := get(ctx, s, keyZmetadata); err == nil && ok {
+		var doc struct {
+			Metadata map[string]json.RawMessage `json:"metadata"`
+		}
+		if jsonx.Unmarshal(data, &doc) == nil {
+			for k := range doc.Metadata {
+				for _, suffix := range []string{"/" + keyZarray, "/" + keyZgroup} {
+					if strings.HasSuffix(k, suffix) {
+						paths = append(paths, strings.TrimSuffix(k, suffix))
+					}
+				}
+			}
+		}
+	} else if data, ok, err := get(ctx, s, keyZarrJSON); err == nil && ok {
+		var doc struct {
+			Consolidated struct {
+				Metadata map[string]json.RawMessage `json:"metadata"`
+			} `json:"consolidated_metadata"`
+		}
+		if jsonx.Unmarshal(data, &doc) == nil {
+			for k := range doc.Consolidated.Metadata {
+				paths = append(paths, k)
+			}
+		}
+	}
+	var names []string
+	prefix := parent + "/"
+	if parent == "" {
+		prefix = ""
+	}
+	for _, p := range paths {
+		if rest, ok := strings.CutPrefix(p, prefix); ok && rest != "" && !strings.Contains(rest, "/") {
+			names = append(names, rest)
+		}
+	}
+	return names
 }
 
 func readAttrs(ctx context.Context, s Store, key string) (map[string]any, error) {

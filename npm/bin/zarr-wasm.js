@@ -29,7 +29,24 @@ async function storeFor(location) {
     return { store: await zarr.ReferenceStore.fromUrl(url, { fetch: fileFetch }), path: m[2] ?? "" };
   }
   if (/^https?:\/\//i.test(location)) return { store: new zarr.FetchStore(location), path: "" };
-  return { store: new zarr.FileSystemStore(location), path: "" };
+  // A path that does not exist (a typo in the array's name, say) opens the
+  // nearest directory that does, with the rest as the path inside, so the
+  // engine can name what is there ("did you mean").
+  let base = nodePath.resolve(location);
+  const rest = [];
+  while (!(await isDir(base)) && nodePath.dirname(base) !== base) {
+    rest.unshift(nodePath.basename(base));
+    base = nodePath.dirname(base);
+  }
+  return rest.length ? { store: new zarr.FileSystemStore(base), path: rest.join("/") } : { store: new zarr.FileSystemStore(location), path: "" };
+}
+
+async function isDir(p) {
+  try {
+    return (await fs.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** fetch, plus file: URLs read from disk (with Range), for local reference sets and targets. */

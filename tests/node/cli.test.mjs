@@ -71,4 +71,19 @@ describe("zarr-wasm CLI", () => {
     assert.match(r.stderr, /^zarr-wasm: NOT_FOUND: .*nope/);
     assert.equal((await run("frobnicate", "x")).code, 2);
   });
+  test("suggestions wherever a name is not found: cat path form, info node path, over HTTP from consolidated metadata", async () => {
+    const typo = await run("cat", path.join(consolidated, "a", "b", "yy"));
+    assert.equal(typo.code, 1);
+    assert.match(typo.stderr, /NOT_FOUND: .*did you mean "y"\?/);
+    const info = await run("info", consolidated, "a/bb");
+    assert.match(info.stderr, /did you mean "a\/b"\?/);
+    const server = await startServer(path.join(fixturesV2, "data"));
+    try {
+      const h = await run("info", `${server.url}/consolidated.zarr`, "a/bb");
+      assert.equal(h.code, 1);
+      assert.match(h.stderr, /NOT_FOUND: .*did you mean "a\/b"\?/);
+    } finally {
+      await server.close();
+    }
+  });
 });
