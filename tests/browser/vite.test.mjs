@@ -39,6 +39,8 @@ const config = (extra) => ({
   publicDir: path.join(repoRoot, "tests", "fixtures"),
   logLevel: "warn",
   configFile: false,
+  // Vite's dependency cache, outside the repository.
+  cacheDir: path.join(os.tmpdir(), "zarr-wasm-spa-vite-cache"),
   resolve: {
     alias: [
       { find: /^zarr-wasm$/, replacement: path.join(npmDir, "index.js") },
