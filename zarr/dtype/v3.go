@@ -31,6 +31,9 @@ func v3Core(name string) *DataType {
 	case "complex64", "complex128":
 		t := mk(Complex, bitsOf(name[7:])/8)
 		return t
+	case "complex_float32", "complex_float64":
+		// zarr-extensions' names for the same two IEEE floats (zarrs writes them)
+		return mk(Complex, 2*bitsOf(name[13:])/8)
 	case "bfloat16":
 		t := mk(Float, 2)
 		t.Format = name
@@ -64,7 +67,7 @@ func bitsOf(s string) int {
 
 // V3Names lists the data type names ParseV3 accepts, for suggestions.
 var V3Names = []string{"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-	"float16", "float32", "float64", "complex64", "complex128", "bfloat16", "int2", "int4", "uint2", "uint4",
+	"float16", "float32", "float64", "complex64", "complex128", "complex_float32", "complex_float64", "bfloat16", "int2", "int4", "uint2", "uint4",
 	"float8_e3m4", "float8_e4m3", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz",
 	"float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "float8_e8m0fnu",
 	"string", "bytes", "variable_length_bytes", "fixed_length_utf32", "null_terminated_bytes", "raw_bytes",
