@@ -56,6 +56,9 @@ var fuzzCodecs = []struct{ name, cfg, dt string }{
 	{V2PipelineName, `{"dtype":"<i4","codecs":[{"name":"numcodecs.shuffle","configuration":{"elementsize":4}},{"name":"numcodecs.delta","configuration":{"dtype":"<i4"}}]}`, "<i4"},
 	{V2PipelineName, `{"dtype":">i2","codecs":[{"name":"numcodecs.zlib"},{"name":"numcodecs.delta","configuration":{"dtype":"|u1"}}]}`, ">i2"},
 	{V2PipelineName, `{"dtype":"|b1","codecs":[{"name":"numcodecs.crc32"},{"name":"numcodecs.packbits"}]}`, "|b1"},
+	// zarr-extensions' bit packing
+	{"packbits", `{"padding_encoding":"first_byte"}`, "|b1"},
+	{"packbits", `{"first_bit":1,"last_bit":6}`, "<i2"},
 }
 
 // fuzzLimit keeps decompressors well below the default limit while fuzzing.

@@ -37,6 +37,7 @@ var v2Special = map[string]string{
 // v3Core are the v3 names that are model names themselves.
 var v3Core = []string{
 	"bytes", "transpose", "sharding_indexed", "blosc", "zstd", "gzip", "crc32c", "vlen-utf8", "vlen-bytes", "zfp",
+	"packbits", // zarr-extensions' bit packing (array→bytes), not numcodecs.packbits
 }
 
 // v3Alias maps other v3 names writers use onto model names.
