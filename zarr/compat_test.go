@@ -154,8 +154,28 @@ func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error
 	if why, ok := e["unchecked"]; ok {
 		return "unchecked: " + why.(string), nil
 	}
-	if _, ok := e["mask"]; ok {
-		return "", errs.New(errs.Unsupported, c.Path, "optional values are not compared yet")
+	if m, ok := e["mask"]; ok {
+		// optional: the mask beside the values, values compared where present
+		mask := expectedFile(t, m)
+		gm, err1 := got.Field("mask")
+		gd, err2 := got.Field("data")
+		if err1 != nil || err2 != nil {
+			return fmt.Sprintf("no mask and data fields: %v %v", err1, err2), nil
+		}
+		if string(gm.Bytes()) != string(mask) {
+			return fmt.Sprintf("mask %v, want %v", gm.Bytes(), mask), nil
+		}
+		want := expectedFile(t, e["raw"])
+		size := gd.DType().Size
+		if len(want) != len(mask)*size || len(gd.Bytes()) != len(want) {
+			return fmt.Sprintf("%d bytes of values, want %d", len(gd.Bytes()), len(want)), nil
+		}
+		for i, present := range mask {
+			if present == 1 && string(gd.Bytes()[i*size:(i+1)*size]) != string(want[i*size:(i+1)*size]) {
+				return fmt.Sprintf("value %d differs", i), nil
+			}
+		}
+		return "", nil
 	}
 	if v, ok := e["values"]; ok {
 		var want []map[string]any

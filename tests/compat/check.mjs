@@ -97,6 +97,22 @@ export async function checkResult(c, res, expected) {
   const e = c.expect;
   if (e.unchecked) return `unchecked: ${e.unchecked}`;
   const data = res.data;
+  if (e.mask) {
+    // optional: {data, mask}, values compared where present
+    const mask = await expected(e.mask);
+    const raw = await expected(e.raw);
+    if (!data || !ArrayBuffer.isView(data.mask) || !ArrayBuffer.isView(data.data)) return "optional data is not {data, mask}";
+    const m = new Uint8Array(data.mask.buffer, data.mask.byteOffset, data.mask.byteLength);
+    if (Buffer.compare(Buffer.from(m), Buffer.from(mask)) !== 0) return "mask differs";
+    const d = new Uint8Array(data.data.buffer, data.data.byteOffset, data.data.byteLength);
+    if (d.length !== raw.length) return `${d.length} bytes of values, want ${raw.length}`;
+    const size = raw.length / mask.length;
+    for (let i = 0; i < mask.length; i++) {
+      if (!mask[i]) continue;
+      for (let k = 0; k < size; k++) if (d[i * size + k] !== raw[i * size + k]) return `value ${i} differs`;
+    }
+    return null;
+  }
   if (e.values) {
     const want = JSON.parse(Buffer.from(await expected(e.values)).toString("utf8"));
     const have = Array.isArray(data) ? data : ArrayBuffer.isView(data) ? Array.from(data) : null;

@@ -108,3 +108,23 @@ func TestFletcher32Vectors(t *testing.T) {
 		t.Errorf("round trip: %v", err)
 	}
 }
+
+// zarrs' fletcher32 leaves a trailing odd byte out of the sum: such chunks
+// (zarrs' snapshot of an optional uint8 array, 39 bytes) are accepted; a
+// changed byte is still an error.
+func TestFletcher32ZarrsOddLength(t *testing.T) {
+	k := build(t, "numcodecs.fletcher32", "", Spec{}).(BytesToBytes)
+	data := []byte("zarrs sums odd chunks without the last byte")
+	sum := fletcher32(data[:len(data)-1])
+	enc := binary.LittleEndian.AppendUint32(append([]byte(nil), data...), sum)
+	if _, err := k.Decode(enc); err != nil {
+		t.Fatalf("zarrs' odd-length sum: %v", err)
+	}
+	enc[0] ^= 1
+	if _, err := k.Decode(enc); errs.CodeOf(err) != errs.Codec {
+		t.Fatalf("a changed byte gave %v", err)
+	}
+	if fletcher32(data) == sum {
+		t.Fatal("the two sums coincide for this input; pick another")
+	}
+}

@@ -67,6 +67,10 @@ type DataType struct {
 	// Name is the v3 name (or v2 typestr) this type was parsed from, for
 	// messages.
 	Name string
+	// Optional marks zarr-extensions' "optional" type (zarrs): a Struct of
+	// the inner type's "data" and a bool "mask" (1 where a value is present),
+	// so every layer that handles structs carries the mask beside the values.
+	Optional bool
 }
 
 // Field is a member of a struct type.

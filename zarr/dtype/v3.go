@@ -144,6 +144,8 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 		return &DataType{Kind: k, Size: 8, Endian: Unset, Unit: unit, Scale: scale, Name: name}, nil
 	case "struct", "structured":
 		return parseV3Struct(name, cfg["fields"])
+	case "optional", "zarrs.optional":
+		return parseV3Optional(name, cfg)
 	}
 	if strings.HasPrefix(name, "r") {
 		if bits, err := strconv.Atoi(name[1:]); err == nil && bits > 0 && bits%8 == 0 && bits <= 1<<24 {
@@ -151,6 +153,26 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 		}
 	}
 	return nil, &UnsupportedError{fmt.Sprintf("unknown data type %q", name)}
+}
+
+// parseV3Optional reads an optional type: its configuration names the inner
+// type ({"name", "configuration"}). Values of a fixed-size inner type are
+// held with a mask byte beside them (see DataType.Optional).
+func parseV3Optional(name string, cfg map[string]json.RawMessage) (*DataType, error) {
+	raw, err := json.Marshal(cfg)
+	if err != nil || cfg["name"] == nil {
+		return nil, fmt.Errorf("%s: configuration must name the inner data type", name)
+	}
+	inner, err := ParseV3(raw)
+	if err != nil {
+		return nil, err
+	}
+	if inner.Variable() {
+		return nil, &UnsupportedError{fmt.Sprintf("%s of the variable-size %s is not supported (only fixed-size inner types)", name, inner)}
+	}
+	mask := NewBool()
+	return &DataType{Kind: Struct, Size: inner.Size + 1, Endian: NoOrder, Name: name, Optional: true,
+		Fields: []Field{{Name: "data", Type: inner}, {Name: "mask", Type: mask, Offset: inner.Size}}}, nil
 }
 
 func parseV3Struct(name string, raw json.RawMessage) (*DataType, error) {
@@ -270,6 +292,24 @@ func (t *DataType) ParseFillV3(raw json.RawMessage) (Fill, error) {
 }
 
 func (t *DataType) fillV3(v any) (Fill, error) {
+	if t.Optional {
+		// null: missing (mask 0); [x]: the inner fill x, present.
+		out := make([]byte, t.Size)
+		if v == nil {
+			return Fill{Bytes: out}, nil
+		}
+		l, ok := v.([]any)
+		if !ok || len(l) != 1 {
+			return Fill{}, fmt.Errorf("an optional fill_value is null or a one-element list, got %v", v)
+		}
+		inner, err := t.Fields[0].Type.fillV3(l[0])
+		if err != nil {
+			return Fill{}, err
+		}
+		copy(out, inner.Bytes)
+		out[t.Size-1] = 1
+		return Fill{Bytes: out}, nil
+	}
 	if v == nil {
 		// Not allowed by the core spec, but written for extension types
 		// (and by older writers); read as the zero value.

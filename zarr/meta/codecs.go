@@ -219,7 +219,11 @@ func v3Codecs(where string, raws []json.RawMessage) ([]codec.Config, error) {
 				return nil, errs.Wrap(errs.InvalidMetadata, at, err, "bad codec configuration")
 			}
 		case "sharding_indexed":
-			if cfg, err = v3ShardingConfig(at, cfg); err != nil {
+			if cfg, err = v3NestedCodecs(at, cfg, "codecs", "index_codecs"); err != nil {
+				return nil, err
+			}
+		case "optional":
+			if cfg, err = v3NestedCodecs(at, cfg, "mask_codecs", "data_codecs"); err != nil {
 				return nil, err
 			}
 		}
@@ -228,14 +232,14 @@ func v3Codecs(where string, raws []json.RawMessage) ([]codec.Config, error) {
 	return out, nil
 }
 
-// v3ShardingConfig translates the codec lists inside a sharding
-// configuration.
-func v3ShardingConfig(at string, cfg json.RawMessage) (json.RawMessage, error) {
+// v3NestedCodecs translates the codec lists inside a configuration
+// (sharding's codecs and index_codecs, optional's mask and data codecs).
+func v3NestedCodecs(at string, cfg json.RawMessage, fields ...string) (json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(cfg, &m); err != nil {
 		return nil, errs.New(errs.InvalidMetadata, at, "configuration must be an object")
 	}
-	for _, field := range []string{"codecs", "index_codecs"} {
+	for _, field := range fields {
 		raw, ok := m[field]
 		if !ok || string(raw) == "null" {
 			continue

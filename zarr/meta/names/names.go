@@ -38,6 +38,7 @@ var v2Special = map[string]string{
 var v3Core = []string{
 	"bytes", "transpose", "sharding_indexed", "blosc", "zstd", "gzip", "crc32c", "vlen-utf8", "vlen-bytes", "zfp",
 	"packbits", // zarr-extensions' bit packing (array→bytes), not numcodecs.packbits
+	"optional", // zarrs' codec for the optional data type
 }
 
 // v3Alias maps other v3 names writers use onto model names.
@@ -52,7 +53,9 @@ var v3Alias = map[string]string{
 	"bitround":             "numcodecs.bitround", // zarr-extensions' name (zarrs)
 	"pcodec":               "numcodecs.pcodec",   // zarrs' earlier name
 	"https://codec.zarrs.dev/array_to_bytes/pcodec": "numcodecs.pcodec", // zarrs' URL name
-	"zarrs.zfp": "zfp", // zarrs' namespaced name for its (headerless) zfp
+	"zarrs.zfp":      "zfp", // zarrs' namespaced name for its (headerless) zfp
+	"zarrs.optional": "optional",
+	"https://codec.zarrs.dev/array_to_bytes/optional": "optional",
 }
 
 // v3OnlyCodecs are v3 codecs a .zarray cannot name: the array→bytes step

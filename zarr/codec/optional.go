@@ -1,0 +1,154 @@
+package codec
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+)
+
+// optionalCodec is zarrs' "optional" array→bytes codec for the optional
+// data type: the mask (a bool array of the chunk's shape) and the present
+// values only (a 1-d array of the inner type) through their own codec
+// chains, stored as mask length and data length (u64 little-endian each),
+// then the encoded mask, then the encoded values.
+type optionalCodec struct {
+	mask, data []Config
+}
+
+func init() { Register(newOptional, "optional") }
+
+func newOptional(cfg json.RawMessage, in Spec) (any, error) {
+	var c struct {
+		Mask []struct {
+			Name          string          `json:"name"`
+			Configuration json.RawMessage `json:"configuration"`
+		} `json:"mask_codecs"`
+		Data []struct {
+			Name          string          `json:"name"`
+			Configuration json.RawMessage `json:"configuration"`
+		} `json:"data_codecs"`
+	}
+	if err := ParseConfig(cfg, &c); err != nil {
+		return nil, err
+	}
+	if len(c.Mask) == 0 || len(c.Data) == 0 {
+		return nil, fmt.Errorf("mask_codecs and data_codecs are required")
+	}
+	k := &optionalCodec{}
+	for _, m := range c.Mask {
+		k.mask = append(k.mask, Config{Name: m.Name, Configuration: m.Configuration})
+	}
+	for _, d := range c.Data {
+		k.data = append(k.data, Config{Name: d.Name, Configuration: d.Configuration})
+	}
+	if in.DType != nil && !in.DType.Optional {
+		return nil, fmt.Errorf("the optional codec takes an optional data type, not %s", in.DType)
+	}
+	return k, nil
+}
+
+func (k *optionalCodec) chains(shape []int, t *dtype.DataType, valid int) (*Chain, *Chain, error) {
+	mask, err := NewChain(k.mask, Spec{Shape: shape, DType: dtype.NewBool()})
+	if err != nil {
+		return nil, nil, err
+	}
+	inner := t.Fields[0].Type
+	data, err := NewChain(k.data, Spec{Shape: []int{max(valid, 1)}, DType: inner, Fill: inner.ZeroFill()})
+	return mask, data, err
+}
+
+func (k *optionalCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
+	t := out.DType
+	if t == nil || !t.Optional {
+		return nil, Corrupt("optional", "not an optional data type")
+	}
+	if len(b) < 16 {
+		return nil, Corrupt("optional", "%d bytes are too short for the 16-byte header", len(b))
+	}
+	ml, dl := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+	if ml > uint64(len(b)-16) || dl != uint64(len(b)-16)-ml {
+		return nil, Corrupt("optional", "the header's lengths (%d, %d) do not add up to the chunk's %d bytes", ml, dl, len(b)-16)
+	}
+	maskChain, _, err := k.chains(out.Shape, t, 1)
+	if err != nil {
+		return nil, err
+	}
+	ma, err := maskChain.Decode(b[16 : 16+ml])
+	if err != nil {
+		return nil, err
+	}
+	mask := ma.Bytes()
+	valid := 0
+	for _, m := range mask {
+		if m != 0 {
+			valid++
+		}
+	}
+	size, inner := t.Size, t.Fields[0].Type
+	dec := make([]byte, nd.Size(out.Shape)*size)
+	if valid > 0 {
+		_, dataChain, err := k.chains(out.Shape, t, valid)
+		if err != nil {
+			return nil, err
+		}
+		da, err := dataChain.Decode(b[16+ml:])
+		if err != nil {
+			return nil, err
+		}
+		data := da.Bytes()
+		if len(data) != valid*inner.Size {
+			return nil, Corrupt("optional", "%d bytes of values for %d present elements of %s", len(data), valid, inner)
+		}
+		j := 0
+		for i, m := range mask {
+			if m != 0 {
+				copy(dec[i*size:], data[j*inner.Size:(j+1)*inner.Size])
+				dec[i*size+inner.Size] = 1
+				j++
+			}
+		}
+	}
+	return nd.FromBytes(t, out.Shape, dec)
+}
+
+func (k *optionalCodec) Encode(a *nd.Array) ([]byte, error) {
+	t := a.DType()
+	if !t.Optional {
+		return nil, errs.New(errs.Unsupported, "optional", "not an optional data type")
+	}
+	size, inner := t.Size, t.Fields[0].Type
+	src := a.Bytes()
+	mask := make([]byte, a.Len())
+	var data []byte
+	for i := range mask {
+		if src[i*size+inner.Size] != 0 {
+			mask[i] = 1
+			data = append(data, src[i*size:i*size+inner.Size]...)
+		}
+	}
+	valid := len(data) / max(inner.Size, 1)
+	maskChain, dataChain, err := k.chains(a.Shape(), t, valid)
+	if err != nil {
+		return nil, err
+	}
+	ma, _ := nd.FromBytes(dtype.NewBool(), a.Shape(), mask)
+	mb, err := maskChain.Encode(ma)
+	if err != nil {
+		return nil, err
+	}
+	var db []byte
+	if valid > 0 {
+		da, _ := nd.FromBytes(inner, []int{valid}, data)
+		if db, err = dataChain.Encode(da); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]byte, 16, 16+len(mb)+len(db))
+	binary.LittleEndian.PutUint64(out, uint64(len(mb)))
+	binary.LittleEndian.PutUint64(out[8:], uint64(len(db)))
+	return append(append(out, mb...), db...), nil
+}
