@@ -23,7 +23,15 @@ zstd_files=(entropy_common.c error_private.c fse_decompress.c xxhash.c zstd_comm
             huf_decompress.c zstd_ddict.c zstd_decompress.c zstd_decompress_block.c)
 zlib_files=(adler32.c crc32.c inffast.c inflate.c inftrees.c zutil.c)
 # -ffile-prefix-map keeps the module cache path out of the output.
-clang --target=wasm32-wasi --sysroot=/usr -O3 -flto -mbulk-memory -Werror=implicit-function-declaration \
+# clang runs binaryen's wasm-opt after linking whenever it finds one on PATH,
+# which would change (or break) the output: it gets a PATH holding only its
+# own directory and the linker.
+cc="$(readlink -f "$(command -v clang)")"
+mkdir "$tmp/bin"
+for ld in wasm-ld wasm-ld-14; do
+  if command -v "$ld" >/dev/null; then ln -s "$(command -v "$ld")" "$tmp/bin/$ld"; fi
+done
+PATH="$tmp/bin:$(dirname "$cc")" "$cc" --target=wasm32-wasi --sysroot=/usr -O3 -flto -mbulk-memory -Werror=implicit-function-declaration \
   -ffile-prefix-map="$zstd"=zstd -ffile-prefix-map="$zlib"=zlib -ffile-prefix-map="$here"=glue \
   -DZSTD_LEGACY_SUPPORT=0 -DZSTD_DISABLE_ASM -DDEBUGLEVEL=0 -DXXH_NAMESPACE=ZSTD_ \
   -I"$zstd" -I"$zlib" -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections \
