@@ -14,7 +14,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { temperature, temperatureSlice, cells, cellCentre, percentile, nLat, nLon, cellsSize, movie, movieSize } from "./sample.mjs";
+import { temperature, temperatureSlice, cells, cellCentre, cellOf, nuclei, cellLabel, labelRGBA, plateValue, percentile, nLat, nLon, cellsSize, movie, movieSize } from "./sample.mjs";
 import { startServer, loadCases } from "../node/helpers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -494,53 +494,169 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     await page.screenshot({ path: path.join(outDir, "5-error.png") });
   });
 
-  test("an OME-Zarr multiscale image: a coarser level when zoomed out, level 0 at 1:1", async (t) => {
-    const chunks = []; // pyramid levels of the chunks the page fetched, in order
+  /** Text of the hover line with the cursor over data pixel (y, x) of viewState vs. */
+  async function hoverAt(vs, y, x) {
+    const box = await page.locator(".view-canvas").boundingBox();
+    const p = screenOf(vs, y, x);
+    await page.mouse.move(box.x + p.px, box.y + p.py);
+    return page.textContent("#hover");
+  }
+
+  /** The additive composite of channels [{v, color, lo, hi}]: each adds color·clamp((v-lo)/(hi-lo)), capped at 255. */
+  function composite(channels) {
+    return [0, 1, 2].map((k) => Math.min(255, channels.reduce((acc, c) => acc + c.color[k] * Math.min(1, Math.max(0, (c.v - c.lo) / (c.hi - c.lo))), 0)));
+  }
+
+  /** A colour laid over another at opacity a. */
+  function over(top, under, a) {
+    return [0, 1, 2].map((k) => top[k] * a + under[k] * (1 - a));
+  }
+
+  test("an OME-Zarr image with two channels and labels: the composite in the omero colours, limits from omero's window and from percentiles, labels over it, a scale bar from the transforms, and only the chunks of the level in view", async (t) => {
+    const chunks = []; // {labels, level, channel} of the chunks the page fetched
     const onRequest = (r) => {
-      const m = /\/sample-ome\.zarr\/(\d)\/\d+\.\d+$/.exec(new URL(r.url()).pathname);
-      if (m) chunks.push(Number(m[1]));
+      const m = /\/sample-ome\.zarr\/(labels\/cells\/)?(\d)\/(?:(\d)\.)?\d+\.\d+$/.exec(new URL(r.url()).pathname);
+      if (m) chunks.push({ labels: !!m[1], level: Number(m[2]), channel: m[3] === undefined ? null : Number(m[3]) });
     };
     page.on("request", onRequest);
+    const zattrs = JSON.parse(await fs.readFile(path.join(repoRoot, "web", "demo", "data", "sample-ome.zarr", ".zattrs"), "utf8"));
+    const scaleX = zattrs.multiscales[0].datasets[0].coordinateTransformations[0].scale[2];
+    const window0 = zattrs.omero.channels[0].window;
+    const colors = zattrs.omero.channels.map((c) => [0, 2, 4].map((k) => parseInt(c.color.slice(k, k + 2), 16)));
     try {
       await rendered(
         () => page.selectOption("#examples", "6"),
-        '/sample-ome\\.zarr$/.test(document.getElementById("url").value) && window.zarrDemo.path === ""',
+        '/sample-ome\\.zarr$/.test(document.getElementById("url").value) && window.zarrDemo.path === "" && window.zarrDemo.labels.ready',
       );
       const vs = await page.evaluate(() => window.zarrDemo.viewState);
       const fitChunks = [...chunks];
-      t.diagnostic(`fit: zoom ${vs.z.toFixed(3)}, stride ${vs.stride}, pyramid level ${vs.source.level}; chunks of levels ${[...new Set(fitChunks)]}`);
+      t.diagnostic(`fit: zoom ${vs.z.toFixed(3)}, stride ${vs.stride}, pyramid level ${vs.source.level}; ${fitChunks.length} chunks`);
       assert.ok(vs.stride >= 2 && vs.source.level === Math.log2(vs.stride) && vs.source.stride === 1, JSON.stringify(vs));
-      assert.ok(fitChunks.length > 0 && fitChunks.every((l) => l === vs.source.level), `zoomed out, only level ${vs.source.level} chunks: ${fitChunks}`);
-      // Over plain HTTP the store cannot list, but the image names its levels.
-      const levels = await page.$$eval("#tree button.row", (bs) => bs.map((b) => b.dataset.path));
-      assert.ok(["0", "1", "2"].every((p) => levels.includes(p)), `tree rows: ${levels}`);
-      const details = (await page.textContent("#details")).replace(/\s+/g, " ");
-      for (const want of ["y (micrometer), x (micrometer)", "2048 × 2048 · 1024 × 1024 · 512 × 512"]) assert.ok(details.includes(want), `details mention ${want}`);
-      assert.match(await page.textContent("#status"), /pyramid level 1/);
-      // The values under the cursor are level 1's: every 2nd pixel of the image.
-      const box = await page.locator(".view-canvas").boundingBox();
-      for (const [y, x] of [[100, 1990], [517, 64], [1024, 1333], [2001, 700]]) {
-        const p = screenOf(vs, y, x);
-        await page.mouse.move(box.x + p.px, box.y + p.py);
-        const hover = await page.textContent("#hover");
-        const [iy, ix] = [hover.match(/y (\d+)/)?.[1], hover.match(/x (\d+)/)?.[1]].map(Number);
-        assert.ok(iy % vs.stride === 0 && ix % vs.stride === 0 && Math.abs(iy - y) <= vs.stride && Math.abs(ix - x) <= vs.stride, hover);
-        assert.ok(hover.includes(`= ${cells(iy, ix)}`), `${hover}: want cells(${iy}, ${ix}) = ${cells(iy, ix)}`);
-      }
-      await page.screenshot({ path: path.join(outDir, "5-ome-fit.png") });
+      assert.ok(fitChunks.length > 0 && fitChunks.every((c) => c.level === vs.source.level), "zoomed out, only the coarser level's chunks");
+      const per = (f) => fitChunks.filter(f).length;
+      assert.equal(per((c) => c.channel === 0), per((c) => c.channel === 1), "each channel's chunks once");
+      assert.equal(per((c) => c.labels), per((c) => c.channel === 0), "the label image's chunks, at the same level");
+      assert.equal(per((c) => c.channel === 0), (2048 / vs.stride / 256) ** 2, "every chunk of the level once");
 
+      // Limits: channel 0 from omero's window, channel 1 (no window) from the
+      // 1st and 99th percentiles of the level in view (every 2nd pixel).
+      const ch = await page.evaluate(() => window.zarrDemo.channels);
+      assert.deepEqual(ch.map((c) => [c.label, c.color, c.visible]), [["cells", colors[0], true], ["nuclei", colors[1], true]]);
+      assert.deepEqual([ch[0].lo, ch[0].hi], [window0.start, window0.end]);
+      const nucl = new Float64Array((2048 / vs.stride) ** 2);
+      let k = 0;
+      for (let y = 0; y < 2048; y += vs.stride) for (let x = 0; x < 2048; x += vs.stride) nucl[k++] = nuclei(y, x);
+      nucl.sort();
+      assert.deepEqual([ch[1].lo, ch[1].hi], [percentile(nucl, 0.01), percentile(nucl, 0.99)], "channel 1's limits are its own percentiles");
+
+      // The scale bar: a 1, 2 or 5 × 10^k µm length, as long on screen as the transforms say.
+      const sb = await page.evaluate(() => window.zarrDemo.scaleBar);
+      const value = Number(/^([\d.]+) µm$/.exec(sb.text)?.[1]);
+      assert.ok([1, 2, 5].includes(value / 10 ** Math.floor(Math.log10(value))), sb.text);
+      const want = (value / scaleX) * vs.z;
+      assert.ok(Math.abs(sb.exact - want) < 1e-9 && Math.abs(sb.px - want) <= 1, `scale bar ${sb.px} px for ${sb.text}, want ${want}`);
+      assert.deepEqual((await pixels([[(sb.x0 + sb.x1) / 2, sb.y + 2]]))[0], [255, 255, 255], "the bar is drawn");
+      await page.screenshot({ path: path.join(outDir, "9-ome-composite-fit.png") });
+
+      // Over plain HTTP the store cannot list, but the image names its levels.
+      const rows = await page.$$eval("#tree button.row", (bs) => bs.map((b) => b.dataset.path));
+      assert.ok(["0", "1", "2"].every((p) => rows.includes(p)), `tree rows: ${rows}`);
+      const details = (await page.textContent("#details")).replace(/\s+/g, " ");
+      for (const w of ["c, y (micrometer), x (micrometer)", "2 × 2048 × 2048 · 2 × 1024 × 1024 · 2 × 512 × 512"]) assert.ok(details.includes(w), `details mention ${w}`);
+      assert.match(await page.textContent("#status"), /pyramid level 1/);
+
+      // At 1:1: level 0 only, exact colours.
       chunks.length = 0;
       await rendered(() => page.click("#zoom-1"), "window.zarrDemo.viewState.z === 1");
       const v1 = await page.evaluate(() => window.zarrDemo.viewState);
       assert.equal(v1.source.level, 0);
-      assert.ok(chunks.length > 0 && chunks.every((l) => l === 0), `at 1:1, level 0 chunks: ${chunks}`);
-      const p = screenOf(v1, 1031, 1017);
-      await page.mouse.move(box.x + p.px, box.y + p.py);
-      const hover = await page.textContent("#hover");
-      assert.ok(hover.includes("y 1031") && hover.includes("x 1017") && hover.includes(`= ${cells(1031, 1017)}`), hover);
+      assert.ok(chunks.length > 0 && chunks.every((c) => c.level === 0), "at 1:1, level 0 chunks");
+      const sb1 = await page.evaluate(() => window.zarrDemo.scaleBar);
+      const value1 = Number(/^([\d.]+) µm$/.exec(sb1.text)?.[1]);
+      assert.ok(Math.abs(sb1.exact - value1 / scaleX) < 1e-9, `at 1:1 the bar is ${sb1.exact} px for ${sb1.text}`);
+
+      // Points: cell centres and rims in view, and a grid of background.
+      const pts = [];
+      for (let ci = 0; ci < 16; ci++) {
+        for (let cj = 0; cj < 16; cj++) {
+          const c = cellOf(ci, cj);
+          for (const [dy, dx] of [[0, 0], [0, c.r * 0.6], [c.r * 1.3, 0]]) {
+            const y = Math.round(c.y + dy);
+            const x = Math.round(c.x + dx);
+            const s = screenOf(v1, y, x);
+            if (s.inside && s.px > 60 && s.py > 30 && s.px < v1.cw - 160 && s.py < v1.ch - 50) pts.push([y, x, s]);
+          }
+        }
+      }
+      assert.ok(pts.length > 30, `${pts.length} points in view`);
+      const comp = (y, x) =>
+        composite([
+          { v: cells(y, x), color: colors[0], lo: ch[0].lo, hi: ch[0].hi },
+          { v: nuclei(y, x), color: colors[1], lo: ch[1].lo, hi: ch[1].hi },
+        ]);
+      // Labels shown (at opacity 0.5): listed colours over the composite, nothing on the background.
+      const withLabels = await pixels(pts.map(([, , s]) => [s.px, s.py]));
+      let listed = 0;
+      let unlisted = 0;
+      pts.forEach(([y, x], n) => {
+        const lab = cellLabel(y, x);
+        const rgba = lab ? labelRGBA(lab) : null;
+        if (!lab) close(withLabels[n], comp(y, x), 1, `background at (${y}, ${x})`);
+        else if (rgba) {
+          close(withLabels[n], over(rgba, comp(y, x), 0.5 * (rgba[3] / 255)), 2, `label ${lab} at (${y}, ${x})`);
+          listed++;
+        } else {
+          const c = comp(y, x);
+          assert.ok(Math.max(...withLabels[n].map((v, q) => Math.abs(v - c[q]))) > 8, `label ${lab} (no listed colour) at (${y}, ${x}) is coloured`);
+          unlisted++;
+        }
+      });
+      assert.ok(listed >= 5 && unlisted >= 5, `${listed} points on listed labels, ${unlisted} on others`);
+      const hover = await hoverAt(v1, pts[0][0], pts[0][1]);
+      const [hy, hx] = [pts[0][0], pts[0][1]];
+      assert.ok(hover.includes(`cells ${cells(hy, hx)} · nuclei ${nuclei(hy, hx)}`) && hover.includes(`label ${cellLabel(hy, hx)}`), hover);
+      assert.ok(hover.includes(`y ${hy} (${Number((hy * scaleX).toPrecision(10))} µm)`), `physical position in the hover: ${hover}`);
+      await page.screenshot({ path: path.join(outDir, "10-ome-labels-1to1.png") });
+
+      // Labels off: the composite alone.
+      await rendered(() => page.selectOption("#label-select", ""), "window.zarrDemo.labels.shown === null");
+      const plain = await pixels(pts.map(([, , s]) => [s.px, s.py]));
+      pts.forEach(([y, x], n) => close(plain[n], comp(y, x), 1, `composite at (${y}, ${x})`));
+      // Nuclei hidden: cells alone, read from the tiles already there.
+      chunks.length = 0;
+      await rendered(() => page.click('#channel-list input[data-channel="1"]'), "!window.zarrDemo.channels[1].visible");
+      const green = await pixels(pts.map(([, , s]) => [s.px, s.py]));
+      pts.forEach(([y, x], n) => close(green[n], composite([{ v: cells(y, x), color: colors[0], lo: ch[0].lo, hi: ch[0].hi }]), 1, `cells alone at (${y}, ${x})`));
+      assert.equal(chunks.length, 0, "hiding a channel reads nothing");
+      await rendered(() => page.click('#channel-list input[data-channel="1"]'), "window.zarrDemo.channels[1].visible");
+      assert.equal(chunks.length, 0, "showing it again reads nothing (its tiles are cached)");
+      // One channel through a colormap instead: the channel axis gets a slider.
+      await rendered(() => page.click("#composite"), "window.zarrDemo.channels === null");
+      assert.equal(await page.isVisible('input[type=range][data-dim="0"]'), true);
+      await rendered(() => page.click("#composite"), "window.zarrDemo.channels !== null");
     } finally {
       page.off("request", onRequest);
     }
+  });
+
+  test("an OME-Zarr plate: rows, wells and fields listed from its metadata over plain HTTP, and a well opened as its image", async () => {
+    await rendered(() => page.selectOption("#examples", "8"), '/sample-plate\\.zarr$/.test(document.getElementById("url").value) && window.zarrDemo.path === "A/1/0"');
+    const rows = await page.$$eval("#tree button.row", (bs) => bs.map((b) => b.dataset.path));
+    for (const p of ["A", "B", "A/1", "A/2", "A/3", "B/1", "B/2", "B/3", "A/1/0", "A/1/1"]) assert.ok(rows.includes(p), `the tree lists ${p}: ${rows}`);
+    // Two channels without omero: the default palette, limits from percentiles.
+    const ch = await page.evaluate(() => window.zarrDemo.channels);
+    assert.deepEqual(ch.map((c) => c.color), [[0, 255, 0], [255, 0, 255]]);
+    const vs = await page.evaluate(() => window.zarrDemo.viewState);
+    let hover = await hoverAt(vs, 20, 40);
+    assert.ok(hover.includes(`channel 0 ${plateValue(0, 0, 0, 0, 20, 40)} · channel 1 ${plateValue(0, 0, 0, 1, 20, 40)}`), hover);
+    // A click on a well opens its first field.
+    await rendered(() => page.click('#tree button.row[data-path="B/3"]'), 'window.zarrDemo.path === "B/3/0"');
+    hover = await hoverAt(await page.evaluate(() => window.zarrDemo.viewState), 100, 7);
+    assert.ok(hover.includes(`channel 0 ${plateValue(1, 2, 0, 0, 100, 7)} · channel 1 ${plateValue(1, 2, 0, 1, 100, 7)}`), hover);
+    await rendered(() => page.click('#tree button.row[data-path="A/1/1"]'), 'window.zarrDemo.path === "A/1/1"');
+    hover = await hoverAt(await page.evaluate(() => window.zarrDemo.viewState), 3, 3);
+    assert.ok(hover.includes(`channel 0 ${plateValue(0, 0, 1, 0, 3, 3)}`), hover);
+    await page.screenshot({ path: path.join(outDir, "12-plate.png") });
   });
 
   test("a bz2 array starts the decode worker pool, which decodes its chunk", async (t) => {
@@ -565,75 +681,75 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     assert.ok(hover.includes(`= ${Number(temperature(0, 44, 120).toPrecision(6))} K`), hover);
   });
 
-  test("the OME-Zarr movie (20 × 10 × 1024² uint16): the right frame after each step, 16 chunk reads per new frame; step, zoom and pan medians", async (t) => {
+  /** Runs script(i) in the page n times, each time until a new frame is drawn; the times (ms). */
+  function timed(script, n = 10) {
+    return page.evaluate(
+      async ([script, n]) => {
+        const done = (k) =>
+          new Promise((res) => {
+            const f = () => (window.zarrDemo.status === "rendered" && window.zarrDemo.renders > k ? res() : requestAnimationFrame(f));
+            f();
+          });
+        const act = new Function("i", script);
+        const out = [];
+        for (let i = 0; i < n; i++) {
+          const k = window.zarrDemo.renders;
+          const t0 = performance.now();
+          act(i);
+          await done(k);
+          out.push(performance.now() - t0);
+        }
+        return out;
+      },
+      [script, n],
+    );
+  }
+
+  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  const summary = (a) => `median ${median(a).toFixed(0)} ms (${a.map((x) => x.toFixed(0)).join(", ")})`;
+
+  test("the OME-Zarr movie (20 × 10 × 1024² uint16): omero's defaultZ and window, the right frame after each step, 16 chunk reads per new frame, the scale bar; step, zoom and pan medians", async (t) => {
     let chunks = [];
     const onRequest = (r) => {
       const m = /\/sample-movie\.zarr\/0\/(\d+)\/(\d+)\/(\d+)\/(\d+)$/.exec(new URL(r.url()).pathname);
       if (m) chunks.push(m.slice(1).map(Number));
     };
     page.on("request", onRequest);
+    const zattrs = JSON.parse(await fs.readFile(path.join(repoRoot, "web", "demo", "data", "sample-movie.zarr", ".zattrs"), "utf8"));
     try {
       await page.goto(`${server.url}?url=data/sample-movie.zarr`);
       await page.waitForFunction(() => window.zarrDemo?.status === "rendered" && window.zarrDemo.path === "", null, { timeout: 60_000 });
-      const box = await page.locator(".view-canvas").boundingBox();
-      const hoverAt = async (vs, y, x) => {
-        const p = screenOf(vs, y, x);
-        await page.mouse.move(box.x + p.px, box.y + p.py);
-        return page.textContent("#hover");
-      };
       const vs = await page.evaluate(() => window.zarrDemo.viewState);
       assert.equal(vs.stride, 1, "the frame fits at full resolution");
       const z = (await page.evaluate(() => window.zarrDemo.slice)).index[1];
-      // Step t in the page and time each step until the frame is drawn.
+      assert.equal(z, zattrs.omero.rdefs.defaultZ, "starts at omero's defaultZ");
+      const [ch] = await page.evaluate(() => window.zarrDemo.channels);
+      assert.deepEqual([ch.label, ch.color, ch.lo, ch.hi], ["GFP", [0, 255, 0], zattrs.omero.channels[0].window.start, zattrs.omero.channels[0].window.end]);
+      const sb = await page.evaluate(() => window.zarrDemo.scaleBar);
+      const scaleX = zattrs.multiscales[0].datasets[0].coordinateTransformations[0].scale[3];
+      const value = Number(/^([\d.]+) µm$/.exec(sb.text)?.[1]);
+      assert.ok(Math.abs(sb.exact - (value / scaleX) * vs.z) < 1e-9, `scale bar ${sb.exact} px for ${sb.text}`);
+      const secs = zattrs.multiscales[0].datasets[0].coordinateTransformations[0].scale[0];
+      assert.ok((await page.textContent('[data-val="0"]')).includes(`0 / 19 · 0 s`));
+      assert.ok((await page.textContent('[data-val="1"]')).includes(`${z} / 9 · ${z * 2} µm`));
+
+      // Sequential steps (each next frame is read ahead while one shows), then jumps (nothing read ahead).
       chunks = [];
-      const steps = await page.evaluate(async () => {
-        const done = (n) => new Promise((res) => {
-          const f = () => (window.zarrDemo.status === "rendered" && window.zarrDemo.renders > n ? res() : requestAnimationFrame(f));
-          f();
-        });
-        const range = document.querySelector('input[type=range][data-dim="0"]');
-        const out = [];
-        for (let i = 1; i <= 10; i++) {
-          const n = window.zarrDemo.renders;
-          const t0 = performance.now();
-          range.value = String(i);
-          range.dispatchEvent(new Event("input"));
-          await done(n);
-          out.push(performance.now() - t0);
-        }
-        return out;
-      });
+      const steps = await timed('const r = document.querySelector(\'input[type=range][data-dim="0"]\'); r.value = String(i + 1); r.dispatchEvent(new Event("input"));');
       const frames = new Set(chunks.map(([ct, cz]) => `${ct},${cz}`));
       for (let i = 1; i <= 10; i++) assert.ok(frames.has(`${i},${z}`), `frame t=${i} read`);
-      const perFrame = chunks.filter(([ct, cz]) => ct === 5 && cz === z).length;
-      assert.equal(perFrame, 16, "a 1024² frame in 256² chunks: 16 chunk reads");
-      assert.ok((await page.textContent('[data-val="0"]')).trim().startsWith("10 / 19"));
+      assert.equal(chunks.filter(([ct, cz]) => ct === 5 && cz === z).length, 16, "a 1024² frame in 256² chunks: 16 chunk reads, once");
+      assert.ok((await page.textContent('[data-val="0"]')).trim().startsWith(`10 / 19 · ${10 * secs} s`));
       for (const [y, x] of [[70, 70], [512, 300], [1000, 1010], [333, 901]]) {
         const hover = await hoverAt(vs, y, x);
-        assert.ok(hover.includes(`t 10`) && hover.includes(`y ${y}`) && hover.includes(`x ${x}`), hover);
-        assert.ok(hover.includes(`= ${movie(10, z, y, x)}`), `${hover}: want movie(10, ${z}, ${y}, ${x}) = ${movie(10, z, y, x)}`);
+        assert.ok(hover.includes(`t 10 (${10 * secs} s)`) && hover.includes(`y ${y}`) && hover.includes(`x ${x}`), hover);
+        assert.ok(hover.includes(`GFP ${movie(10, z, y, x)}`), `${hover}: want movie(10, ${z}, ${y}, ${x}) = ${movie(10, z, y, x)}`);
       }
+      const jumps = await timed('const r = document.querySelector(\'input[type=range][data-dim="1"]\'); r.value = String([0, 9, 1, 8, 2, 7, 3, 6, 5, 4][i]); r.dispatchEvent(new Event("input"));');
       await page.screenshot({ path: path.join(outDir, "8-movie.png") });
 
       // Zoom out from the fit three times (strides 2 and 4) and back, twice;
       // pan at 3.4× through new tiles.
-      const timed = (script) =>
-        page.evaluate(async (script) => {
-          const done = (n) => new Promise((res) => {
-            const f = () => (window.zarrDemo.status === "rendered" && window.zarrDemo.renders > n ? res() : requestAnimationFrame(f));
-            f();
-          });
-          const act = new Function("i", script);
-          const out = [];
-          for (let i = 0; i < 10; i++) {
-            const n = window.zarrDemo.renders;
-            const t0 = performance.now();
-            act(i);
-            await done(n);
-            out.push(performance.now() - t0);
-          }
-          return out;
-        }, script);
       const zooms = await timed('document.getElementById(i % 6 < 3 ? "zoom-out" : "zoom-in").click();');
       await rendered(() => page.click("#zoom-1"), "window.zarrDemo.viewState.z === 1");
       for (let k = 0; k < 3; k++) await rendered(() => page.click("#zoom-in"));
@@ -642,12 +758,53 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
       const pans = await timed(
         'const key = ["ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowUp", "ArrowUp", "ArrowUp"][i]; const c = document.querySelector(".view-canvas"); for (let k = 0; k < 8; k++) c.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));',
       );
-      const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-      const fmt = (a) => `median ${med(a).toFixed(0)} ms (${a.map((x) => x.toFixed(0)).join(", ")})`;
-      t.diagnostic(`slider step (a new 1024² frame, 16 chunks): ${fmt(steps)}`);
-      t.diagnostic(`zoom (×1.5 steps between the fit and a quarter of it): ${fmt(zooms)}`);
-      t.diagnostic(`pan (480 px at 3.4×): ${fmt(pans)}`);
+      t.diagnostic(`slider step to the next frame (read ahead while the previous one showed): ${summary(steps)}`);
+      t.diagnostic(`slider jump to a frame not read yet (16 chunks): ${summary(jumps)}`);
+      t.diagnostic(`zoom (×1.5 steps between the fit and a quarter of it): ${summary(zooms)}`);
+      t.diagnostic(`pan (480 px at 3.4×): ${summary(pans)}`);
       t.diagnostic(`load average while measuring: ${os.loadavg().map((x) => x.toFixed(1)).join(", ")} on ${os.cpus().length} CPUs`);
+    } finally {
+      page.off("request", onRequest);
+    }
+  });
+
+  test("playback: space on a focused slider plays its axis at the chosen rate, reading frames ahead; shortcuts work with a slider focused", async (t) => {
+    const frames = []; // [t, time] of the first chunk request of each frame
+    const onRequest = (r) => {
+      const m = /\/sample-movie\.zarr\/0\/(\d+)\/\d+\/\d+\/\d+$/.exec(new URL(r.url()).pathname);
+      if (m && !frames.some((f) => f[0] === Number(m[1]))) frames.push([Number(m[1]), Date.now()]);
+    };
+    await page.goto(`${server.url}?url=data/sample-movie.zarr`);
+    await page.waitForFunction(() => window.zarrDemo?.status === "rendered" && window.zarrDemo.path === "", null, { timeout: 60_000 });
+    page.on("request", onRequest);
+    try {
+      const slider = page.locator('input[type=range][data-dim="0"]');
+      await slider.focus();
+      // "+" zooms and "." steps t although the slider has the focus.
+      const z0 = (await page.evaluate(() => window.zarrDemo.viewState)).z;
+      await rendered(() => page.keyboard.press("+"));
+      assert.ok(Math.abs((await page.evaluate(() => window.zarrDemo.viewState)).z - z0 * 1.5) < 1e-9, "+ zooms with a slider focused");
+      await rendered(() => page.keyboard.press("0"));
+      await rendered(() => page.keyboard.press("."), "window.zarrDemo.slice.index[0] === 1");
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.dim), "0", "the slider keeps the focus");
+      await page.selectOption("#fps", "10");
+      await slider.focus();
+      const shown = [];
+      const watch = setInterval(() => page.evaluate(() => window.zarrDemo.slice.index[0]).then((v) => shown.push([v, Date.now()]), () => {}), 20);
+      await page.keyboard.press(" ");
+      await page.waitForFunction(() => window.zarrDemo.slice.index[0] >= 8, null, { timeout: 30_000 });
+      const st = await page.evaluate(() => window.zarrDemo.playback);
+      await page.keyboard.press(" ");
+      clearInterval(watch);
+      const stopped = await page.evaluate(() => window.zarrDemo.playback);
+      assert.equal(st.dim, 0, "playing t");
+      assert.equal(stopped.dim, null, "space again stops");
+      // Frames were requested before they were shown: read ahead.
+      const firstShown = (f) => shown.find(([v]) => v === f)?.[1];
+      const ahead = frames.filter(([f, at]) => f >= 3 && f <= 8 && firstShown(f) !== undefined && at < firstShown(f));
+      t.diagnostic(`played t at 10 frames/s: ${st.achieved?.toFixed(1)} frames/s achieved, ${st.shown} frames shown; frames ${ahead.map(([f]) => f)} requested before they were shown`);
+      assert.ok(ahead.length >= 4, `frames read ahead: ${JSON.stringify(ahead)} of ${JSON.stringify(frames)}`);
+      await page.screenshot({ path: path.join(outDir, "11-movie-playback.png") });
     } finally {
       page.off("request", onRequest);
     }

@@ -43,42 +43,90 @@ function bump(u) {
   return w * w;
 }
 
-/** The centre of the cell in grid square (ci, cj). */
-export function cellCentre(ci, cj) {
+/** The cell of grid square (ci, cj): centre, radius, brightness. */
+export function cellOf(ci, cj) {
   const g = 128;
   const h = hash(ci, cj);
   return {
     y: ci * g + g / 2 + ((h & 0xff) / 255) * 60 - 30,
     x: cj * g + g / 2 + (((h >>> 8) & 0xff) / 255) * 60 - 30,
+    r: 10 + (((h >>> 16) & 0xff) / 255) * 14,
+    b: 1500 + (h >>> 24) * 40,
   };
+}
+
+/** The centre of the cell in grid square (ci, cj). */
+export function cellCentre(ci, cj) {
+  const { y, x } = cellOf(ci, cj);
+  return { y, x };
+}
+
+/** Calls f(ci, cj) for the cells that can reach (y, x), row-major. */
+function eachCell(y, x, f) {
+  const g = 128;
+  const gy = Math.floor(y / g);
+  const gx = Math.floor(x / g);
+  for (let ci = gy - 1; ci <= gy + 1; ci++) {
+    for (let cj = gx - 1; cj <= gx + 1; cj++) {
+      if (ci >= 0 && cj >= 0 && ci < cellsSize / g && cj < cellsSize / g) f(ci, cj);
+    }
+  }
+}
+
+function quantize16(v) {
+  return Math.min(16 * roundHalfAway(v / 16), 65535);
 }
 
 /** The cells image (uint16) at row y, column x. */
 export function cells(y, x) {
-  const g = 128;
   const ry = y / cellsSize - 0.5;
   const rx = x / cellsSize - 0.5;
   let v = 180 + 400 * (1 - 2 * (ry * ry + rx * rx));
-  const gy = Math.floor(y / g);
-  const gx = Math.floor(x / g);
-  for (let di = -1; di <= 1; di++) {
-    for (let dj = -1; dj <= 1; dj++) {
-      const ci = gy + di;
-      const cj = gx + dj;
-      if (ci < 0 || cj < 0 || ci >= cellsSize / g || cj >= cellsSize / g) continue;
-      const h = hash(ci, cj);
-      const cy = ci * g + g / 2 + ((h & 0xff) / 255) * 60 - 30;
-      const cx = cj * g + g / 2 + (((h >>> 8) & 0xff) / 255) * 60 - 30;
-      const r = 10 + (((h >>> 16) & 0xff) / 255) * 14;
-      const b = 1500 + (h >>> 24) * 40;
-      const dy = y - cy;
-      const dx = x - cx;
-      const d = Math.sqrt(dy * dy + dx * dx);
-      v += b * bump(d / r) + 0.6 * b * bump((d - 1.3 * r) / 3);
-    }
-  }
-  v = 16 * roundHalfAway(v / 16);
-  return Math.min(v, 65535);
+  eachCell(y, x, (ci, cj) => {
+    const c = cellOf(ci, cj);
+    const dy = y - c.y;
+    const dx = x - c.x;
+    const d = Math.sqrt(dy * dy + dx * dx);
+    v += c.b * bump(d / c.r) + 0.6 * c.b * bump((d - 1.3 * c.r) / 3);
+  });
+  return quantize16(v);
+}
+
+/** sample-ome.zarr's second channel: nuclei at the cells' centres. */
+export function nuclei(y, x) {
+  let v = 96;
+  eachCell(y, x, (ci, cj) => {
+    const c = cellOf(ci, cj);
+    const dy = y - c.y;
+    const dx = x - c.x;
+    v += (800 + ((hash(ci, cj) >>> 20) & 0xff) * 12) * bump(Math.sqrt(dy * dy + dx * dx) / (0.45 * c.r));
+  });
+  return quantize16(v);
+}
+
+/** sample-ome.zarr's label image: 1 + the cell's number inside its disk, else 0. */
+export function cellLabel(y, x) {
+  let out = 0;
+  eachCell(y, x, (ci, cj) => {
+    const c = cellOf(ci, cj);
+    const dy = y - c.y;
+    const dx = x - c.x;
+    if (out === 0 && Math.sqrt(dy * dy + dx * dx) < c.r) out = ci * (cellsSize / 128) + cj + 1;
+  });
+  return out;
+}
+
+/** The rgba image-label lists for an odd label value (even ones: none). */
+export function labelRGBA(v) {
+  if (v % 2 === 0) return null;
+  const h = hash(v, 7);
+  return [(h & 0xff) | 0x40, ((h >>> 8) & 0xff) | 0x40, ((h >>> 16) & 0xff) | 0x40, 255];
+}
+
+/** The plate's value in well (row, col), field f, channel c, at (y, x). */
+export function plateValue(row, col, f, c, y, x) {
+  const well = row * 3 + col;
+  return 1000 * (c + 1) + 100 * well + 50 * f + 40 * ((Math.floor(y / 16) + Math.floor(x / 16)) % 2);
 }
 
 /** Go's math.Round (half away from zero). */

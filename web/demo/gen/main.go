@@ -72,6 +72,9 @@ func run(out string) error {
 	if err := writeMovie(ctx, filepath.Join(out, "sample-movie.zarr")); err != nil {
 		return fmt.Errorf("sample-movie.zarr: %w", err)
 	}
+	if err := writePlate(ctx, filepath.Join(out, "sample-plate.zarr")); err != nil {
+		return fmt.Errorf("sample-plate.zarr: %w", err)
+	}
 	if err := writeRefs(v2, filepath.Join(out, "refs")); err != nil {
 		return fmt.Errorf("refs: %w", err)
 	}
@@ -128,37 +131,90 @@ func hash(i, j int) uint32 {
 	return h
 }
 
-// Cells is a synthetic fluorescence image (uint16): unevenly lit background
-// and one cell per 128×128 grid square (jittered position, size and
-// brightness) with a rim, in multiples of 16 like a 12-bit camera's data
-// stored MSB-aligned. Compactly supported shapes keep the zstd chunks small.
-func Cells(y, x int) uint16 {
+// cell is the cell of grid square (ci, cj) of the cells image: centre,
+// radius and brightness.
+func cell(ci, cj int) (cy, cx, r, b float64) {
 	const g = 128
-	// Uneven illumination: brighter in the middle.
-	ry, rx := float64(y)/cellsSize-0.5, float64(x)/cellsSize-0.5
-	v := 180 + 400*(1-2*(ry*ry+rx*rx))
+	h := hash(ci, cj)
+	cy = float64(ci*g+g/2) + float64(h&0xff)/255*60 - 30
+	cx = float64(cj*g+g/2) + float64((h>>8)&0xff)/255*60 - 30
+	r = 10 + float64((h>>16)&0xff)/255*14
+	b = 1500 + float64(h>>24)*40
+	return
+}
+
+// eachCell calls f for the cells of the grid squares around (y, x) that
+// can reach it, in row-major order (so sums are the same everywhere).
+func eachCell(y, x int, f func(ci, cj int)) {
+	const g = 128
 	gy, gx := y/g, x/g
-	for di := -1; di <= 1; di++ {
-		for dj := -1; dj <= 1; dj++ {
-			ci, cj := gy+di, gx+dj
-			if ci < 0 || cj < 0 || ci >= cellsSize/g || cj >= cellsSize/g {
-				continue
+	for ci := gy - 1; ci <= gy+1; ci++ {
+		for cj := gx - 1; cj <= gx+1; cj++ {
+			if ci >= 0 && cj >= 0 && ci < cellsSize/g && cj < cellsSize/g {
+				f(ci, cj)
 			}
-			h := hash(ci, cj)
-			cy := float64(ci*g+g/2) + float64(h&0xff)/255*60 - 30
-			cx := float64(cj*g+g/2) + float64((h>>8)&0xff)/255*60 - 30
-			r := 10 + float64((h>>16)&0xff)/255*14
-			b := 1500 + float64(h>>24)*40
-			dy, dx := float64(y)-cy, float64(x)-cx
-			d := math.Sqrt(dy*dy + dx*dx)
-			v += b*bump(d/r) + 0.6*b*bump((d-1.3*r)/3)
 		}
 	}
+}
+
+// quantize16 rounds v to a multiple of 16 within uint16.
+func quantize16(v float64) uint16 {
 	v = 16 * math.Round(v/16)
 	if v > 65535 {
 		v = 65535
 	}
 	return uint16(v)
+}
+
+// Cells is a synthetic fluorescence image (uint16): unevenly lit background
+// and one cell per 128×128 grid square (jittered position, size and
+// brightness) with a rim, in multiples of 16 like a 12-bit camera's data
+// stored MSB-aligned. Compactly supported shapes keep the zstd chunks small.
+func Cells(y, x int) uint16 {
+	// Uneven illumination: brighter in the middle.
+	ry, rx := float64(y)/cellsSize-0.5, float64(x)/cellsSize-0.5
+	v := 180 + 400*(1-2*(ry*ry+rx*rx))
+	eachCell(y, x, func(ci, cj int) {
+		cy, cx, r, b := cell(ci, cj)
+		dy, dx := float64(y)-cy, float64(x)-cx
+		d := math.Sqrt(dy*dy + dx*dx)
+		v += b*bump(d/r) + 0.6*b*bump((d-1.3*r)/3)
+	})
+	return quantize16(v)
+}
+
+// Nuclei is the second channel of sample-ome.zarr: a small bright core at
+// each cell's centre on a dim, flat background.
+func Nuclei(y, x int) uint16 {
+	v := 96.0
+	eachCell(y, x, func(ci, cj int) {
+		cy, cx, r, _ := cell(ci, cj)
+		dy, dx := float64(y)-cy, float64(x)-cx
+		v += float64(800+(hash(ci, cj)>>20&0xff)*12) * bump(math.Sqrt(dy*dy+dx*dx)/(0.45*r))
+	})
+	return quantize16(v)
+}
+
+// CellLabel is the label image of sample-ome.zarr: 1 + the cell's number
+// (row-major in the grid) inside its disk (distance below the radius),
+// 0 outside every cell. Disks never overlap.
+func CellLabel(y, x int) uint32 {
+	var out uint32
+	eachCell(y, x, func(ci, cj int) {
+		cy, cx, r, _ := cell(ci, cj)
+		dy, dx := float64(y)-cy, float64(x)-cx
+		if out == 0 && math.Sqrt(dy*dy+dx*dx) < r {
+			out = uint32(ci*(cellsSize/128)+cj) + 1
+		}
+	})
+	return out
+}
+
+// LabelRGBA is the colour image-label lists for odd label values (even
+// ones are left to viewers' own colours).
+func LabelRGBA(v uint32) [4]int {
+	h := hash(int(v), 7)
+	return [4]int{int(h&0xff) | 0x40, int(h>>8&0xff) | 0x40, int(h>>16&0xff) | 0x40, 255}
 }
 
 // bump is a smooth bump with compact support: (1-u²)² for |u| < 1, else 0.
@@ -344,60 +400,205 @@ func f32Bytes(v []float32) []byte {
 	return b
 }
 
-// cellsLevel is the cells image at pyramid level k: every 2^k-th pixel of
-// level 0 in both directions (NGFF's "nearest" downsampling), little-endian
-// uint16.
-func cellsLevel(k int) []byte {
+// level is an image at pyramid level k: every 2^k-th pixel of level 0 in
+// both directions (NGFF's "nearest" downsampling), as little-endian
+// integers of size bytes (2 or 4).
+func level(k, size int, f func(y, x int) uint32) []byte {
 	n := cellsSize >> k
-	out := make([]byte, 2*n*n)
+	out := make([]byte, size*n*n)
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
-			binary.LittleEndian.PutUint16(out[2*(y*n+x):], Cells(y<<k, x<<k))
+			v := f(y<<k, x<<k)
+			if size == 2 {
+				binary.LittleEndian.PutUint16(out[2*(y*n+x):], uint16(v))
+			} else {
+				binary.LittleEndian.PutUint32(out[4*(y*n+x):], v)
+			}
 		}
 	}
 	return out
+}
+
+func cellsLevel(k int) []byte {
+	return level(k, 2, func(y, x int) uint32 { return uint32(Cells(y, x)) })
 }
 
 // omeLevels is how many resolution levels sample-ome.zarr has.
 const omeLevels = 3
 
 // writeOME writes the cells image as an OME-Zarr 0.4 multiscale image (Zarr
-// v2, as most OME-Zarr data is today): a group whose "multiscales"
-// attribute lists the levels 0, 1, 2, each half the size of the one before.
+// v2, as most OME-Zarr data is today): two channels (c, y, x: the cells
+// and their nuclei) in levels 0, 1, 2, each half the size of the one
+// before, omero rendering settings (green cells with a contrast window,
+// magenta nuclei without one), and a label image of the cells
+// (labels/cells, with image-label colours for the odd labels).
 func writeOME(ctx context.Context, dir string) error {
 	s, err := zarr.NewDirectoryStore(dir)
 	if err != nil {
 		return err
 	}
-	datasets := []any{}
-	for k := 0; k < omeLevels; k++ {
-		px := 0.325 * float64(int(1)<<k)
-		datasets = append(datasets, map[string]any{
-			"path":                      strconv.Itoa(k),
-			"coordinateTransformations": []any{map[string]any{"type": "scale", "scale": []any{px, px}}},
-		})
+	datasets := func(axes int) []any {
+		out := []any{}
+		for k := 0; k < omeLevels; k++ {
+			px := 0.325 * float64(int(1)<<k)
+			scale := []any{px, px}
+			if axes == 3 {
+				scale = []any{1.0, px, px}
+			}
+			out = append(out, map[string]any{
+				"path":                      strconv.Itoa(k),
+				"coordinateTransformations": []any{map[string]any{"type": "scale", "scale": scale}},
+			})
+		}
+		return out
+	}
+	yx := []any{
+		map[string]any{"name": "y", "type": "space", "unit": "micrometer"},
+		map[string]any{"name": "x", "type": "space", "unit": "micrometer"},
 	}
 	if _, err := zarr.CreateGroup(ctx, s, "", zarr.GroupOptions{ZarrFormat: 2, Attributes: map[string]any{
 		"multiscales": []any{map[string]any{
-			"version": "0.4",
-			"name":    "cells",
-			"axes": []any{
-				map[string]any{"name": "y", "type": "space", "unit": "micrometer"},
-				map[string]any{"name": "x", "type": "space", "unit": "micrometer"},
-			},
-			"datasets": datasets,
+			"version":  "0.4",
+			"name":     "cells",
+			"axes":     append([]any{map[string]any{"name": "c", "type": "channel"}}, yx...),
+			"datasets": datasets(3),
 			"type":     "nearest",
 		}},
+		"omero": map[string]any{
+			"name": "cells",
+			"channels": []any{
+				map[string]any{"label": "cells", "color": "00FF00", "active": true, "window": map[string]any{"start": 300, "end": 6000, "min": 0, "max": 65535}},
+				map[string]any{"label": "nuclei", "color": "FF00FF", "active": true},
+			},
+			"rdefs": map[string]any{"model": "color"},
+		},
 	}}); err != nil {
 		return err
 	}
 	for k := 0; k < omeLevels; k++ {
 		n := cellsSize >> k
 		if err := writeArray(ctx, s, strconv.Itoa(k), zarr.ArrayOptions{
-			ZarrFormat: 2, Shape: []int{n, n}, Chunks: []int{256, 256}, DType: "<u2",
+			ZarrFormat: 2, Shape: []int{2, n, n}, Chunks: []int{1, 256, 256}, DType: "<u2",
 			Compressor: map[string]any{"id": "zstd", "level": 3},
-		}, cellsLevel(k)); err != nil {
+		}, append(cellsLevel(k), level(k, 2, func(y, x int) uint32 { return uint32(Nuclei(y, x)) })...)); err != nil {
 			return err
+		}
+	}
+	if _, err := zarr.CreateGroup(ctx, s, "labels", zarr.GroupOptions{ZarrFormat: 2, Attributes: map[string]any{"labels": []any{"cells"}}}); err != nil {
+		return err
+	}
+	colors := []any{}
+	for v := uint32(1); v <= (cellsSize/128)*(cellsSize/128); v += 2 {
+		c := LabelRGBA(v)
+		colors = append(colors, map[string]any{"label-value": v, "rgba": []any{c[0], c[1], c[2], c[3]}})
+	}
+	if _, err := zarr.CreateGroup(ctx, s, "labels/cells", zarr.GroupOptions{ZarrFormat: 2, Attributes: map[string]any{
+		"multiscales": []any{map[string]any{"version": "0.4", "name": "cells", "axes": yx, "datasets": datasets(2)}},
+		"image-label": map[string]any{"version": "0.4", "colors": colors, "source": map[string]any{"image": "../../"}},
+	}}); err != nil {
+		return err
+	}
+	for k := 0; k < omeLevels; k++ {
+		n := cellsSize >> k
+		if err := writeArray(ctx, s, "labels/cells/"+strconv.Itoa(k), zarr.ArrayOptions{
+			ZarrFormat: 2, Shape: []int{n, n}, Chunks: []int{256, 256}, DType: "<u4",
+			Compressor: map[string]any{"id": "zstd", "level": 3},
+		}, level(k, 4, CellLabel)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The plate: an OME-Zarr 0.4 high-content screening plate of 2 rows (A, B)
+// and 3 columns (1–3), each well one field of view "0" (A/1 has a second,
+// "1"): a 2-channel 128×128 uint16 image whose values tell the well,
+// field and channel apart (PlateValue). Not consolidated: the viewer lists
+// the wells from the plate's and wells' attributes.
+const plateSize = 128
+
+var plateRows, plateCols = []string{"A", "B"}, []string{"1", "2", "3"}
+
+// PlateValue is the plate's value in well (row, col), field f, channel c,
+// at (y, x): a checkerboard of 16-pixel squares whose levels encode the well.
+func PlateValue(row, col, f, c, y, x int) uint16 {
+	well := row*len(plateCols) + col
+	base := 1000*(c+1) + 100*well + 50*f
+	return uint16(base + 40*((y/16+x/16)%2))
+}
+
+func writePlate(ctx context.Context, dir string) error {
+	s, err := zarr.NewDirectoryStore(dir)
+	if err != nil {
+		return err
+	}
+	names := func(l []string) []any {
+		out := []any{}
+		for _, n := range l {
+			out = append(out, map[string]any{"name": n})
+		}
+		return out
+	}
+	wells := []any{}
+	for r, rn := range plateRows {
+		for c, cn := range plateCols {
+			wells = append(wells, map[string]any{"path": rn + "/" + cn, "rowIndex": r, "columnIndex": c})
+		}
+	}
+	if _, err := zarr.CreateGroup(ctx, s, "", zarr.GroupOptions{ZarrFormat: 2, Attributes: map[string]any{
+		"plate": map[string]any{
+			"version": "0.4", "name": "sample plate", "rows": names(plateRows), "columns": names(plateCols),
+			"wells": wells, "field_count": 2, "acquisitions": []any{map[string]any{"id": 0, "name": "only"}},
+		},
+	}}); err != nil {
+		return err
+	}
+	for r, rn := range plateRows {
+		for c, cn := range plateCols {
+			fields := 1
+			if r == 0 && c == 0 {
+				fields = 2
+			}
+			images := []any{}
+			for f := 0; f < fields; f++ {
+				images = append(images, map[string]any{"path": strconv.Itoa(f), "acquisition": 0})
+			}
+			well := rn + "/" + cn
+			if _, err := zarr.CreateGroup(ctx, s, well, zarr.GroupOptions{ZarrFormat: 2, Attributes: map[string]any{
+				"well": map[string]any{"version": "0.4", "images": images},
+			}}); err != nil {
+				return err
+			}
+			for f := 0; f < fields; f++ {
+				img := fmt.Sprintf("%s/%d", well, f)
+				if _, err := zarr.CreateGroup(ctx, s, img, zarr.GroupOptions{ZarrFormat: 2, Attributes: map[string]any{
+					"multiscales": []any{map[string]any{
+						"version": "0.4", "name": fmt.Sprintf("well %s%s field %d", rn, cn, f),
+						"axes": []any{
+							map[string]any{"name": "c", "type": "channel"},
+							map[string]any{"name": "y", "type": "space", "unit": "micrometer"},
+							map[string]any{"name": "x", "type": "space", "unit": "micrometer"},
+						},
+						"datasets": []any{map[string]any{"path": "0", "coordinateTransformations": []any{map[string]any{"type": "scale", "scale": []any{1.0, 0.65, 0.65}}}}},
+					}},
+				}}); err != nil {
+					return err
+				}
+				data := make([]byte, 2*2*plateSize*plateSize)
+				for ch := 0; ch < 2; ch++ {
+					for y := 0; y < plateSize; y++ {
+						for x := 0; x < plateSize; x++ {
+							binary.LittleEndian.PutUint16(data[2*((ch*plateSize+y)*plateSize+x):], PlateValue(r, c, f, ch, y, x))
+						}
+					}
+				}
+				if err := writeArray(ctx, s, img+"/0", zarr.ArrayOptions{
+					ZarrFormat: 2, Shape: []int{2, plateSize, plateSize}, Chunks: []int{1, plateSize, plateSize}, DType: "<u2",
+					Compressor: map[string]any{"id": "zlib", "level": 6},
+				}, data); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil

@@ -65,13 +65,37 @@ func TestSampleData(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := 0; k < omeLevels; k++ {
-		nd = read(ome, strconv.Itoa(k), "300:302, 77:79")
+		nd = read(ome, strconv.Itoa(k), ":, 300:302, 77:79")
+		lab := read(ome, "labels/cells/"+strconv.Itoa(k), "300:302, 77:79")
 		for e := 0; e < 4; e++ {
 			y, x := 300+e/2, 77+e%2
 			if got, want := binary.LittleEndian.Uint16(nd.Bytes()[2*e:]), Cells(y<<k, x<<k); got != want {
-				t.Errorf("sample-ome.zarr level %d [%d, %d] = %d, want %d", k, y, x, got, want)
+				t.Errorf("sample-ome.zarr level %d [0, %d, %d] = %d, want %d", k, y, x, got, want)
+			}
+			if got, want := binary.LittleEndian.Uint16(nd.Bytes()[2*(4+e):]), Nuclei(y<<k, x<<k); got != want {
+				t.Errorf("sample-ome.zarr level %d [1, %d, %d] = %d, want %d", k, y, x, got, want)
+			}
+			if got, want := binary.LittleEndian.Uint32(lab.Bytes()[4*e:]), CellLabel(y<<k, x<<k); got != want {
+				t.Errorf("labels/cells level %d [%d, %d] = %d, want %d", k, y, x, got, want)
 			}
 		}
+	}
+	// Every cell has its label somewhere (at its centre), and only there.
+	for ci := 0; ci < cellsSize/128; ci += 5 {
+		for cj := 0; cj < cellsSize/128; cj += 3 {
+			cy, cx, _, _ := cell(ci, cj)
+			if got, want := CellLabel(int(cy), int(cx)), uint32(ci*16+cj+1); got != want {
+				t.Errorf("label at the centre of cell (%d, %d) = %d, want %d", ci, cj, got, want)
+			}
+		}
+	}
+	plate, err := zarr.NewDirectoryStore(filepath.Join(dir, "sample-plate.zarr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd = read(plate, "B/3/0/0", "1, 20, 40")
+	if got, want := binary.LittleEndian.Uint16(nd.Bytes()), PlateValue(1, 2, 0, 1, 20, 40); got != want {
+		t.Errorf("plate B/3 = %d, want %d", got, want)
 	}
 	g, err := zarr.OpenGroup(ctx, ome, "")
 	if err != nil {

@@ -1,5 +1,6 @@
 // The address bar follows the view (?url=&path=&dims=&index=&cmap=&reverse=
-// &flip=&clim=), so a view can be shared; readState reads it back at start.
+// &flip=&clim=, and for OME-Zarr images &composite=0&channels=&labels=, and
+// &ticks=), so a view can be shared; readState reads it back at start.
 import { $ } from "./dom.js";
 import { app } from "./state.js";
 
@@ -24,14 +25,18 @@ export function saveState() {
     if (app.display.cmap !== "viridis") q.set("cmap", app.display.cmap);
     if (app.display.reversed) q.set("reverse", "1");
     if (app.view.flipY) q.set("flip", "1");
-    if (app.manualClim) q.set("clim", `${Number(app.display.lo.toPrecision(7))},${Number(app.display.hi.toPrecision(7))}`);
+    if (app.manualClim && !app.channels) q.set("clim", `${Number(app.display.lo.toPrecision(7))},${Number(app.display.hi.toPrecision(7))}`);
+    if (app.image?.channelsAvailable && !app.channels) q.set("composite", "0");
+    if (app.channels && app.channels.some((c) => !c.visible)) q.set("channels", app.channels.filter((c) => c.visible).map((c) => c.index).join(","));
+    if (app.labelNames.length && app.labelName !== app.labelNames[0]) q.set("labels", app.labelName ?? "");
+    if (app.ticks !== "off") q.set("ticks", app.ticks);
   }
   const s = q.toString().replace(/%2F/g, "/").replace(/%3A/g, ":").replace(/%2C/g, ",");
   const next = `${location.pathname}${s ? "?" + s : ""}`;
   if (next !== location.pathname + location.search) history.replaceState(null, "", next);
 }
 
-/** The state in the address: {url, path, extra: {dims, index, cmap, reversed, flip, clim, view}}. */
+/** The state in the address: {url, path, extra: {dims, index, cmap, reversed, flip, clim, composite, channels, labels, ticks, view}}. */
 export function readState() {
   const q = new URLSearchParams(location.search);
   const nums = (s) => (s ? s.split(",").map(Number) : undefined);
@@ -46,6 +51,10 @@ export function readState() {
       reversed: q.has("reverse") ? q.get("reverse") === "1" : undefined,
       flip: q.has("flip") ? q.get("flip") === "1" : undefined,
       clim: nums(q.get("clim")),
+      composite: q.has("composite") ? q.get("composite") !== "0" : undefined,
+      channels: q.has("channels") ? nums(q.get("channels")) ?? [] : undefined,
+      labels: q.get("labels") ?? undefined,
+      ticks: ["index", "physical"].includes(q.get("ticks")) ? q.get("ticks") : undefined,
       view: v && v.length === 3 && v.every(Number.isFinite) ? { cx: v[0], cy: v[1], z: v[2] } : undefined,
     },
   };

@@ -9,8 +9,9 @@ export const examples = [
   { label: "Sample · Zarr v1 array (zlib)", url: "data/sample-v1.zarr", path: "" },
   { label: "Sample · kerchunk references (JSON) over one binary file", url: "data/refs/sample.json", path: "temperature" },
   { label: "Sample · Parquet references (hyparquet-writer)", url: "data/refs/pq/refs.parq", path: "a/big" },
-  { label: "Sample · OME-Zarr image pyramid (NGFF 0.4, 3 levels)", url: "data/sample-ome.zarr", path: "" },
+  { label: "Sample · OME-Zarr image: 2 channels, labels, 3 levels (NGFF 0.4)", url: "data/sample-ome.zarr", path: "" },
   { label: "Sample · OME-Zarr movie, 20 × 10 × 1024² uint16 (t, z, y, x)", url: "data/sample-movie.zarr", path: "" },
+  { label: "Sample · OME-Zarr plate, 2 × 3 wells (NGFF 0.4)", url: "data/sample-plate.zarr", path: "" },
 ];
 
 /** Fills the examples menu; onPick(example) opens the one picked. */

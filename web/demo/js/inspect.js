@@ -32,6 +32,38 @@ export function exposeState() {
     get stats() {
       return app.stats && { ...app.stats, bins: Array.from(app.stats.bins ?? []) };
     },
+    /** A composite's channels: [{index, label, color, lo, hi, visible}], or null. */
+    get channels() {
+      return app.channels && app.channels.map((c) => ({ index: c.index, label: c.label, color: c.color.slice(), lo: c.lo, hi: c.hi, visible: c.visible, auto: c.auto }));
+    },
+    get channelStats() {
+      return Object.fromEntries([...(app.channelStats ?? new Map())].map(([k, st]) => [k, st && { ...st, bins: Array.from(st.bins ?? []) }]));
+    },
+    /** The label image shown and its opacity. */
+    get labels() {
+      return { names: app.labelNames.slice(), shown: app.labelName, opacity: app.labelOpacity, ready: !!app.view.labels };
+    },
+    /** Per dimension {scale, translation, unit}, or null. */
+    get physical() {
+      return app.physical;
+    },
+    /** The scale bar last drawn: {px, exact, value, text, x0, x1, y} (CSS px), or null. */
+    get scaleBar() {
+      return app.view.scaleBar;
+    },
+    get playback() {
+      return app.player ? { ...app.player.state(), playDim: app.playDim ?? null } : null;
+    },
+    /** Tiles in the view's cache by state (prefetched ones counted apart). */
+    get tiles() {
+      const out = { ready: 0, loading: 0, prefetched: 0 };
+      for (const t of app.view.tiles.values()) {
+        if (t.prefetch) out.prefetched++;
+        else if (t.state === "ready") out.ready++;
+        else if (t.state === "loading") out.loading++;
+      }
+      return out;
+    },
     /** The open store's counts (the package's): {requests, bytes, kind}. */
     get requests() {
       const c = app.source?.counted;

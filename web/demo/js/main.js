@@ -13,7 +13,14 @@
 //   address.js      the address bar mirrors the view (?url=&path=&…)
 //   view.js         the 2D slice view (tiles read through the package, drawn on a canvas)
 //   plot.js         1-D plots and value tables
-//   ome.js          OME-Zarr metadata (multiscales)
+//   image.js        an OME-Zarr image for the view: channels, physical axes, labels
+//   ome.js          OME-Zarr metadata (multiscales, omero, labels, plates, units)
+//   layers.js       what tiles are read from (levels of an image or a label image)
+//   paint.js        pixels: colormaps, channel composites, labels
+//   overlay.js      scale bar and axis ticks
+//   stats.js        statistics of the data in view (percentiles, histogram)
+//   playback.js     playing an axis, reading frames ahead
+//   keys.js         keyboard shortcuts
 //   arrays.js       facts about an array (data type, dimension names, units)
 //   stores.js       stores over local files
 //   state.js        the shared state; inspect.js exposes it as window.zarrDemo
@@ -28,7 +35,8 @@ import { exposeState } from "./inspect.js";
 import { absolute, openURL } from "./open.js";
 import { initSources } from "./local.js";
 import { initTree } from "./tree.js";
-import { select } from "./select.js";
+import { channelLimitsChanged, select, setComposite, showLabels } from "./select.js";
+import { initKeys } from "./keys.js";
 import { initSlicePanel } from "./slice-panel.js";
 import { drawHistogram, initColorControls, syncClimInputs, syncColorControls } from "./color-panel.js";
 import { ordinalSuffix, showHover, showPlotHover, updateStatusLine } from "./status.js";
@@ -50,9 +58,14 @@ app.view = new SliceView($("view-host"), {
     app.progress = p;
     updateStatusLine();
   },
-  onStats: (st) => {
+  onStats: (st, channelStats) => {
     app.stats = st;
+    app.channelStats = channelStats ?? new Map();
     drawHistogram();
+  },
+  onChannelLimits: (changes) => {
+    channelLimitsChanged(changes);
+    saveState();
   },
   onAutoContrast: (lo, hi) => {
     app.display.lo = lo;
@@ -93,7 +106,8 @@ initTree(select);
 initSources();
 initSlicePanel();
 initExamples((ex) => openURL(absolute(ex.url), ex.path));
-initColorControls();
+initColorControls({ composite: setComposite, labels: showLabels });
+initKeys();
 syncColorControls();
 
 const start = readState();

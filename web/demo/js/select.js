@@ -7,16 +7,17 @@ import { app, setStatus } from "./state.js";
 import { formatShape } from "./format.js";
 import { table } from "./colormaps.js";
 import { dimNames, dtypeText, numericKind } from "./arrays.js";
-import { multiscalesOf, openPyramid } from "./ome.js";
+import { multiscalesOf, plateOf, wellOf } from "./ome.js";
+import { compositeChannels, defaultIndex, openImage, openLabel, physicalAxes } from "./image.js";
 import { showError } from "./banner.js";
 import { showMode } from "./stage.js";
-import { markSelected } from "./tree.js";
+import { findPath, markSelected } from "./tree.js";
 import { renderDetails } from "./details.js";
 import { ordinalSuffix, updateStatusLine } from "./status.js";
 import { saveState } from "./address.js";
 import { valueTable } from "./plot.js";
 import { autoFlip, buildSliceControls, updateSliderLabels } from "./slice-panel.js";
-import { syncColorControls } from "./color-panel.js";
+import { drawHistogram, renderChannels, syncClimInputs, syncColorControls, syncLabelControls } from "./color-panel.js";
 export async function select(t, extra = {}) {
   app.selectCtrl?.abort();
   const ctrl = new AbortController();
@@ -30,14 +31,25 @@ export async function select(t, extra = {}) {
   const n = t.node;
   app.arr = null;
   app.pyramid = [];
+  app.image = null;
+  app.channels = null;
+  app.labelNames = [];
+  app.labelName = null;
   $("slice-panel").hidden = true;
   $("color-panel").hidden = true;
+  $("labels-panel").hidden = true;
+  // A plate or a well opens its first image (the tree lists the others).
+  if (n.kind === "group" && (plateOf(n.attrs) || wellOf(n.attrs)) && !extra.noRedirect) {
+    const first = await firstFieldOf(t);
+    if (ctrl.signal.aborted) return;
+    if (first) return select(first, { ...extra, noRedirect: true });
+  }
   // A group holding an OME-Zarr multiscale image shows the image.
   const ms = n.kind === "group" ? multiscalesOf(n) : null;
   let image = null;
   if (ms) {
     try {
-      image = await openPyramid(n, ms);
+      image = await openImage(n, ms);
     } catch (e) {
       if (ctrl.signal.aborted) return;
       showError(e, "select", "The multiscale image's levels could not be opened");
@@ -65,6 +77,10 @@ export async function select(t, extra = {}) {
   }
   app.arr = a;
   app.pyramid = image ? image.levels.slice(1) : [];
+  app.image = image?.image ?? null;
+  app.imageNode = image ? n : null;
+  app.labelNames = image?.labels ?? [];
+  app.labelsGroup = image?.labelsGroup ?? null;
   startWorkersFor(a);
   const kind = numericKind(a);
   app.dimNames = dimNames(a, image?.axes);
@@ -125,10 +141,31 @@ async function showTable(a, signal) {
   saveState();
 }
 
+/** A plate's first well's first field, or a well's first field: its tree node, or null. */
+async function firstFieldOf(t) {
+  const plate = plateOf(t.node.attrs);
+  let path = t.path;
+  try {
+    if (plate) {
+      if (!plate.wells.length) return null;
+      path = `${path ? path + "/" : ""}${plate.wells[0].path}`;
+      const well = await t.node.open(plate.wells[0].path, { kind: "group" });
+      const w = wellOf(well.attrs);
+      if (!w?.images.length) return null;
+      path += `/${w.images[0].path}`;
+    } else {
+      path = `${path ? path + "/" : ""}${wellOf(t.node.attrs).images[0]?.path}`;
+    }
+    return await findPath(path);
+  } catch {
+    return null;
+  }
+}
+
 async function showSlice(t, extra) {
   const a = app.arr;
   const nd = a.shape.length;
-  let slice = { ydim: nd - 2, xdim: nd - 1, index: a.shape.map(() => 0) };
+  let slice = { ydim: nd - 2, xdim: nd - 1, index: defaultIndex(app.image, a.shape) };
   if (extra.dims && extra.dims.length === 2 && extra.dims.every((d) => d >= 0 && d < nd) && extra.dims[0] !== extra.dims[1]) {
     slice.ydim = extra.dims[0];
     slice.xdim = extra.dims[1];
@@ -146,19 +183,86 @@ async function showSlice(t, extra) {
   }
   app.manualClim = !!manual;
   app.flipChosen = extra.flip !== undefined;
+  // An OME-Zarr image with channels (or omero settings) is a composite
+  // unless the address says otherwise.
+  const composite = app.image?.channelsAvailable && extra.composite !== false;
+  app.channels = composite ? compositeChannels(app.image).list : null;
+  if (app.channels && extra.channels) {
+    for (const c of app.channels) c.visible = extra.channels.includes(c.index);
+  }
+  app.selectedChannel = app.channels?.find((c) => c.visible)?.index ?? app.channels?.[0]?.index;
+  app.channelStats = new Map();
+  app.physical = physicalAxes(app.image);
+  app.labelName = app.labelNames.includes(extra.labels) ? extra.labels : extra.labels === "" ? null : app.labelNames[0] ?? null;
   showMode("view");
   $("slice-panel").hidden = false;
   $("color-panel").hidden = false;
   buildSliceControls();
   syncColorControls();
+  syncLabelControls();
   setStatus("loading");
   app.view.setDisplay(app.display);
   app.view.flipY = !!extra.flip;
   $("flip").checked = app.view.flipY;
-  app.view.setArray(a, slice, { keepDisplay: !!manual, pyramid: app.pyramid });
+  showImage(!!manual);
   if (extra.view) app.view.setView(extra.view);
+  if (app.labelName) showLabels(app.labelName);
   loadCoords(t);
   saveState();
+}
+
+/** Hands the image (and how to colour it) to the view. */
+function showImage(keepDisplay) {
+  const channels = app.channels && { dim: app.image.channelAxis, list: app.channels.map((c) => ({ ...c })) };
+  app.view.setImage(app.arr, app.slice, { keepDisplay, pyramid: app.pyramid, channels, physical: app.physical });
+}
+
+/** Switches an image with channels between the composite and one channel through a colormap. */
+export function setComposite(on) {
+  if (!app.image?.channelsAvailable || !!app.channels === on) return;
+  app.channels = on ? compositeChannels(app.image).list : null;
+  app.selectedChannel = app.channels?.find((c) => c.visible)?.index;
+  app.manualClim = false;
+  setStatus("loading");
+  buildSliceControls();
+  syncColorControls();
+  showImage(false);
+  if (app.labelName) showLabels(app.labelName);
+  saveState();
+}
+
+/** Shows a label image of the current image over it (null: none). */
+export async function showLabels(name) {
+  app.labelName = name;
+  syncLabelControls();
+  saveState();
+  if (!name) {
+    app.view.setLabels(null);
+    return;
+  }
+  const arr = app.arr;
+  try {
+    const lab = await openLabel(app.labelsGroup, name, arr, app.image.axes, app.slice);
+    if (app.arr !== arr || app.labelName !== name) return;
+    if (!lab) {
+      showError({ message: `the label image ${name} does not share the image's y and x axes` }, "", "The labels cannot be laid over this image");
+      return;
+    }
+    app.view.setLabels({ ...lab, opacity: app.labelOpacity });
+  } catch (e) {
+    showError(e, "", `The label image ${name} could not be opened`);
+  }
+}
+
+/** The view set channel limits from the data (auto): mirror them in the panel. */
+export function channelLimitsChanged(changes) {
+  for (const ch of changes) {
+    const c = app.channels?.find((x) => x.index === ch.index);
+    if (c) Object.assign(c, { lo: ch.lo, hi: ch.hi, auto: false });
+  }
+  renderChannels();
+  syncClimInputs();
+  drawHistogram();
 }
 
 /** 1-D coordinate arrays beside the array, named like its dimensions. */

@@ -23,6 +23,18 @@ export const app = {
   selectCtrl: null,
   workers: null, // the decode worker pool, once started
   workersStarting: null,
+  image: null, // the OME-Zarr image shown (ome.js describeImage), or null
+  imageNode: null, // its group
+  channels: null, // a composite's channels [{index, label, color, lo, hi, visible, auto}], or null
+  selectedChannel: null, // the channel whose limits and histogram the Colour panel shows
+  channelStats: new Map(), // per channel index, of the data in view
+  physical: null, // per dimension {scale, translation, unit} (OME transforms), or null
+  labelNames: [], // the image's label images
+  labelsGroup: null,
+  labelName: null, // the one shown
+  labelOpacity: 0.5,
+  ticks: "off", // axis ticks: off | index | physical
+  player: null, // playback (playback.js)
   view: null, // the SliceView (main.js)
   plot: null, // the LinePlot (main.js)
 };

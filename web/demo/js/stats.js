@@ -31,10 +31,18 @@ function finiteRange(arrays, step) {
 
 /**
  * Values of the given ranks (0-based, ascending) among the finite values
- * (every step-th of each array), which lie in [min, max].
+ * (every step-th of each array), which lie in [min, max]: {values, bins},
+ * bins the coarse histogram ({nbins, w}: bin floor((x-min)/w)) when asked.
  */
-function valuesOfRanks(arrays, step, ranks, min, max) {
-  if (!(max > min)) return ranks.map(() => min);
+function valuesOfRanks(arrays, step, ranks, min, max, coarse = null) {
+  // The coarse histogram (summarize's) is counted in the same pass.
+  const bins = new Uint32Array(coarse?.nbins ?? 0);
+  if (!(max > min)) {
+    if (coarse) for (const a of arrays) for (let i = 0; i < a.length; i += step) if (a[i] - a[i] === 0) bins[0]++;
+    return { values: ranks.map(() => min), bins };
+  }
+  const nb = bins.length;
+  const w = coarse?.w ?? 1;
   const scale = FINE / (max - min);
   const counts = new Uint32Array(FINE);
   const lo = new Float64Array(FINE).fill(Infinity);
@@ -48,6 +56,10 @@ function valuesOfRanks(arrays, step, ranks, min, max) {
       counts[b]++;
       if (x < lo[b]) lo[b] = x;
       if (x > hi[b]) hi[b] = x;
+      if (nb) {
+        const c = Math.floor((x - min) / w);
+        bins[c >= nb ? nb - 1 : c]++;
+      }
     }
   }
   // The bin of each rank, and the rank within it.
@@ -76,9 +88,9 @@ function valuesOfRanks(arrays, step, ranks, min, max) {
         if (b === bin) vals[n++] = x;
       }
     }
-    out[i] = vals.length <= SMALL ? vals.sort()[k] : valuesOfRanks([vals], 1, [k], lo[bin], hi[bin])[0];
+    out[i] = vals.length <= SMALL ? vals.sort()[k] : valuesOfRanks([vals], 1, [k], lo[bin], hi[bin]).values[0];
   }
-  return out;
+  return { values: out, bins };
 }
 
 /**
@@ -94,17 +106,8 @@ export function summarize(arrays, { maxSamples = 1_000_000, nbins = 128 } = {}) 
   const step = Math.max(1, Math.floor(n / maxSamples));
   const { m, nan, min, max } = finiteRange(arrays, step);
   if (m === 0) return { count: 0, nan, min: NaN, max: NaN, p1: NaN, p99: NaN, bins: new Uint32Array(0), binWidth: 1, sampled: step > 1 };
-  const bins = new Uint32Array(nbins);
   const w = max > min ? (max - min) / nbins : 1;
-  for (const a of arrays) {
-    for (let i = 0; i < a.length; i += step) {
-      const x = a[i];
-      if (x - x !== 0) continue;
-      const b = Math.floor((x - min) / w);
-      bins[b >= nbins ? nbins - 1 : b]++;
-    }
-  }
   const rank = (p) => Math.min(m - 1, Math.max(0, Math.round(p * (m - 1))));
-  const [p1, p99] = valuesOfRanks(arrays, step, [rank(0.01), rank(0.99)], min, max);
+  const { values: [p1, p99], bins } = valuesOfRanks(arrays, step, [rank(0.01), rank(0.99)], min, max, { nbins, w });
   return { count: m, nan, min, max, p1, p99, bins, binWidth: w, sampled: step > 1 };
 }

@@ -5,6 +5,7 @@ import { $ } from "./dom.js";
 import { app } from "./state.js";
 import { formatBytes, formatNumber } from "./format.js";
 import { isBool, unitsSuffix } from "./arrays.js";
+import { physicalText } from "./slice-panel.js";
 
 /** "st", "nd", "rd" or "th" for n. */
 export function ordinalSuffix(n) {
@@ -23,16 +24,22 @@ export function showHover(h) {
   const { ydim, xdim, index } = app.slice;
   const parts = [];
   for (let d = 0; d < index.length; d++) {
+    if (h.channels && d === app.image?.channelAxis) continue;
     const i = d === ydim ? h.iy : d === xdim ? h.ix : index[d];
     const c = app.coords[d];
-    parts.push(`${app.dimNames[d]} ${i}${c ? ` (${formatNumber(c[i])})` : ""}`);
+    const phys = physicalText(d, i);
+    parts.push(`${app.dimNames[d]} ${i}${c ? ` (${formatNumber(c[i])})` : phys ? ` (${phys})` : ""}`);
   }
   let val;
   if (h.loading) val = "…";
-  else if (Array.isArray(h.raw)) val = `${formatNumber(h.raw[0])} ${h.raw[1] < 0 ? "−" : "+"} ${formatNumber(Math.abs(h.raw[1]))}i  |z| = ${formatNumber(h.value)}`;
+  else if (h.channels) {
+    val = h.channels.map((ch) => `${app.channels?.find((c) => c.index === ch.index)?.label ?? `channel ${ch.index}`} ${ch.raw === null || ch.raw === undefined ? "–" : formatNumber(ch.raw)}`).join(" · ");
+  } else if (Array.isArray(h.raw)) val = `${formatNumber(h.raw[0])} ${h.raw[1] < 0 ? "−" : "+"} ${formatNumber(Math.abs(h.raw[1]))}i  |z| = ${formatNumber(h.value)}`;
   else if (isBool(app.arr)) val = h.raw ? "true" : "false";
   else val = formatNumber(h.raw);
-  out.textContent = `${parts.join(" · ")} = ${val}${h.loading ? "" : unitsSuffix(app.arr)}${h.stride > 1 ? `  (every ${h.stride}${ordinalSuffix(h.stride)} pixel)` : ""}`;
+  const label = h.label !== undefined && h.label !== null ? ` · label ${formatNumber(h.label)}` : "";
+  const sep = h.channels ? ": " : " = ";
+  out.textContent = `${parts.join(" · ")}${sep}${val}${h.loading || h.channels ? "" : unitsSuffix(app.arr)}${label}${h.stride > 1 ? `  (every ${h.stride}${ordinalSuffix(h.stride)} pixel)` : ""}`;
 }
 
 /** Shows a 1-D plot's point under the cursor. */

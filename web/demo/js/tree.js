@@ -5,7 +5,7 @@ import { $, el } from "./dom.js";
 import { app } from "./state.js";
 import { explain } from "./format.js";
 import { numericKind } from "./arrays.js";
-import { multiscalesOf } from "./ome.js";
+import { labelNames, multiscalesOf, plateOf, wellOf } from "./ome.js";
 
 let onSelect = (_t) => {};
 
@@ -33,13 +33,35 @@ export async function loadChildren(t) {
     t.children = [];
     t.error = e;
   }
-  // An OME-Zarr image names its levels even where the store cannot list.
-  const ms = multiscalesOf(t.node);
-  if (ms && t.children.length === 0) {
-    const levels = await Promise.all(ms.datasets.map((d) => t.node.open(d.path, { kind: "array" }).then((a) => [d.path, a], () => null)));
-    t.children = levels.filter(Boolean).map(([name, a]) => makeTreeNode(a, name, t));
+  // OME-Zarr names the children of images, plates and wells in their
+  // metadata, so they are listed even where the store cannot list (plain
+  // HTTP without consolidated metadata, as most OME-Zarr is).
+  if (t.children.length === 0) {
+    const names = omeChildren(t);
+    const nodes = await Promise.all(names.map((n) => t.node.open(n).then((node) => [n, node], () => null)));
+    t.children = nodes.filter(Boolean).map(([name, node]) => makeTreeNode(node, name, t));
     if (t.children.length) t.error = null;
   }
+}
+
+/**
+ * The children OME-Zarr metadata names: an image's levels and its
+ * "labels" group, a labels group's label images, a plate's rows, a row's
+ * wells (from the plate above it), a well's fields of view.
+ */
+function omeChildren(t) {
+  const attrs = t.node.attrs;
+  const ms = multiscalesOf(t.node);
+  if (ms) return [...ms.datasets.map((d) => d.path.replace(/^\/+/, "")), "labels"];
+  const labels = labelNames(attrs);
+  if (labels.length) return labels;
+  const plate = plateOf(attrs);
+  if (plate) return [...new Set(plate.wells.map((w) => w.path.split("/")[0]))];
+  const parentPlate = t.parent?.node && plateOf(t.parent.node.attrs);
+  if (parentPlate) return parentPlate.wells.filter((w) => w.path.split("/")[0] === t.name).map((w) => w.path.split("/")[1]);
+  const well = wellOf(attrs);
+  if (well) return well.images.map((i) => i.path);
+  return [];
 }
 
 export async function expand(t, depth) {

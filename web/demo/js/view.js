@@ -1,20 +1,29 @@
-// The 2D slice view: a canvas showing two dimensions of an array (the
+// The 2D slice view: a canvas showing two dimensions of an image (the
 // others fixed by index), read in tiles through the zarr-wasm package.
+// An image is drawn through a colormap, or — an OME-Zarr image with
+// channels — as an additive composite of its channels in their colours;
+// a label image can lie over it. A scale bar and axis ticks are drawn on
+// top.
 //
 // Reads stay bounded. The visible part of the slice is cut into tiles whose
 // edges fall on chunk edges; a tile at level L is a strided read (step
 // s = 2^L) chosen so that one data sample covers about one screen pixel, so
-// zooming out reads fewer samples, never more than the canvas can show. If
-// even that would touch too many chunks (huge arrays with small chunks and
-// no pyramid), the stride grows until the chunk count fits a budget. Tiles
-// are kept in a bounded LRU cache; tiles no longer needed are aborted.
-import * as zarr from "zarr-wasm";
-import { table } from "./colormaps.js";
-import { isBool, numericKind, readChunkShape } from "./arrays.js";
+// zooming out reads fewer samples, never more than the canvas can show
+// (from a coarser pyramid level where there is one, layers.js). If even
+// that would touch too many chunks, the stride grows until the chunk count
+// fits a budget. Tiles are kept in a bounded LRU cache; tiles no longer
+// needed are aborted. A composite reads one tile per visible channel; a
+// "cell" is one tile position, drawn when all its tiles are there.
+import { isBool, numericKind } from "./arrays.js";
 import { summarize } from "./stats.js";
+import { Layer, tileValues } from "./layers.js";
+import { paintColormap, paintComposite, paintLabels } from "./paint.js";
+import { drawScaleBar, drawTicks } from "./overlay.js";
 
 const TILE_CACHE_BYTES = 256 << 20;
+const MAX_CELLS = 256; // painted cells kept (bitmaps of up to 1024² pixels, usually 256²)
 const MAX_TILE_READS = 6;
+const MAX_PREFETCH_READS = 2; // beside the reads the view needs
 const CHUNK_BUDGET = 1024; // chunks one view may touch
 const MAX_CHUNK_BYTES = 512 << 20; // refuse arrays whose single chunk is larger
 
@@ -28,12 +37,28 @@ function tileBase(c) {
   return 512;
 }
 
+/** Contrast limits from statistics: the 1st and 99th percentiles, widened when flat. */
+export function autoLimits(st, bool) {
+  if (bool) return [0, 1];
+  let lo = st.p1;
+  let hi = st.p99;
+  if (!(hi > lo)) {
+    lo = st.min;
+    hi = st.max;
+    if (!(hi > lo)) {
+      lo = Number.isFinite(lo) ? lo - 0.5 : 0;
+      hi = Number.isFinite(hi) ? hi + 0.5 : 1;
+    }
+  }
+  return [lo, hi];
+}
+
 export class SliceView {
   /**
    * @param {HTMLElement} host element the canvas fills
    * @param {{onHover?: Function, onProgress?: Function, onStats?: Function,
-   *   onAutoContrast?: Function, onError?: Function, onView?: Function,
-   *   onPending?: Function, onRendered?: Function}} cb
+   *   onAutoContrast?: Function, onChannelLimits?: Function, onError?: Function,
+   *   onView?: Function, onPending?: Function, onRendered?: Function}} cb
    */
   constructor(host, cb = {}) {
     this.host = host;
@@ -47,22 +72,35 @@ export class SliceView {
     this.cw = 1;
     this.ch = 1;
     this.dpr = 1;
-    /** @type {Map<string, any>} LRU: insertion order, refreshed on use */
+    /** @type {Map<string, any>} data tiles, LRU: insertion order, refreshed on use */
     this.tiles = new Map();
     this.tileBytes = 0;
+    /** @type {Map<string, {bitmap, ctx, version}>} painted cells, LRU */
+    this.cells = new Map();
     this.queue = [];
     this.reading = 0;
+    this.prefetching = 0;
+    this.prefetchIndices = [];
     this.arr = null;
     this.arrId = 0;
     this.view = { cx: 0, cy: 0, z: 1 };
     this.display = { cmap: "viridis", reversed: false, lo: 0, hi: 1 };
+    this.channels = null; // composite: {dim, list: [{index, color, lo, hi, visible, inverted, auto}]}
+    this.labels = null; // {layer, colors, opacity, id}
     this.displayVersion = 1;
+    this.labelVersion = 1;
     this.autoPending = false;
     this.fitPending = false;
     this.complete = false;
     this.drawn = 0;
     this.frame = 0;
+    this.drawTimer = 0;
+    this.lastDraw = 0;
+    this.previousPrefix = null; // cells of the slice shown before, kept on screen until the new one's are there
     this.pointers = new Map();
+    this.physical = null; // per image dimension: {scale, translation, unit} or null
+    this.ticks = "off";
+    this.scaleBar = null;
     this.#bindEvents();
     new ResizeObserver(() => this.#resize()).observe(host);
     this.#resize();
@@ -71,29 +109,37 @@ export class SliceView {
   // ------------------------------------------------------------ state
 
   /**
-   * Shows an array. slice: {ydim, xdim, index} (index has an entry per
-   * dimension; the displayed ones are ignored). pyramid: the lower
-   * resolutions of the same image, [{arr, factors}] with factors per
-   * dimension (level 0 is arr itself); zoomed out, tiles come from the
-   * coarsest level that still has every pixel the stride keeps.
+   * Shows an image. slice: {ydim, xdim, index} (index has an entry per
+   * dimension; the displayed ones are ignored). Options:
+   * - pyramid: lower resolutions [{arr, factors}] (OME-Zarr levels);
+   * - channels: {dim, list: [{index, color: [r,g,b], lo, hi, visible, auto}]}
+   *   draws the channels along dim as a composite (auto: limits from the
+   *   data in view), else the display's colormap;
+   * - keepDisplay: keep the colormap's limits (no automatic contrast);
+   * - physical: per dimension {scale, translation, unit} or null.
    */
-  setArray(arr, slice, { keepDisplay = false, pyramid = [] } = {}) {
+  setImage(arr, slice, { keepDisplay = false, pyramid = [], channels = null, physical = null } = {}) {
     this.#abortAll();
+    this.previousPrefix = null;
     this.tiles.clear();
+    this.cells.clear();
     this.tileBytes = 0;
     this.arr = arr;
-    this.pyramid = pyramid
-      .filter((p) => p.arr !== arr && p.factors.length === arr.shape.length)
-      .map((p) => ({ ...p, chunks: readChunkShape(p.arr) }));
+    this.image = Layer.image(arr, pyramid);
+    this.labels = null;
     this.arrId++;
     this.kind = numericKind(arr);
-    this.readChunks = readChunkShape(arr);
+    const chunks = this.image.levels[0].chunks;
     const item = arr.dataType?.size ?? 8;
-    const chunkBytes = this.readChunks.reduce((a, b) => a * b, 1) * item;
+    const chunkBytes = chunks.reduce((a, b) => a * b, 1) * item;
     this.tooBig = chunkBytes > MAX_CHUNK_BYTES ? chunkBytes : 0;
-    this.autoPending = !keepDisplay;
+    this.channels = channels && { dim: channels.dim, list: channels.list.map((c) => ({ ...c })) };
+    this.physical = physical;
+    this.autoPending = this.channels ? this.channels.list.some((c) => c.auto) : !keepDisplay;
     this.complete = false;
     this.stats = null;
+    this.channelStats = new Map();
+    this.prefetchIndices = [];
     this.#setSlice(slice);
     this.fitPending = true;
     this.#layout();
@@ -102,6 +148,7 @@ export class SliceView {
   /** Changes the displayed dimensions or the indices of the others. */
   setSlice(slice) {
     const dimsChanged = slice.ydim !== this.slice.ydim || slice.xdim !== this.slice.xdim;
+    this.previousPrefix = dimsChanged ? null : this.#cellPrefix(this.slice.index);
     this.#setSlice(slice);
     if (dimsChanged) this.fitPending = true;
     this.complete = false;
@@ -113,10 +160,21 @@ export class SliceView {
     const sh = this.arr.shape;
     this.H = sh[slice.ydim];
     this.W = sh[slice.xdim];
-    this.by = tileBase(this.readChunks[slice.ydim]);
-    this.bx = tileBase(this.readChunks[slice.xdim]);
-    const idx = this.slice.index.map((v, d) => (d === slice.ydim || d === slice.xdim ? "*" : v));
-    this.sliceKey = `${this.arrId}|${slice.ydim},${slice.xdim}|${idx.join(",")}`;
+    const chunks = this.image.levels[0].chunks;
+    this.by = tileBase(chunks[slice.ydim]);
+    this.bx = tileBase(chunks[slice.xdim]);
+  }
+
+  /** Key of the image's slice at index (the displayed dimensions are "*"). */
+  #sliceKey(index) {
+    const { ydim, xdim } = this.slice;
+    return `${this.arrId}|${ydim},${xdim}|${index.map((v, d) => (d === ydim || d === xdim ? "*" : v)).join(",")}`;
+  }
+
+  /** The indices the image's visible channels are read at (one index vector per channel). */
+  #channelIndices(index) {
+    if (!this.channels) return [{ index, channel: null }];
+    return this.channels.list.filter((c) => c.visible).map((c) => ({ index: index.map((v, d) => (d === this.channels.dim ? c.index : v)), channel: c }));
   }
 
   /** Colormap and contrast limits: {cmap, reversed, lo, hi} (any subset). */
@@ -126,18 +184,81 @@ export class SliceView {
     this.#scheduleDraw();
   }
 
-  /** Sets the contrast limits from the data in view when it has loaded. */
+  /**
+   * Changes channels of a composite: [{index, color?, lo?, hi?, visible?,
+   * inverted?}]. Showing a hidden channel reads its tiles.
+   */
+  setChannels(changes) {
+    if (!this.channels) return;
+    let shown = false;
+    for (const ch of changes) {
+      const c = this.channels.list.find((x) => x.index === ch.index);
+      if (!c) continue;
+      if (ch.visible && !c.visible) shown = true;
+      Object.assign(c, ch);
+      if (c.visible && c.auto) this.autoPending = true;
+    }
+    this.displayVersion++;
+    if (shown || changes.some((c) => c.visible === false)) {
+      this.complete = false;
+      this.#layout();
+    } else this.#scheduleDraw();
+  }
+
+  /**
+   * A label image over the image: {layer (layers.js), colors: Map, opacity},
+   * or null for none.
+   */
+  setLabels(labels) {
+    this.labels = labels && { ...labels, id: (this.labels?.id ?? 0) + 1 };
+    this.labelVersion++;
+    this.complete = false;
+    this.#layout();
+  }
+
+  setLabelOpacity(opacity) {
+    if (!this.labels) return;
+    this.labels.opacity = opacity;
+    this.#scheduleDraw();
+  }
+
+  /** Axis ticks: "off", "index" or "physical". */
+  setTicks(mode) {
+    this.ticks = mode;
+    this.#scheduleDraw();
+  }
+
+  /** Sets the contrast limits (of every channel with auto set) from the data in view when it has loaded. */
   autoContrast() {
     this.autoPending = true;
     this.complete = false;
     this.#checkComplete();
   }
 
+  /**
+   * Reads the tiles in view at these other indices (full index vectors)
+   * while the view is idle: the next frames of a playback.
+   */
+  prefetch(indices) {
+    this.prefetchIndices = indices.map((i) => i.slice());
+    const keep = new Set(this.#prefetchTiles().map((t) => t.key));
+    for (const t of this.tiles.values()) {
+      if (t.prefetch && t.state === "loading" && !keep.has(t.key)) {
+        t.ctrl.abort();
+        this.tiles.delete(t.key);
+      }
+    }
+    this.#pump();
+  }
+
   clear() {
     this.#abortAll();
     this.tiles.clear();
+    this.cells.clear();
     this.tileBytes = 0;
     this.arr = null;
+    this.labels = null;
+    this.channels = null;
     this.#scheduleDraw();
   }
 
@@ -230,12 +351,14 @@ export class SliceView {
     const r = this.#visibleRange();
     const ey = Math.max(1, r.y1 - r.y0);
     const ex = Math.max(1, r.x1 - r.x0);
+    const { ydim, xdim } = this.slice;
+    const layers = Math.max(1, this.#channelIndices(this.slice.index).length) + (this.labels ? 1 : 0);
     // Chunk extents in level-0 pixels, of the level a stride reads from.
     const touched = (s) => {
-      const p = this.#source(s);
-      const cy = (p.chunks[this.slice.ydim] || 1) * p.factors[this.slice.ydim];
-      const cx = (p.chunks[this.slice.xdim] || 1) * p.factors[this.slice.xdim];
-      return (Math.ceil(ey / Math.max(cy, s)) + 1) * (Math.ceil(ex / Math.max(cx, s)) + 1);
+      const lv = this.image.source(s, ydim, xdim);
+      const cy = this.image.chunkSpan(lv, ydim);
+      const cx = this.image.chunkSpan(lv, xdim);
+      return layers * (Math.ceil(ey / Math.max(cy, s)) + 1) * (Math.ceil(ex / Math.max(cx, s)) + 1);
     };
     while (L < maxL && touched(2 ** L) > CHUNK_BUDGET) {
       L++;
@@ -244,7 +367,8 @@ export class SliceView {
     return L;
   }
 
-  #neededTiles(L) {
+  /** The tile positions (cells) in view at level L, nearest the centre first. */
+  #cellsInView(L) {
     const s = 2 ** L;
     const ty = this.by * s;
     const tx = this.bx * s;
@@ -254,15 +378,34 @@ export class SliceView {
     const c = this.toData(this.cw / 2, this.ch / 2);
     for (let i = Math.floor(r.y0 / ty); i * ty < r.y1; i++) {
       for (let j = Math.floor(r.x0 / tx); j * tx < r.x1; j++) {
-        const key = `${this.sliceKey}|${L}|${i},${j}`;
         const y0 = i * ty;
         const x0 = j * tx;
         const d = Math.hypot(y0 + ty / 2 - c.y, x0 + tx / 2 - c.x);
-        out.push({ key, L, s, i, j, y0, x0, y1: Math.min(this.H, y0 + ty), x1: Math.min(this.W, x0 + tx), d });
+        out.push({ L, s, i, j, y0, x0, y1: Math.min(this.H, y0 + ty), x1: Math.min(this.W, x0 + tx), d });
       }
     }
     out.sort((a, b) => a.d - b.d);
     return out;
+  }
+
+  /** The data tiles of a cell at an image index: one per visible channel, then the labels. */
+  #tilesOf(cell, index) {
+    const pos = `${cell.L}|${cell.i},${cell.j}`;
+    const out = this.#channelIndices(index).map(({ index: at, channel }) => ({
+      ...cell,
+      key: `img|${this.#sliceKey(at)}|${pos}`,
+      layer: this.image,
+      index: at,
+      channel,
+    }));
+    if (this.labels) out.push({ ...cell, key: `lab${this.labels.id}|${this.#sliceKey(index)}|${pos}`, layer: this.labels.layer, index, label: true });
+    return out;
+  }
+
+  /** The start of the keys of painted cells at index: the slice (the channel dimension aside) and which channels. */
+  #cellPrefix(index) {
+    const chans = this.channels ? `c${this.channels.list.filter((c) => c.visible).map((c) => c.index).join(".")}` : "";
+    return `${this.#sliceKey(index.map((v, d) => (this.channels && d === this.channels.dim ? 0 : v)))}|${chans}|`;
   }
 
   #layout() {
@@ -286,25 +429,29 @@ export class SliceView {
     }
     const L = this.level();
     this.L = L;
-    const needed = this.#neededTiles(L);
-    this.needed = needed.map((t) => t.key);
+    this.viewCells = this.#cellsInView(L).map((c) => ({ ...c, tiles: this.#tilesOf(c, this.slice.index) }));
+    this.needed = this.viewCells.flatMap((c) => c.tiles.map((t) => t.key));
     const want = new Set(this.needed);
-    // Abort reads of tiles the view no longer needs.
+    const prefetch = new Set(this.#prefetchTiles().map((t) => t.key));
+    // Abort reads of tiles the view no longer needs (or prefetches).
     for (const t of this.tiles.values()) {
-      if (t.state === "loading" && !want.has(t.key)) {
+      if (t.state === "loading" && !want.has(t.key) && !prefetch.has(t.key)) {
         t.ctrl.abort();
         this.tiles.delete(t.key);
       }
     }
     this.queue = [];
-    for (const n of needed) {
-      const t = this.tiles.get(n.key);
-      if (t) {
-        this.tiles.delete(n.key);
-        this.tiles.set(n.key, t); // refresh LRU order
-        continue;
+    for (const c of this.viewCells) {
+      for (const n of c.tiles) {
+        const t = this.tiles.get(n.key);
+        if (t) {
+          t.prefetch = false; // needed now: it counts for the view
+          this.tiles.delete(n.key);
+          this.tiles.set(n.key, t); // refresh LRU order
+          continue;
+        }
+        this.queue.push(n);
       }
-      this.queue.push(n);
     }
     this.complete = false;
     this.#pump();
@@ -312,66 +459,69 @@ export class SliceView {
     this.#scheduleDraw();
   }
 
+  /** Tiles of the prefetched indices at the current level, not read yet. */
+  #prefetchTiles() {
+    if (!this.arr || !this.prefetchIndices.length || this.L === undefined) return [];
+    const cells = this.#cellsInView(this.L);
+    const out = [];
+    for (const index of this.prefetchIndices) for (const c of cells) out.push(...this.#tilesOf(c, index));
+    return out;
+  }
+
   #pump() {
     while (this.reading < MAX_TILE_READS && this.queue.length) {
       const n = this.queue.shift();
       if (this.tiles.has(n.key)) continue;
-      const tile = { ...n, state: "loading", ctrl: new AbortController(), version: 0, bytes: 0 };
-      this.tiles.set(n.key, tile);
-      this.reading++;
-      this.#read(tile).finally(() => {
-        this.reading--;
-        this.#pump();
-        this.#checkComplete();
-      });
+      this.#start(n, false);
+    }
+    // Prefetch only while the view has nothing of its own to read.
+    if (!this.queue.length && this.reading === 0) {
+      for (const n of this.#prefetchTiles()) {
+        if (this.prefetching >= MAX_PREFETCH_READS) break;
+        if (this.tiles.has(n.key)) continue;
+        this.#start(n, true);
+      }
     }
     this.#progress();
   }
 
-  /**
-   * Where a read with stride s comes from: the coarsest pyramid level whose
-   * factors along the shown dimensions divide s (so it holds exactly the
-   * pixels the stride keeps), else the array itself.
-   */
+  #start(n, prefetch) {
+    const tile = { ...n, state: "loading", ctrl: new AbortController(), bytes: 0, prefetch };
+    this.tiles.set(n.key, tile);
+    if (prefetch) this.prefetching++;
+    else this.reading++;
+    this.#read(tile).finally(() => {
+      if (prefetch) this.prefetching--;
+      else this.reading--;
+      this.#pump();
+      this.#checkComplete();
+    });
+  }
+
   /** Index of the pyramid level (0: the array itself) and the stride within it, for the current zoom. */
   source() {
     if (!this.arr) return { level: 0, stride: 1 };
     const s = 2 ** (this.L ?? 0);
-    const src = this.#source(s);
-    return { level: src.arr === this.arr ? 0 : 1 + this.pyramid.findIndex((p) => p.arr === src.arr), stride: s / src.factors[this.slice.xdim] };
-  }
-
-  #source(s) {
-    const { ydim, xdim } = this.slice;
-    let best = { arr: this.arr, factors: this.arr.shape.map(() => 1), chunks: this.readChunks };
-    for (const p of this.pyramid ?? []) {
-      const fy = p.factors[ydim];
-      const fx = p.factors[xdim];
-      if (s % fy || s % fx || fy * fx <= best.factors[ydim] * best.factors[xdim]) continue;
-      best = p;
-    }
-    return best;
+    const lv = this.image.source(s, this.slice.ydim, this.slice.xdim);
+    return { level: lv.level, stride: s / lv.factors[this.slice.xdim] };
   }
 
   async #read(tile) {
-    const { ydim, xdim, index } = this.slice;
-    const { arr, factors } = this.#source(tile.s);
-    const within = (v, d) => Math.min(arr.shape[d], Math.ceil(v / factors[d]));
-    const sel = index.map((v, d) =>
-      d === ydim
-        ? zarr.slice(tile.y0 / factors[d], within(tile.y1, d), tile.s / factors[d])
-        : d === xdim
-          ? zarr.slice(tile.x0 / factors[d], within(tile.x1, d), tile.s / factors[d])
-          : Math.min(arr.shape[d] - 1, Math.floor(v / factors[d])),
-    );
+    const { ydim, xdim } = this.slice;
+    const layer = tile.layer;
+    const level = layer.source(tile.s, ydim, xdim);
+    const sel = layer.selection(level, tile, tile.index, ydim, xdim);
     try {
-      const res = await arr.get(sel, { signal: tile.ctrl.signal });
+      const res = await level.arr.get(sel, { signal: tile.ctrl.signal });
       if (this.tiles.get(tile.key) !== tile) return;
-      this.#fill(tile, res);
-      tile.state = "ready";
+      const ny = Math.ceil((tile.y1 - tile.y0) / tile.s);
+      const nx = Math.ceil((tile.x1 - tile.x0) / tile.s);
+      const complex = !tile.label && this.kind === "complex";
+      const { values, raw } = tileValues(res, ny, nx, layer.rowsFirst(ydim, xdim), complex);
+      Object.assign(tile, { ny, nx, values, raw, bytes: values.byteLength + res.data.byteLength, state: "ready" });
       this.tileBytes += tile.bytes;
       this.#evict();
-      this.#scheduleDraw();
+      if (!tile.prefetch) this.#scheduleDraw();
     } catch (e) {
       if (tile.ctrl.signal.aborted || e?.code === "ABORTED") {
         if (this.tiles.get(tile.key) === tile) this.tiles.delete(tile.key);
@@ -379,39 +529,13 @@ export class SliceView {
       }
       tile.state = "error";
       tile.error = e;
+      if (tile.prefetch) {
+        this.tiles.delete(tile.key); // the view reads it again (and reports) if it needs it
+        return;
+      }
       this.cb.onError?.(e, "read");
       this.#scheduleDraw();
     }
-  }
-
-  /** Turns a get() result into row-major numbers (magnitude for complex). */
-  #fill(tile, res) {
-    const { ydim, xdim } = this.slice;
-    const ny = Math.ceil((tile.y1 - tile.y0) / tile.s);
-    const nx = Math.ceil((tile.x1 - tile.x0) / tile.s);
-    const [s0, s1] = res.stride;
-    const sy = ydim < xdim ? s0 : s1;
-    const sx = ydim < xdim ? s1 : s0;
-    // A pyramid level may end a row or column short of the stride's count.
-    const hy = Math.min(ny, res.shape[ydim < xdim ? 0 : 1]);
-    const hx = Math.min(nx, res.shape[ydim < xdim ? 1 : 0]);
-    const data = res.data;
-    const items = this.kind === "complex" ? 2 : 1;
-    const v = new Float64Array(ny * nx);
-    const big = typeof data[0] === "bigint";
-    v.fill(NaN);
-    for (let iy = 0; iy < hy; iy++) {
-      for (let ix = 0; ix < hx; ix++) {
-        const k = (iy * sy + ix * sx) * items;
-        if (items === 2) v[iy * nx + ix] = Math.hypot(data[k], data[k + 1]);
-        else v[iy * nx + ix] = big ? Number(data[k]) : data[k];
-      }
-    }
-    tile.ny = ny;
-    tile.nx = nx;
-    tile.values = v;
-    tile.raw = { data, sy, sx, items, hy, hx };
-    tile.bytes = v.byteLength + data.byteLength + ny * nx * 4;
   }
 
   #evict() {
@@ -422,6 +546,7 @@ export class SliceView {
       this.tiles.delete(k);
       this.tileBytes -= t.bytes;
     }
+    while (this.cells.size > MAX_CELLS) this.cells.delete(this.cells.keys().next().value);
   }
 
   #abortAll() {
@@ -455,21 +580,19 @@ export class SliceView {
     }
     this.#updateStats();
     this.autoPending = false;
-    const st = this.stats;
-    if (st) {
-      let lo = st.p1;
-      let hi = st.p99;
-      if (isBool(this.arr)) {
-        lo = 0;
-        hi = 1;
-      } else if (!(hi > lo)) {
-        lo = st.min;
-        hi = st.max;
-        if (!(hi > lo)) {
-          lo = Number.isFinite(lo) ? lo - 0.5 : 0;
-          hi = Number.isFinite(hi) ? hi + 0.5 : 1;
-        }
+    if (this.channels) {
+      const changed = [];
+      for (const c of this.channels.list) {
+        const st = this.channelStats.get(c.index);
+        if (!c.auto || !c.visible || !st) continue;
+        [c.lo, c.hi] = autoLimits(st, false);
+        c.auto = false;
+        changed.push(c);
       }
+      this.displayVersion++;
+      if (changed.length) this.cb.onChannelLimits?.(changed.map((c) => ({ index: c.index, lo: c.lo, hi: c.hi })));
+    } else if (this.stats) {
+      const [lo, hi] = autoLimits(this.stats, isBool(this.arr));
       this.display = { ...this.display, lo, hi };
       this.displayVersion++;
       this.cb.onAutoContrast?.(lo, hi);
@@ -477,17 +600,30 @@ export class SliceView {
     this.#scheduleDraw();
   }
 
-  /** Statistics of the tiles in view (stats.js), handed to onStats. */
+  /** Statistics of the tiles in view (stats.js): the image's, or each visible channel's. */
   #updateStats() {
     this.statsDue = false;
-    const tiles = this.needed.map((k) => this.tiles.get(k)).filter((t) => t?.state === "ready");
-    this.stats = summarize(tiles.map((t) => t.values));
-    this.cb.onStats?.(this.stats);
+    const ready = (t) => t?.state === "ready";
+    const tiles = this.viewCells.flatMap((c) => c.tiles.filter((t) => !t.label)).map((n) => this.tiles.get(n.key)).filter(ready);
+    if (this.channels) {
+      this.channelStats = new Map();
+      for (const c of this.channels.list.filter((x) => x.visible)) {
+        this.channelStats.set(c.index, summarize(tiles.filter((t) => t.channel?.index === c.index).map((t) => t.values)));
+      }
+      this.stats = null;
+    } else {
+      this.stats = summarize(tiles.map((t) => t.values));
+    }
+    this.cb.onStats?.(this.stats, this.channelStats);
   }
 
   // ----------------------------------------------------------- values
 
-  /** The sample shown at a canvas point: {iy, ix, value, raw} or null. */
+  /**
+   * The samples shown at a canvas point: {iy, ix, stride, value, raw} (or
+   * channels: [{index, value, raw}] for a composite), label: the label
+   * value there; null outside the image.
+   */
   sampleAt(px, py) {
     if (!this.arr) return null;
     const { x, y } = this.toData(px, py);
@@ -495,18 +631,28 @@ export class SliceView {
     const s = 2 ** (this.L ?? 0);
     const iy = Math.floor(Math.floor(y) / s) * s;
     const ix = Math.floor(Math.floor(x) / s) * s;
-    const tyS = this.by * s;
-    const txS = this.bx * s;
-    const key = `${this.sliceKey}|${this.L}|${Math.floor(iy / tyS)},${Math.floor(ix / txS)}`;
-    const t = this.tiles.get(key);
-    if (!t || t.state !== "ready") return { iy, ix, stride: s, loading: true };
-    const ry = (iy - t.y0) / s;
-    const rx = (ix - t.x0) / s;
-    const { data, sy, sx, items, hy, hx } = t.raw;
-    if (ry >= hy || rx >= hx) return null;
-    const k = (ry * sy + rx * sx) * items;
-    const raw = items === 2 ? [data[k], data[k + 1]] : data[k];
-    return { iy, ix, stride: s, value: t.values[ry * t.nx + rx], raw };
+    const cell = { L: this.L, s, i: Math.floor(iy / (this.by * s)), j: Math.floor(ix / (this.bx * s)) };
+    const out = { iy, ix, stride: s };
+    const read = (key) => {
+      const t = this.tiles.get(key);
+      if (!t || t.state !== "ready") return undefined;
+      const ry = (iy - t.y0) / s;
+      const rx = (ix - t.x0) / s;
+      const { data, sy, sx, items, hy, hx } = t.raw;
+      if (ry >= hy || rx >= hx) return null;
+      const k = (ry * sy + rx * sx) * items;
+      return { value: t.values[ry * t.nx + rx], raw: items === 2 ? [data[k], data[k + 1]] : data[k] };
+    };
+    const tiles = this.#tilesOf(cell, this.slice.index);
+    for (const t of tiles) {
+      const v = read(t.key);
+      if (v === undefined) return { ...out, loading: true };
+      if (t.label) out.label = v?.raw ?? null;
+      else if (t.channel) (out.channels ??= []).push({ index: t.channel.index, ...v });
+      else if (v === null) return null;
+      else Object.assign(out, v);
+    }
+    return out;
   }
 
   // ----------------------------------------------------------- drawing
@@ -524,43 +670,101 @@ export class SliceView {
     this.#scheduleDraw();
   }
 
+  /**
+   * Draws at the next animation frame. While tiles are still arriving, at
+   * most every 100 ms (each draw repaints the whole canvas; sixteen tiles
+   * arriving one by one would cost sixteen); at once when the last arrives.
+   */
   #scheduleDraw() {
-    if (this.frame) return;
     // Until the frame is drawn, the picture on screen is out of date.
     if (this.arr && !this.tooBig) this.cb.onPending?.();
+    if (this.frame) return;
+    const wait = this.complete ? 0 : this.lastDraw + 100 - performance.now();
+    if (wait > 0) {
+      if (!this.drawTimer) {
+        this.drawTimer = setTimeout(() => {
+          this.drawTimer = 0;
+          this.#scheduleDraw();
+        }, wait);
+      }
+      return;
+    }
+    clearTimeout(this.drawTimer);
+    this.drawTimer = 0;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
+      this.lastDraw = performance.now();
       this.#draw();
     });
   }
 
-  #colorize(t) {
-    if (t.version === this.displayVersion && t.bitmap) return;
-    const { lo, hi, cmap, reversed } = this.display;
-    const tab = table(cmap, reversed);
-    if (!t.bitmap) {
-      t.bitmap = new OffscreenCanvas(t.nx, t.ny);
-      t.bctx = t.bitmap.getContext("2d");
+  /** A cell's painted bitmap (image layer), made or refreshed from its tiles; null until they are all there. */
+  #paint(cell, tiles) {
+    const img = tiles.filter((t) => !t.label).map((t) => this.tiles.get(t.key));
+    if (!img.length || img.some((t) => t?.state !== "ready")) return null;
+    const key = `${this.#cellPrefix(this.slice.index)}${cell.L}|${cell.i},${cell.j}`;
+    let c = this.cells.get(key);
+    if (c && c.version === this.displayVersion) {
+      this.cells.delete(key);
+      this.cells.set(key, c);
+      return c;
     }
-    const img = t.bctx.createImageData(t.nx, t.ny);
-    const px = img.data;
-    const v = t.values;
-    const scale = hi > lo ? 255 / (hi - lo) : 0;
-    for (let i = 0, o = 0; i < v.length; i++, o += 4) {
-      const x = v[i];
-      if (x !== x) {
-        px[o + 3] = 0; // NaN: transparent, the background shows
-        continue;
+    const { nx, ny } = img[0];
+    if (!c) {
+      const bitmap = new OffscreenCanvas(nx, ny);
+      c = { bitmap, ctx: bitmap.getContext("2d"), version: 0, cell, tiles };
+    }
+    const data = c.ctx.createImageData(nx, ny);
+    if (this.channels) {
+      paintComposite(
+        img.map((t) => ({ values: t.values, color: t.channel.color, lo: t.channel.lo, hi: t.channel.hi, inverted: t.channel.inverted })),
+        nx * ny,
+        data.data,
+      );
+    } else paintColormap(img[0].values, data.data, this.display);
+    c.ctx.putImageData(data, 0, 0);
+    c.version = this.displayVersion;
+    this.cells.set(key, c);
+    return c;
+  }
+
+  /** A cell's label bitmap, or null. */
+  #paintLabels(tile) {
+    const t = this.tiles.get(tile.key);
+    if (t?.state !== "ready") return null;
+    if (!t.bitmap || t.labelVersion !== this.labelVersion) {
+      t.bitmap ??= new OffscreenCanvas(t.nx, t.ny);
+      const g = t.bitmap.getContext("2d");
+      const data = g.createImageData(t.nx, t.ny);
+      paintLabels(t.values, data.data, this.labels.colors);
+      g.putImageData(data, 0, 0);
+      if (t.labelVersion === undefined) {
+        t.bytes += t.nx * t.ny * 4;
+        this.tileBytes += t.nx * t.ny * 4;
       }
-      let j = scale ? Math.round((x - lo) * scale) : x > lo ? 255 : 0;
-      j = j < 0 ? 0 : j > 255 ? 255 : j;
-      px[o] = tab[3 * j];
-      px[o + 1] = tab[3 * j + 1];
-      px[o + 2] = tab[3 * j + 2];
-      px[o + 3] = 255;
+      t.labelVersion = this.labelVersion;
     }
-    t.bctx.putImageData(img, 0, 0);
-    t.version = this.displayVersion;
+    return t.bitmap;
+  }
+
+  #blit(bitmap, cell) {
+    const { ctx } = this;
+    const v = this.view;
+    const p = this.toScreen(cell.x0, cell.y0);
+    const w = bitmap.width * cell.s * v.z;
+    const h = bitmap.height * cell.s * v.z;
+    ctx.imageSmoothingEnabled = v.z * cell.s < 1;
+    ctx.imageSmoothingQuality = "medium";
+    if (this.flipY) {
+      // Row cell.y0 sits at p.py and later rows go up the screen.
+      ctx.save();
+      ctx.translate(0, p.py);
+      ctx.scale(1, -1);
+      ctx.drawImage(bitmap, p.px, 0, w, h);
+      ctx.restore();
+    } else {
+      ctx.drawImage(bitmap, p.px, p.py, w, h);
+    }
   }
 
   #draw() {
@@ -568,6 +772,7 @@ export class SliceView {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = "#16181d";
     ctx.fillRect(0, 0, this.cw, this.ch);
+    this.scaleBar = null;
     if (!this.arr || this.tooBig) return;
     const s0 = this.toScreen(0, 0);
     const s1 = this.toScreen(this.W, this.H);
@@ -581,35 +786,42 @@ export class SliceView {
     ctx.fillStyle = this.#checker();
     ctx.fillRect(a.px, a.py, b.px - a.px, b.py - a.py);
     // Wait for the automatic contrast limits before drawing anything.
-    if (!this.autoPending) {
+    if (!this.autoPending && this.viewCells) {
       const L = this.L ?? 0;
-      const v = this.view;
       const r = this.#visibleRange();
-      const drawable = [];
-      for (const t of this.tiles.values()) {
-        if (t.state !== "ready" || !t.key.startsWith(this.sliceKey + "|")) continue;
-        if (t.y1 <= r.y0 || t.y0 >= r.y1 || t.x1 <= r.x0 || t.x0 >= r.x1) continue;
-        if (t.L !== L && Math.abs(t.L - L) > 4) continue;
-        drawable.push(t);
+      const overlaps = (c) => !(c.y1 <= r.y0 || c.y0 >= r.y1 || c.x1 <= r.x0 || c.x0 >= r.x1);
+      // Placeholders first: cells of other levels painted earlier for this
+      // slice (coarser first, then finer), then the current level.
+      const prefix = this.#cellPrefix(this.slice.index);
+      const others = [];
+      const previous = [];
+      for (const [k, c] of this.cells) {
+        if (!overlaps(c.cell)) continue;
+        // The slice shown before (another frame): until this one's cells are there.
+        if (this.previousPrefix && this.previousPrefix !== prefix && k.startsWith(this.previousPrefix) && c.cell.L === L) previous.push(c);
+        if (c.cell.L === L || !k.startsWith(prefix) || Math.abs(c.cell.L - L) > 4) continue;
+        others.push(c);
       }
-      // Placeholders first (coarser, then finer levels), the current level last.
-      const rank = (t) => (t.L === L ? -1e9 : t.L > L ? t.L : t.L - L + 100);
-      drawable.sort((p, q) => rank(q) - rank(p));
-      for (const t of drawable) {
-        this.#colorize(t);
-        const p = this.toScreen(t.x0, t.y0);
-        ctx.imageSmoothingEnabled = v.z * t.s < 1;
-        ctx.imageSmoothingQuality = "medium";
-        if (this.flipY) {
-          // Row t.y0 sits at p.py and later rows go up the screen.
-          ctx.save();
-          ctx.translate(0, p.py);
-          ctx.scale(1, -1);
-          ctx.drawImage(t.bitmap, p.px, 0, t.nx * t.s * v.z, t.ny * t.s * v.z);
-          ctx.restore();
-        } else {
-          ctx.drawImage(t.bitmap, p.px, p.py, t.nx * t.s * v.z, t.ny * t.s * v.z);
+      if (!this.complete) for (const c of previous) if (c.version === this.displayVersion) this.#blit(c.bitmap, c.cell);
+      const rank = (c) => (c.cell.L > L ? c.cell.L : c.cell.L - L + 100);
+      others.sort((p, q) => rank(q) - rank(p));
+      for (const c of others) {
+        // Repainted in today's colours while its tiles are cached; else skipped.
+        const now = c.version === this.displayVersion ? c : this.#paint(c.cell, c.tiles);
+        if (now) this.#blit(now.bitmap, c.cell);
+      }
+      for (const cell of this.viewCells) {
+        const c = this.#paint(cell, cell.tiles);
+        if (c) this.#blit(c.bitmap, cell);
+      }
+      if (this.labels) {
+        ctx.globalAlpha = this.labels.opacity;
+        for (const cell of this.viewCells) {
+          const lt = cell.tiles.find((t) => t.label);
+          const bm = lt && this.#paintLabels(lt);
+          if (bm) this.#blit(bm, cell);
         }
+        ctx.globalAlpha = 1;
       }
       for (const k of this.needed ?? []) {
         const t = this.tiles.get(k);
@@ -625,13 +837,17 @@ export class SliceView {
     ctx.strokeStyle = "rgba(255,255,255,0.25)";
     ctx.lineWidth = 1;
     ctx.strokeRect(Math.round(a.px) - 0.5, Math.round(a.py) - 0.5, Math.round(b.px - a.px) + 1, Math.round(b.py - a.py) + 1);
+    const phys = this.physical;
+    if (phys) {
+      drawTicks(ctx, this, this.ticks, { y: phys[this.slice.ydim], x: phys[this.slice.xdim] });
+      this.scaleBar = drawScaleBar(ctx, this, phys[this.slice.xdim]);
+    } else drawTicks(ctx, this, this.ticks, null);
     this.drawn++;
     if (this.complete && !this.autoPending) {
       if (this.statsDue) {
-        const key = this.sliceKey;
         const needed = this.needed;
         setTimeout(() => {
-          if (this.statsDue && this.sliceKey === key && this.needed === needed) this.#updateStats();
+          if (this.statsDue && this.needed === needed) this.#updateStats();
         }, 0);
       }
       this.cb.onRendered?.(this.drawn);
@@ -707,11 +923,7 @@ export class SliceView {
     c.addEventListener("keydown", (e) => {
       const step = 60;
       const k = e.key;
-      if (k === "+" || k === "=") this.zoomBy(1.5);
-      else if (k === "-" || k === "_") this.zoomBy(1 / 1.5);
-      else if (k === "0") this.fit();
-      else if (k === "1") this.actualSize();
-      else if (k === "ArrowLeft") this.panBy(step, 0);
+      if (k === "ArrowLeft") this.panBy(step, 0);
       else if (k === "ArrowRight") this.panBy(-step, 0);
       else if (k === "ArrowUp") this.panBy(0, step);
       else if (k === "ArrowDown") this.panBy(0, -step);
