@@ -25,13 +25,27 @@ import (
 // Version is the bridge protocol version the npm wrapper checks.
 const Version = 1
 
+// engineExited is the code of calls that reach an engine that stopped, or
+// that use a handle of one (the npm wrapper restarts the engine).
+const engineExited errs.Code = "ENGINE_EXITED"
+
 // handles keeps the Go arrays, groups and stores (reference sets) JS
-// objects refer to by id.
+// objects refer to by id. Ids start above handleBase, which the npm wrapper
+// sets to a different range for each engine it starts: a handle kept by an
+// engine that stopped is then recognised, never confused with a new one.
 var (
-	handlesMu sync.Mutex
-	handles   = map[int]any{}
-	nextID    = 1
+	handlesMu  sync.Mutex
+	handles    = map[int]any{}
+	nextID     = 1
+	handleBase = 0
 )
+
+// SetHandleBase makes the ids this engine hands out start after base.
+func SetHandleBase(base int) {
+	handlesMu.Lock()
+	defer handlesMu.Unlock()
+	handleBase, nextID = base, base+1
+}
 
 func keep(n any) int {
 	handlesMu.Lock()
@@ -51,8 +65,12 @@ func lookupHandle[T any](v js.Value, what string) (T, error) {
 	}
 	handlesMu.Lock()
 	defer handlesMu.Unlock()
-	x, ok := handles[v.Int()].(T)
+	id := v.Int()
+	x, ok := handles[id].(T)
 	if !ok {
+		if id <= handleBase {
+			return zero, errs.New(engineExited, "", "the %s was opened by an engine that stopped; open it again", what)
+		}
 		return zero, errs.New(errs.Store, "", "the %s was released", what)
 	}
 	return x, nil

@@ -3,7 +3,7 @@
 // compiled here) and decompresses chunks, so a read decodes on as many cores
 // as the pool has while this thread fetches and assembles.
 import { ZarrError } from "./errors.js";
-import { bridge, init, isNode, wasmModule } from "./runtime.js";
+import { bridge, init, isNode, wasmModule, onEngineStart } from "./runtime.js";
 
 /** The pool in use, or null. */
 let pool = null;
@@ -27,11 +27,15 @@ export function useWorkers(count, options = {}) {
 }
 
 let changing = Promise.resolve();
+/** Stops handing the pool to engines that start. */
+let detach = null;
 
 async function changePool(count, options) {
   if (pool) {
     const old = pool;
     pool = null;
+    detach?.();
+    detach = null;
     (await bridge()).setDecodeWorkers(null);
     old.terminate();
   }
@@ -54,13 +58,17 @@ async function changePool(count, options) {
   }
   const p = new Pool(started.map((s) => s.value));
   pool = p;
-  (await bridge()).setDecodeWorkers((name, config, bytes, max) => {
-    try {
-      return p.decode(name, config, bytes, max);
-    } catch {
-      return null; // (a throw would stop the engine; null decodes the chunk here)
-    }
-  }, minBytes);
+  await bridge();
+  // (again for an engine started after one stopped)
+  detach = onEngineStart((api) =>
+    api.setDecodeWorkers((name, config, bytes, max) => {
+      try {
+        return p.decode(name, config, bytes, max);
+      } catch {
+        return null; // (a throw would stop the engine; null decodes the chunk here)
+      }
+    }, minBytes),
+  );
   return poolInfo(p);
 }
 

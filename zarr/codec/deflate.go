@@ -137,16 +137,14 @@ func gunzip(b []byte, limit int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []byte
+	out := blocks{limit: limit}
 	for {
 		zr.Multistream(false)
-		part, err := readAllLimit(zr, limit-len(out))
-		if err != nil {
+		if err := out.readFrom(zr); err != nil {
 			return nil, err
 		}
-		out = append(out, part...)
 		if allZero(b[len(b)-br.Len():]) {
-			return out, nil
+			return out.join()
 		}
 		if err := zr.Reset(br); err != nil {
 			return nil, err

@@ -1,7 +1,6 @@
 package codec
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,17 +52,70 @@ func decodeFailed(codec string, n int, err error) error {
 }
 
 // readAllLimit reads r to the end, failing with ErrTooLarge once more than
-// limit bytes arrive. The buffer grows with the data actually produced.
+// limit bytes arrive.
 func readAllLimit(r io.Reader, limit int) ([]byte, error) {
-	var buf bytes.Buffer
-	n, err := io.Copy(&buf, io.LimitReader(r, int64(limit)+1))
-	if err != nil {
+	b := blocks{limit: limit}
+	if err := b.readFrom(r); err != nil {
 		return nil, err
 	}
-	if n > int64(limit) {
-		return nil, ErrTooLarge
+	return b.join()
+}
+
+// blocks collects a decompressor's output of unknown size: in blocks that
+// grow with what is produced, joined once at the end (nothing is copied on
+// the way, and the join is checked against the memory budget), so output
+// near the limit costs at most twice it.
+type blocks struct {
+	list  [][]byte
+	total int
+	limit int
+}
+
+// readFrom reads r to its end, failing with ErrTooLarge past the limit.
+func (b *blocks) readFrom(r io.Reader) error {
+	size := 64 << 10
+	if n := len(b.list); n > 0 {
+		size = cap(b.list[n-1])
 	}
-	return buf.Bytes(), nil
+	for {
+		buf := make([]byte, min(size, b.limit+1-b.total))
+		n := 0
+		var err error
+		for n < len(buf) && err == nil {
+			var k int
+			k, err = r.Read(buf[n:])
+			n += k
+		}
+		b.total += n
+		if b.total > b.limit {
+			return ErrTooLarge
+		}
+		if n > 0 {
+			b.list = append(b.list, buf[:n])
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		size = min(2*size, 16<<20)
+	}
+}
+
+// join returns the blocks as one slice.
+func (b *blocks) join() ([]byte, error) {
+	if len(b.list) == 1 {
+		return b.list[0], nil
+	}
+	if err := budget.Check("decompressed data", int64(b.total)); err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, b.total)
+	for _, p := range b.list {
+		out = append(out, p...)
+	}
+	return out, nil
 }
 
 // ratioLimit returns min(limit, n*ratio+slack) without overflow.

@@ -208,10 +208,11 @@ func decompressJSON(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	avail := budget.Available()
 	limit := textLimit()
 	out, err := c.(codec.LimitedDecoder).DecodeLimit(data, limit)
 	if errors.Is(err, codec.ErrTooLarge) {
-		return nil, errs.Wrap(errs.TooLarge, "", err, "the %s-compressed reference file decompresses to more than %s (%d bytes), the most the memory budget (%s available; zarr.SetMemoryLimit) allows for a reference file's text", name, budget.Size(int64(limit)), limit, budget.Size(budget.Available()))
+		return nil, errs.Wrap(errs.TooLarge, "", err, "the %s-compressed reference file decompresses to more than %s (%d bytes), the most the memory budget (%s available, %d bytes; zarr.SetMemoryLimit) allows for a reference file's text", name, budget.Size(int64(limit)), limit, budget.Size(avail), avail)
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, "", err, "cannot read %s-compressed references", name)
