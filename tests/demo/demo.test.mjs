@@ -639,6 +639,84 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     }
   });
 
+  test("an OME-Zarr 0.4 image written by zarr-python 2.13 (NGFF attributes by hand): composite and label colours, physical positions with a translation, the scale bar, every chunk read once", async (t) => {
+    const py = process.env.PYTHON ?? "/usr/bin/python3";
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-ome-"));
+    try {
+      try {
+        execFileSync(py, [path.join(here, "ome_zarr_python.py"), dir], { stdio: ["ignore", "ignore", "pipe"] });
+      } catch (e) {
+        if (required) throw e;
+        t.skip(`zarr-python is not available: ${String(e.stderr ?? e).split("\n")[0]}`);
+        return;
+      }
+      const other = await startServer(dir);
+      const seen = [];
+      const onRequest = (r) => {
+        const m = /\/img\.zarr\/(labels\/squares\/)?(\d)\/(\d+)\/(\d+)(?:\/(\d+))?$/.exec(new URL(r.url()).pathname);
+        if (m) seen.push(`${m[1] ? "labels" : `c${m[3]}`}:${m[2]}/${m.slice(3).filter(Boolean).join("/")}`);
+      };
+      page.on("request", onRequest);
+      try {
+        await page.goto(`${server.url}?url=${encodeURIComponent(`${other.url}/img.zarr`)}`);
+        await page.waitForFunction(() => window.zarrDemo?.status === "rendered" && window.zarrDemo.path === "" && window.zarrDemo.labels.ready, null, { timeout: 60_000 });
+        await page.waitForFunction(() => window.zarrDemo.status === "rendered");
+        const zattrs = JSON.parse(await fs.readFile(path.join(dir, "img.zarr", ".zattrs"), "utf8"));
+        const tr = zattrs.multiscales[0].datasets[0].coordinateTransformations;
+        const [sy, sx] = tr[0].scale.slice(1);
+        const [ty] = tr[1].translation.slice(1);
+        const om = zattrs.omero.channels;
+        const colors = om.map((c) => [0, 2, 4].map((k) => parseInt(c.color.slice(k, k + 2), 16)));
+        const ch = await page.evaluate(() => window.zarrDemo.channels);
+        assert.deepEqual(ch.map((c) => [c.label, c.color, c.lo, c.hi]), om.map((c, i) => [c.label, colors[i], c.window.start, c.window.end]));
+        const vs = await page.evaluate(() => window.zarrDemo.viewState);
+        assert.ok(vs.z >= 1 && vs.stride === 1, JSON.stringify(vs));
+        // Every chunk of level 0 (4 × 4 per channel, and of the labels) once, nothing of level 1.
+        const count = (p) => seen.filter((k) => k.startsWith(p)).length;
+        assert.deepEqual([count("c0:0/"), count("c1:0/"), count("labels:0/"), seen.filter((k) => /:1\//.test(k)).length], [16, 16, 16, 0], seen.join(" "));
+        assert.equal(new Set(seen).size, seen.length, "no chunk twice");
+        const ch0 = (y, x) => ((y * 7 + x * 3) % 1000) + 100;
+        const ch1 = (y, x) => ((Math.floor(y / 32) + Math.floor(x / 32)) % 4) * 900 + (x % 50) * 4;
+        const lab = (y, x) => (y % 32 >= 4 && y % 32 < 28 && x % 32 >= 4 && x % 32 < 28 ? Math.floor(y / 32) * 8 + Math.floor(x / 32) + 1 : 0);
+        const labColor = (v) => [(v * 37) % 256, (v * 91) % 256, (v * 53) % 256];
+        const sb = await page.evaluate(() => window.zarrDemo.scaleBar);
+        const pts = [];
+        for (let y = 1; y < 256; y += 23) {
+          for (let x = 2; x < 256; x += 19) {
+            const p = screenOf(vs, y, x);
+            // Not under the scale bar.
+            if (!(p.px > Math.min(sb.x0, sb.x1 - 80) - 12 && p.py > sb.y - 26)) pts.push([y, x]);
+          }
+        }
+        const scr = pts.map(([y, x]) => screenOf(vs, y, x));
+        const got = await pixels(scr.map((p) => [p.px, p.py]));
+        let labelled = 0;
+        pts.forEach(([y, x], n) => {
+          const comp = composite([
+            { v: ch0(y, x), color: colors[0], lo: om[0].window.start, hi: om[0].window.end },
+            { v: ch1(y, x), color: colors[1], lo: om[1].window.start, hi: om[1].window.end },
+          ]);
+          const l = lab(y, x);
+          if (l) labelled++;
+          close(got[n], l ? over(labColor(l), comp, 0.5) : comp, l ? 2 : 1, `(${y}, ${x}) label ${l}`);
+        });
+        assert.ok(labelled > 20 && labelled < pts.length - 20, `${labelled} of ${pts.length} points on labels`);
+        const hover = await hoverAt(vs, 100, 37);
+        assert.ok(hover.includes(`y 100 (${100 * sy + ty} µm)`) && hover.includes(`ramp ${ch0(100, 37)} · squares ${ch1(100, 37)}`) && hover.includes(`label ${lab(100, 37)}`), hover);
+        const value = Number(/^([\d.]+) µm$/.exec(sb.text)?.[1]);
+        assert.ok(Math.abs(sb.exact - (value / sx) * vs.z) < 1e-9, `scale bar ${sb.exact} px for ${sb.text} at zoom ${vs.z}`);
+        // Ticks in physical coordinates start from the translation.
+        await rendered(() => page.selectOption("#ticks", "physical"));
+        await page.screenshot({ path: path.join(outDir, "13-zarr-python-ome.png") });
+      } finally {
+        page.off("request", onRequest);
+        await other.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   test("an OME-Zarr plate: rows, wells and fields listed from its metadata over plain HTTP, and a well opened as its image", async () => {
     await rendered(() => page.selectOption("#examples", "8"), '/sample-plate\\.zarr$/.test(document.getElementById("url").value) && window.zarrDemo.path === "A/1/0"');
     const rows = await page.$$eval("#tree button.row", (bs) => bs.map((b) => b.dataset.path));

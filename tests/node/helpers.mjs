@@ -53,7 +53,8 @@ export async function startServer(root, options = {}) {
     res.on("close", () => stats.inFlight--);
     const finish = (status, headers, body) => {
       stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
-      res.writeHead(status, headers);
+      // CORS on every answer (404s too, as S3 and most servers send it), so pages on other origins see them.
+      res.writeHead(status, { "Access-Control-Allow-Origin": "*", ...headers });
       res.end(body);
     };
     try {
