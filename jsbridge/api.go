@@ -143,9 +143,13 @@ func API() js.Value {
 
 func init() {
 	fn := handleAsync
-	// open(store, path, kind, signal) → node info
+	// open(store, path, kind, signal, {cacheBytes, recheck}) → node info
 	fn("open", func(a []js.Value) (js.Value, error) {
 		s, err := newStore(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		opts, err := openOptions(a[4])
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -158,11 +162,11 @@ func init() {
 		var n zarr.Node
 		switch kind := optString(a[2]); kind {
 		case "array":
-			n, err = zarr.OpenArray(ctx, s, path)
+			n, err = zarr.OpenArray(ctx, s, path, opts...)
 		case "group":
-			n, err = zarr.OpenGroup(ctx, s, path)
+			n, err = zarr.OpenGroup(ctx, s, path, opts...)
 		case "":
-			n, err = zarr.Open(ctx, s, path)
+			n, err = zarr.Open(ctx, s, path, opts...)
 		default:
 			return js.Value{}, errs.New(errs.Selection, kind, "kind must be \"array\" or \"group\"")
 		}

@@ -22,8 +22,8 @@ import (
 // their own request in flight.
 //
 // Versions: the engine passes {versioned: true} with {ifMatch} or
-// {ifNoneMatch} to get and getRange, and {ifMatch} or {ifNoneMatch: "*"}
-// to set and delete. A store that knows versions answers reads with
+// {ifNoneMatch} to get and getRange, and {versioned: true} with {ifMatch}
+// or {ifNoneMatch: "*"} (create only) to set and delete. A store that knows versions answers reads with
 // {data, generation, notModified?, changed?} and writes with {generation}
 // or {changed: true}; a plain store (zarrita's, a Map) answers with bytes
 // or undefined, ignores the options, and is read and written without
@@ -148,10 +148,11 @@ func opts(ctx context.Context) js.Value {
 func readOptions(ctx context.Context, c store.Conditions) js.Value {
 	o := opts(ctx)
 	o.Set("versioned", true)
-	if c.IfMatch != "" {
+	// (Absent has no form a JS store knows: the answer is compared instead.)
+	if c.IfMatch != "" && c.IfMatch != store.Absent {
 		o.Set("ifMatch", string(c.IfMatch))
 	}
-	if c.IfNoneMatch != "" {
+	if c.IfNoneMatch != "" && c.IfNoneMatch != store.Absent {
 		o.Set("ifNoneMatch", string(c.IfNoneMatch))
 	}
 	return o
@@ -288,6 +289,7 @@ func versionedFromJS(key string, v js.Value) (store.Versioned, error) {
 // writeOptions is the options argument of set and delete.
 func writeOptions(ctx context.Context, ifMatch store.Generation) js.Value {
 	o := opts(ctx)
+	o.Set("versioned", true)
 	switch ifMatch {
 	case "":
 	case store.Absent:

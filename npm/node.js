@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 
 export * from "./index.js";
 import { ZarrError } from "./lib/errors.js";
+import { writeAllowed } from "./lib/stores.js";
 
 const absent = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
 
@@ -21,6 +22,14 @@ const absent = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
  * a directory without following links, so the check resolves the path
  * (realpath) just before it is used: a link swapped in between the check
  * and the use by another process is not caught.
+ *
+ * Versions: a file's generation is its device, inode, size and
+ * modification time (ns) — the same string Go's directory store makes. A
+ * versioned read (`{versioned: true}`) reads through one open file and
+ * stats it before and after. A conditional set or delete (`ifMatch`,
+ * `ifNoneMatch: "*"`) compares and renames while holding the key's lock
+ * file, `.<name>.lock` beside it, as Go's directory store does, so Go and
+ * Node processes writing one directory exclude each other.
  */
 export class FileSystemStore {
   #realRoot = null;
@@ -84,7 +93,8 @@ export class FileSystemStore {
     }
   }
 
-  async get(key) {
+  async get(key, options) {
+    if (options?.versioned) return this.#readVersion(key, null, options);
     const file = this.path(key);
     try {
       await this.#contained(file, key);
@@ -96,7 +106,8 @@ export class FileSystemStore {
     }
   }
 
-  async getRange(key, range) {
+  async getRange(key, range, options) {
+    if (options?.versioned) return this.#readVersion(key, range, options);
     const file = this.path(key);
     let fh;
     try {
@@ -108,28 +119,41 @@ export class FileSystemStore {
     }
     try {
       const { size } = await fh.stat();
-      let offset;
-      let length;
-      if (range.suffixLength !== undefined) {
-        length = Number(range.suffixLength);
-        offset = size - length;
-      } else {
-        offset = Number(range.offset ?? 0);
-        length = range.length === undefined ? size - offset : Number(range.length);
-      }
-      if (offset < 0 || length < 0 || offset + length > size) {
-        throw new RangeError(`${key}: range ${JSON.stringify(range)} of a ${size}-byte file`);
-      }
-      const buf = new Uint8Array(length);
-      let done = 0;
-      while (done < length) {
-        const { bytesRead } = await fh.read(buf, done, length - done, offset + done);
-        if (bytesRead === 0) throw new Error(`${key}: unexpected end of file`);
-        done += bytesRead;
-      }
-      return buf;
+      return await readRange(fh, key, range, size);
     } finally {
       await fh.close();
+    }
+  }
+
+  /** A versioned read (see the class comment); a file changed in place while read is read again. */
+  async #readVersion(key, range, options) {
+    const file = this.path(key);
+    for (let attempt = 0; ; attempt++) {
+      let fh;
+      try {
+        await this.#contained(file, key);
+        fh = await fs.open(file, "r");
+      } catch (e) {
+        if (!absent.has(e.code)) throw e;
+        return options.ifMatch !== undefined ? { changed: true } : { data: undefined, generation: null };
+      }
+      try {
+        const st = await fh.stat({ bigint: true });
+        if (st.isDirectory()) return options.ifMatch !== undefined ? { changed: true } : { data: undefined, generation: null };
+        const generation = fileGeneration(st);
+        if (options.ifMatch !== undefined && options.ifMatch !== generation) return { changed: true };
+        if (options.ifNoneMatch === generation) return { notModified: true, generation };
+        let data;
+        try {
+          data = range ? await readRange(fh, key, range, Number(st.size)) : await readRange(fh, key, { offset: 0 }, Number(st.size));
+        } catch (e) {
+          if (!(e instanceof ShortRead)) throw e;
+        }
+        if (data !== undefined && fileGeneration(await fh.stat({ bigint: true })) === generation) return { data, generation };
+      } finally {
+        await fh.close();
+      }
+      if (attempt === 3) throw new ZarrError("CONFLICT", `${JSON.stringify(key)}: the file kept changing while it was read`, { where: key });
     }
   }
 
@@ -142,7 +166,7 @@ export class FileSystemStore {
     }
   }
 
-  async set(key, value) {
+  async set(key, value, options) {
     const file = this.path(key);
     const dir = nodePath.dirname(file);
     await this.#contained(dir, key); // before creating directories through a link
@@ -151,21 +175,29 @@ export class FileSystemStore {
     const tmp = nodePath.join(dir, `.${nodePath.basename(file)}.${randomBytes(6).toString("hex")}.partial`);
     try {
       await fs.writeFile(tmp, value);
-      await fs.rename(tmp, file);
+      const done = await underLock(file, key, options, async () => {
+        await fs.rename(tmp, file);
+        return { generation: fileGeneration(await fs.stat(file, { bigint: true })) };
+      });
+      if (done.changed) await fs.rm(tmp, { force: true });
+      return options?.versioned ? done : undefined;
     } catch (e) {
       await fs.rm(tmp, { force: true });
       throw e;
     }
   }
 
-  async delete(key) {
+  async delete(key, options) {
     try {
       const file = this.path(key);
       await this.#contained(nodePath.dirname(file), key);
-      await fs.unlink(file);
-      return true;
+      const done = await underLock(file, key, options, async () => {
+        await fs.unlink(file);
+        return { generation: null };
+      });
+      return options?.versioned ? done : !done.changed;
     } catch (e) {
-      if (absent.has(e.code)) return false;
+      if (absent.has(e.code)) return options?.versioned ? { generation: null } : false;
       throw e;
     }
   }
@@ -183,7 +215,7 @@ export class FileSystemStore {
     }
     const out = [];
     for (const e of entries) {
-      if (e.name.endsWith(".partial") && e.name.startsWith(".")) continue;
+      if (e.name.startsWith(".") && (e.name.endsWith(".partial") || e.name.endsWith(lockSuffix))) continue;
       let isDir = e.isDirectory();
       if (e.isSymbolicLink()) {
         // a link to a directory lists as a sub-prefix (where it may be followed)
@@ -197,5 +229,89 @@ export class FileSystemStore {
       out.push(isDir ? `${e.name}/` : e.name);
     }
     return out.sort();
+  }
+}
+
+/** A file's generation: device, inode, size, modification time (ns), base 36 — as Go's directory store. */
+function fileGeneration(st) {
+  return [st.dev, st.ino, st.size, st.mtimeNs].map((n) => BigInt(n).toString(36)).join(".");
+}
+
+class ShortRead extends Error {}
+
+/** Reads range ({offset, length?} | {suffixLength}) of an open file of size bytes. */
+async function readRange(fh, key, range, size) {
+  let offset;
+  let length;
+  if (range.suffixLength !== undefined) {
+    length = Number(range.suffixLength);
+    offset = size - length;
+  } else {
+    offset = Number(range.offset ?? 0);
+    length = range.length === undefined ? size - offset : Number(range.length);
+  }
+  if (offset < 0 || length < 0 || offset + length > size) {
+    throw new RangeError(`${key}: range ${JSON.stringify(range)} of a ${size}-byte file`);
+  }
+  const buf = new Uint8Array(length);
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await fh.read(buf, done, length - done, offset + done);
+    if (bytesRead === 0) throw new ShortRead(`${key}: unexpected end of file`);
+    done += bytesRead;
+  }
+  return buf;
+}
+
+// The lock file protocol of Go's store.Directory (zarr/store/lockfile.go):
+// ".<name>.lock" beside the file, created exclusively, held only while a
+// conditional write compares and renames; older than staleLock, it was left
+// by a writer that died.
+const lockSuffix = ".lock";
+const staleLock = 10_000;
+const lockWait = 30_000;
+
+/**
+ * Runs change() (→ {generation}) at once when options carry no condition,
+ * else under the file's lock once its generation allows it; {changed: true}
+ * when it does not.
+ */
+async function underLock(file, key, options, change) {
+  if (options?.ifMatch === undefined && options?.ifNoneMatch !== "*") return change();
+  const lock = nodePath.join(nodePath.dirname(file), `.${nodePath.basename(file)}${lockSuffix}`);
+  const deadline = Date.now() + lockWait;
+  let pause = 0.1;
+  for (;;) {
+    try {
+      await fs.writeFile(lock, String(process.pid), { flag: "wx" });
+      break;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+    }
+    try {
+      const st = await fs.stat(lock);
+      if (Date.now() - st.mtimeMs > staleLock) {
+        await fs.rm(lock, { force: true }); // its writer died while holding it
+        continue;
+      }
+    } catch {
+      continue; // released meanwhile
+    }
+    if (Date.now() > deadline) throw new ZarrError("CONFLICT", `${JSON.stringify(key)}: another writer holds ${lock}`, { where: key });
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(pause * 2, 20);
+  }
+  try {
+    let current = null;
+    try {
+      const st = await fs.stat(file, { bigint: true });
+      if (!st.isDirectory()) current = fileGeneration(st);
+    } catch (e) {
+      if (!absent.has(e.code)) throw e;
+    }
+    if (!writeAllowed(current, options)) return { changed: true };
+    return await change();
+  } finally {
+    await fs.rm(lock, { force: true });
   }
 }

@@ -265,6 +265,7 @@ func (a *Array) readParts(ctx context.Context, key string, id chunkID, p codec.P
 	}
 	var mu sync.Mutex // out is shared by the fetches
 	decoded := func(pt codec.Part, chunk *nd.Array) {
+		pool.count(false)
 		if gen != "" {
 			pool.put(cacheEntry{id: id, part: pt.Index, gen: gen, checked: time.Now(), chunk: chunk})
 		}

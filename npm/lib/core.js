@@ -3,6 +3,7 @@
 import { callBridge, bridgeIfRunning, unlimitedListeners } from "./runtime.js";
 import { ZarrError, toZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
+import { cacheOptions } from "./cache.js";
 import { describeValue } from "./values.js";
 
 // Go-side handles are released when their JS object is garbage collected.
@@ -373,12 +374,13 @@ function target(where, path) {
 /**
  * Opens an array or group.
  * @param {object} where a store, a Location (zarr.root(store).resolve(path)) or a node
- * @param {{path?: string, kind?: "array"|"group", dtype?: string, signal?: AbortSignal}} [options]
+ * @param {{path?: string, kind?: "array"|"group", dtype?: string, signal?: AbortSignal,
+ *   cacheBytes?: number, recheck?: boolean | "open" | number}} [options]
  */
 export async function open(where, options = {}) {
   if (typeof options === "string") options = { path: options };
   const { store, path } = target(where, options.path);
-  const info = await withSignal(options.signal, (signal) => callBridge("open", store, path, options.kind ?? "", signal));
+  const info = await withSignal(options.signal, (signal) => callBridge("open", store, path, options.kind ?? "", signal, cacheOptions(options)));
   const n = node(info, store);
   if (options.zarrFormat !== undefined && n.zarrFormat !== options.zarrFormat && !(options.zarrFormat === 2 && n.zarrFormat === 1)) {
     bridgeIfRunning()?.release(info.id);

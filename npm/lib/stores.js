@@ -3,7 +3,8 @@
 // get(key, {signal}) → Uint8Array | undefined (undefined: no such key);
 // optional getRange(key, {offset, length} | {suffixLength}, {signal}),
 // set(key, bytes), delete(key), list(prefix) → names directly under prefix,
-// sub-prefixes ending in "/".
+// sub-prefixes ending in "/". Versions are an optional extension of it
+// (see readAnswer).
 import { listNames } from "./files.js";
 import { ZarrError } from "./errors.js";
 
@@ -29,8 +30,31 @@ function sliceRange(bytes, range, what) {
   return bytes.subarray(off, end);
 }
 
-/** A store in memory (a Map from absolute keys to bytes). */
+/**
+ * Versions (the engine's side of the store contract, optional for any
+ * store): called with `{versioned: true}`, get and getRange may answer
+ * `{data, generation}` (data undefined: no such key), honour `ifMatch`
+ * (another version: `{changed: true}`) and `ifNoneMatch` (the same
+ * version: `{notModified: true, generation}`); set and delete may honour
+ * `ifMatch` and `ifNoneMatch: "*"` (create only), answering `{generation}`
+ * or `{changed: true}`. Called without `versioned`, they answer as plain
+ * zarrita stores do.
+ */
+function readAnswer(v, generation, range, key, options) {
+  if (options?.ifMatch !== undefined && options.ifMatch !== generation) return { changed: true };
+  if (options?.ifNoneMatch !== undefined && options.ifNoneMatch === generation) return { notModified: true, generation };
+  return { data: v === undefined || !range ? v : sliceRange(v, range, key), generation };
+}
+
+/**
+ * A store in memory (a Map from absolute keys to bytes). Each value has a
+ * generation (a number per Uint8Array stored, so a value put straight into
+ * `map` gets a new one too), so reads are versioned and set/delete can be
+ * conditional.
+ */
 export class MemoryStore {
+  #ids = new WeakMap();
+  #next = 0;
   /** @param {Iterable<[string, Uint8Array]> | Record<string, Uint8Array>} [entries] */
   constructor(entries) {
     /** @type {Map<string, Uint8Array>} */
@@ -40,21 +64,37 @@ export class MemoryStore {
       for (const [k, v] of it) this.map.set(checkKey(k), v);
     }
   }
-  get(key) {
-    return this.map.get(checkKey(key));
-  }
-  getRange(key, range) {
+  /** The generation of key's value (null: no value). */
+  generation(key) {
     const v = this.map.get(checkKey(key));
+    if (v === undefined) return null;
+    let id = this.#ids.get(v);
+    if (id === undefined) {
+      id = ++this.#next;
+      this.#ids.set(v, id);
+    }
+    return `m${id}`;
+  }
+  get(key, options) {
+    const v = this.map.get(checkKey(key));
+    return options?.versioned ? readAnswer(v, this.generation(key), null, key, options) : v;
+  }
+  getRange(key, range, options) {
+    const v = this.map.get(checkKey(key));
+    if (options?.versioned) return readAnswer(v, this.generation(key), range, key, options);
     return v === undefined ? undefined : sliceRange(v, range, key);
   }
   has(key) {
     return this.map.has(checkKey(key));
   }
-  set(key, value) {
+  set(key, value, options) {
     if (!(value instanceof Uint8Array)) throw new TypeError("MemoryStore values are Uint8Array");
+    if (!writeAllowed(this.generation(key), options)) return { changed: true };
     this.map.set(checkKey(key), value);
+    return options?.versioned ? { generation: this.generation(key) } : undefined;
   }
-  delete(key) {
+  delete(key, options) {
+    if (!writeAllowed(this.generation(key), options)) return { changed: true };
     return this.map.delete(checkKey(key));
   }
   list(prefix = "/") {
@@ -66,6 +106,13 @@ export class MemoryStore {
   get size() {
     return this.map.size;
   }
+}
+
+/** Whether a conditional write may go ahead at the current generation (null: no value). */
+export function writeAllowed(current, options) {
+  if (options?.ifMatch !== undefined && options.ifMatch !== current) return false;
+  if (options?.ifNoneMatch === "*" && current !== null) return false;
+  return true;
 }
 
 /** A counting semaphore bounding requests in flight. */
@@ -250,9 +297,16 @@ export class HTTPReader {
    * htmlIsAbsent: an HTML answer (content-type text/html) means the key is
    * absent: dev servers with an SPA fallback answer 200 with index.html
    * for any file they do not have.
+   *
+   * `versioned` (optional): {ifMatch, ifNoneMatch, headers: boolean}: the
+   * answer is then {data, generation} (the ETag, else "last-modified:" and
+   * the date), {notModified: true, generation} for a 304, or {changed:
+   * true} for a 412; with `headers`, the conditions are sent (If-Match,
+   * If-None-Match, or the date forms).
    */
-  async read(url, range, signal, htmlIsAbsent = false) {
+  async read(url, range, signal, htmlIsAbsent = false, versioned = undefined) {
     const headers = new Headers(this.headers);
+    if (versioned?.headers) setConditions(headers, versioned);
     if (range) {
       headers.set(
         "Range",
@@ -276,7 +330,7 @@ export class HTTPReader {
       let failure;
       let suffixRetry = null;
       try {
-        return await this.#attempt(url, range, headers, signal, deadline, htmlIsAbsent);
+        return await this.#attempt(url, range, headers, signal, deadline, htmlIsAbsent, versioned);
       } catch (e) {
         if (signal?.aborted) throw signal.reason ?? e;
         if (e instanceof SuffixFromStart) {
@@ -290,7 +344,7 @@ export class HTTPReader {
       } finally {
         this.limiter.release();
       }
-      if (suffixRetry) return this.read(url, suffixRetry, signal, htmlIsAbsent);
+      if (suffixRetry) return this.read(url, suffixRetry, signal, htmlIsAbsent, versioned);
       if (attempt >= this.retries) {
         if (failure.status) {
           const err = new HTTPError(failure.status, String(url), `${failure.message} (after ${attempt + 1} attempts)`);
@@ -314,7 +368,7 @@ export class HTTPReader {
   }
 
   /** One request; throws Retryable for failures worth another attempt. */
-  async #attempt(url, range, headers, signal, deadline, htmlIsAbsent) {
+  async #attempt(url, range, headers, signal, deadline, htmlIsAbsent, versioned) {
     const ac = new AbortController();
     const onAbort = () => ac.abort(signal.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -354,13 +408,22 @@ export class HTTPReader {
       arm();
       const status = res.status;
       const cancel = () => res.body?.cancel().catch(() => {});
+      const generation = versioned ? generationOf(res.headers) : null;
       if (status === 404 || status === 410) {
         cancel();
-        return undefined;
+        return versioned ? { data: undefined, generation: null } : undefined;
+      }
+      if (versioned && status === 304) {
+        cancel();
+        return { notModified: true, generation: generation ?? versioned.ifNoneMatch };
+      }
+      if (versioned && status === 412) {
+        cancel();
+        return { changed: true };
       }
       if (htmlIsAbsent && status === 200 && /^\s*text\/html/i.test(res.headers.get("content-type") ?? "")) {
         cancel();
-        return undefined;
+        return versioned ? { data: undefined, generation: null } : undefined;
       }
       if (status !== 200 && status !== 206) {
         cancel();
@@ -391,17 +454,20 @@ export class HTTPReader {
         if (e instanceof TypeError) throw new Retryable(`reading the body of ${url} failed: ${e.message}`);
         throw e;
       }
-      if (!range) return body;
-      if (this.strict && status === 206) return checkPartial(url, range, res.headers, body);
-      try {
-        return checkBody(url, range, status, res.headers, body);
-      } catch (e) {
-        // Servers that read "bytes=-N" as "bytes=0-N" (sirv, behind vite
-        // and vite preview) still say the file's size: the same bytes are
-        // asked for again by offset.
-        if (e.total === undefined) throw e;
-        throw new SuffixFromStart({ offset: Math.max(0, e.total - range.suffix), length: Math.min(range.suffix, e.total) });
-      }
+      const data = await (async () => {
+        if (!range) return body;
+        if (this.strict && status === 206) return checkPartial(url, range, res.headers, body);
+        try {
+          return checkBody(url, range, status, res.headers, body);
+        } catch (e) {
+          // Servers that read "bytes=-N" as "bytes=0-N" (sirv, behind vite
+          // and vite preview) still say the file's size: the same bytes are
+          // asked for again by offset.
+          if (e.total === undefined) throw e;
+          throw new SuffixFromStart({ offset: Math.max(0, e.total - range.suffix), length: Math.min(range.suffix, e.total) });
+        }
+      })();
+      return versioned ? { data, generation } : data;
     } finally {
       clearTimeout(stallTimer);
       signal?.removeEventListener("abort", onAbort);
@@ -421,6 +487,26 @@ export class HTTPReader {
         `${url}: the server ignored the Range header (200 with the whole file instead of 206 for ${what}); pass acceptFullResponse: true to read such servers`,
       );
     }
+  }
+}
+
+/** The generation of an answer: its ETag, else its Last-Modified (as Go's store). */
+function generationOf(headers) {
+  const etag = headers.get("ETag");
+  if (etag) return etag;
+  const lm = headers.get("Last-Modified");
+  return lm ? `last-modified:${lm}` : null;
+}
+
+/** Sets the request headers of {ifMatch, ifNoneMatch} (generations as generationOf makes them). */
+function setConditions(headers, { ifMatch, ifNoneMatch }) {
+  if (typeof ifMatch === "string") {
+    if (ifMatch.startsWith("last-modified:")) headers.set("If-Unmodified-Since", ifMatch.slice(14));
+    else if (!ifMatch.startsWith("W/")) headers.set("If-Match", ifMatch); // (a weak ETag never matches If-Match)
+  }
+  if (typeof ifNoneMatch === "string") {
+    if (ifNoneMatch.startsWith("last-modified:")) headers.set("If-Modified-Since", ifNoneMatch.slice(14));
+    else headers.set("If-None-Match", ifNoneMatch);
   }
 }
 
@@ -492,6 +578,16 @@ async function readCapped(res, cap, progress, ac, url) {
  *   `requestInit.cache` or `noStoreRanges: false` says otherwise): Chromium's
  *   HTTP cache lets one request per URL through at a time, which would
  *   serialise the inner-chunk reads of a shard.
+ * - Versions: asked with `{versioned: true}` (the engine does), answers
+ *   carry the ETag (else Last-Modified) as their generation, and `ifMatch`
+ *   / `ifNoneMatch` are sent as If-Match / If-None-Match (412: `{changed:
+ *   true}`, 304: `{notModified: true}`). `conditionalRequests` says when
+ *   the headers are sent: "same-origin" (default: always in Node; in a
+ *   browser only to the page's own origin, because for another origin they
+ *   make every request a CORS preflight, which servers that do not allow
+ *   those headers refuse), true or false. Without them the engine compares
+ *   the ETag of each answer instead (another origin must expose it:
+ *   `Access-Control-Expose-Headers: ETag`); a 304 then needs the headers.
  */
 export class FetchStore {
   #reader;
@@ -507,6 +603,9 @@ export class FetchStore {
     if (!base.pathname.endsWith("/")) base.pathname += "/";
     this.url = base;
     this.#reader = new HTTPReader({ noStoreRanges: true, ...options });
+    const c = options.conditionalRequests ?? "same-origin";
+    /** Whether conditions are sent as request headers (see the class comment). */
+    this.conditionalRequests = c === "same-origin" ? globalThis.location === undefined || base.origin === globalThis.location.origin : !!c;
   }
 
   /** Requests sent (each retry counts), for diagnostics. */
@@ -538,15 +637,21 @@ export class FetchStore {
     return u;
   }
 
+  #versioned(options) {
+    if (!options?.versioned) return undefined;
+    return { ifMatch: options.ifMatch, ifNoneMatch: options.ifNoneMatch, headers: this.conditionalRequests };
+  }
+
   async get(key, options = {}) {
-    return this.#reader.read(this.resolve(key), null, options.signal, metadataKey.test(key));
+    return this.#reader.read(this.resolve(key), null, options.signal, metadataKey.test(key), this.#versioned(options));
   }
 
   async getRange(key, range, options = {}) {
+    const versioned = this.#versioned(options);
     if (range.suffixLength !== undefined) {
       const n = Number(range.suffixLength);
       if (!(n > 0)) throw new RangeError(`bad suffixLength ${range.suffixLength}`);
-      return this.#reader.read(this.resolve(key), { suffix: n }, options.signal);
+      return this.#reader.read(this.resolve(key), { suffix: n }, options.signal, false, versioned);
     }
     const offset = Number(range.offset ?? 0);
     const length = range.length === undefined ? undefined : Number(range.length);
@@ -554,10 +659,11 @@ export class FetchStore {
       throw new RangeError(`bad range ${JSON.stringify(range)}`);
     }
     if (length === 0) {
-      const whole = await this.#reader.read(this.resolve(key), null, options.signal);
+      const whole = await this.#reader.read(this.resolve(key), null, options.signal, false, versioned);
+      if (versioned) return whole.data === undefined ? whole : { ...whole, data: new Uint8Array(0) };
       return whole === undefined ? undefined : new Uint8Array(0);
     }
-    return this.#reader.read(this.resolve(key), { offset, length }, options.signal);
+    return this.#reader.read(this.resolve(key), { offset, length }, options.signal, false, versioned);
   }
 }
 

@@ -1,0 +1,123 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"math"
+	"syscall/js"
+	"time"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+)
+
+// openOptions reads open()'s cache options: cacheBytes (a pool of that
+// many bytes for this node and what is opened through it; 0: no cache;
+// absent: the default pool) and recheck (true, false, "open" or seconds).
+func openOptions(o js.Value) ([]zarr.OpenOption, error) {
+	if o.Type() != js.TypeObject {
+		return nil, nil
+	}
+	var opts []zarr.OpenOption
+	if b := o.Get("cacheBytes"); !b.IsUndefined() && !b.IsNull() {
+		n, err := cacheBytes(b)
+		if err != nil {
+			return nil, err
+		}
+		var pool *zarr.CachePool
+		if n > 0 {
+			pool = zarr.NewCachePool(n)
+		}
+		opts = append(opts, zarr.WithCache(pool))
+	}
+	if r := o.Get("recheck"); !r.IsUndefined() && !r.IsNull() {
+		rc, err := recheckFromJS(r)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, zarr.WithRecheck(rc))
+	}
+	return opts, nil
+}
+
+func cacheBytes(v js.Value) (int64, error) {
+	if v.Type() != js.TypeNumber || v.Float() < 0 || math.IsNaN(v.Float()) || v.Float() > 1<<53 {
+		return 0, errs.New(errs.Selection, "cacheBytes", "must be a number of bytes ≥ 0")
+	}
+	return int64(v.Float()), nil
+}
+
+// recheckFromJS reads TensorStore's recheck_cached_data forms.
+func recheckFromJS(v js.Value) (zarr.Recheck, error) {
+	switch v.Type() {
+	case js.TypeBoolean:
+		if v.Bool() {
+			return zarr.RecheckAlways, nil
+		}
+		return zarr.RecheckNever, nil
+	case js.TypeString:
+		if v.String() == "open" {
+			return zarr.RecheckOpen, nil
+		}
+	case js.TypeNumber:
+		if s := v.Float(); s >= 0 && !math.IsInf(s, 0) {
+			return zarr.RecheckAfter(time.Duration(s * float64(time.Second))), nil
+		}
+	}
+	return zarr.Recheck{}, errs.New(errs.Selection, "recheck", "must be true, false, \"open\" or a number of seconds")
+}
+
+func cacheStatsToJS(st zarr.CacheStats) js.Value {
+	o := jsObject.New()
+	o.Set("hits", st.Hits)
+	o.Set("revalidated", st.Revalidated)
+	o.Set("misses", st.Misses)
+	o.Set("evictions", st.Evictions)
+	o.Set("entries", st.Entries)
+	o.Set("bytes", st.Bytes)
+	o.Set("limit", st.Limit)
+	return o
+}
+
+func init() {
+	// setCacheBytes(n): the default pool's limit (0: off).
+	handleSync("setCacheBytes", func(args []js.Value) any {
+		if len(args) == 0 {
+			return nil
+		}
+		n, err := cacheBytes(args[0])
+		if err != nil {
+			return errorValue(err)
+		}
+		zarr.DefaultCachePool().SetLimit(n)
+		return nil
+	})
+	// cacheStats(id?) → the counters of an array's pool, or of the
+	// default pool.
+	handleSync("cacheStats", func(args []js.Value) any {
+		pool := zarr.DefaultCachePool()
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			arr, err := lookupArray(args[0])
+			if err != nil {
+				return errorValue(err)
+			}
+			if pool = arr.CachePool(); pool == nil {
+				return cacheStatsToJS(zarr.CacheStats{})
+			}
+		}
+		return cacheStatsToJS(pool.Stats())
+	})
+	// clearCache(id?): empties an array's pool, or the default pool.
+	handleSync("clearCache", func(args []js.Value) any {
+		pool := zarr.DefaultCachePool()
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			arr, err := lookupArray(args[0])
+			if err != nil {
+				return errorValue(err)
+			}
+			pool = arr.CachePool()
+		}
+		pool.Clear()
+		return nil
+	})
+}
