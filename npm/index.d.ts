@@ -39,22 +39,62 @@ export type RangeQuery = { offset: number; length: number } | { suffixLength: nu
 
 export interface GetOptions {
   signal?: AbortSignal;
+  /**
+   * Set by the engine: the store may answer with a VersionedValue (a store
+   * that knows versions), or as usual (a plain store ignores it and the
+   * conditions below).
+   */
+  versioned?: boolean;
+  /** Answer only if the value is still this generation; else `{changed: true}`. */
+  ifMatch?: string;
+  /** The caller holds this generation: if unchanged, `{notModified: true}` without data. */
+  ifNoneMatch?: string;
 }
+
+/**
+ * A versioned answer: the value (undefined: no such key) and its
+ * generation — an opaque version string (an ETag, a file's identity, a
+ * counter); null or absent when unknown.
+ */
+export type VersionedValue =
+  | { data: Uint8Array | undefined; generation?: string | null }
+  | { notModified: true; generation?: string | null }
+  | { changed: true };
+
+/** Options of a write: the engine makes read-modify-writes conditional on the version read. */
+export interface WriteOptions {
+  signal?: AbortSignal;
+  versioned?: boolean;
+  /** Write only if the key is still this generation; else answer `{changed: true}`. */
+  ifMatch?: string;
+  /** "*": write only if the key has no value (create); else `{changed: true}`. */
+  ifNoneMatch?: "*";
+}
+
+/** A versioned write's answer: the new generation, or a refusal. */
+export type VersionedWrite = { generation?: string | null } | { changed: true };
 
 /**
  * The store contract (the same as zarrita.js): any object with get(); the
  * other methods are optional and enable ranged reads (sharding), writing
  * and listing (group children, "did you mean" suggestions). Methods may be
  * synchronous or return promises. A `Map<string, Uint8Array>` is a store.
+ *
+ * Versions are optional: asked with `{versioned: true}`, a store may answer
+ * a VersionedValue and honour ifMatch / ifNoneMatch, and a write may honour
+ * WriteOptions; the engine then ties the reads of a shard to one version,
+ * confirms cached chunks cheaply and makes read-modify-writes conditional.
+ * A store that answers plain bytes still works, without those guarantees
+ * (README, "Versions, concurrent writes and the chunk cache").
  */
 export interface Readable {
-  get(key: AbsolutePath, options?: GetOptions): Uint8Array | undefined | Promise<Uint8Array | undefined>;
-  getRange?(key: AbsolutePath, range: RangeQuery, options?: GetOptions): Uint8Array | undefined | Promise<Uint8Array | undefined>;
+  get(key: AbsolutePath, options?: GetOptions): Uint8Array | undefined | VersionedValue | Promise<Uint8Array | undefined | VersionedValue>;
+  getRange?(key: AbsolutePath, range: RangeQuery, options?: GetOptions): Uint8Array | undefined | VersionedValue | Promise<Uint8Array | undefined | VersionedValue>;
 }
 
 export interface Writable {
-  set(key: AbsolutePath, value: Uint8Array): unknown;
-  delete?(key: AbsolutePath): unknown;
+  set(key: AbsolutePath, value: Uint8Array, options?: WriteOptions): unknown;
+  delete?(key: AbsolutePath, options?: WriteOptions): unknown;
 }
 
 export interface Listable {
@@ -64,15 +104,19 @@ export interface Listable {
 
 export type Store = Readable & Partial<Writable> & Partial<Listable>;
 
-/** A store in memory. */
+/** A store in memory; each stored Uint8Array has its own generation. */
 export declare class MemoryStore implements Readable, Writable, Listable {
   constructor(entries?: Iterable<[string, Uint8Array]> | Record<string, Uint8Array>);
   readonly map: Map<string, Uint8Array>;
+  /** The generation of a key's value (null: no value). */
+  generation(key: AbsolutePath): string | null;
   get(key: AbsolutePath): Uint8Array | undefined;
+  get(key: AbsolutePath, options: GetOptions & { versioned: true }): VersionedValue;
   getRange(key: AbsolutePath, range: RangeQuery): Uint8Array | undefined;
+  getRange(key: AbsolutePath, range: RangeQuery, options: GetOptions & { versioned: true }): VersionedValue;
   has(key: AbsolutePath): boolean;
-  set(key: AbsolutePath, value: Uint8Array): void;
-  delete(key: AbsolutePath): boolean;
+  set(key: AbsolutePath, value: Uint8Array, options?: WriteOptions): void | VersionedWrite;
+  delete(key: AbsolutePath, options?: WriteOptions): boolean | { changed: true };
   list(prefix?: AbsolutePath): string[];
   keys(): IterableIterator<string>;
   readonly size: number;
@@ -118,6 +162,14 @@ export interface FetchStoreOptions extends HTTPPolicy {
    * HTTP cache lets one request per URL through at a time.
    */
   noStoreRanges?: boolean;
+  /**
+   * When versioned reads send If-Match / If-None-Match: "same-origin"
+   * (default: always in Node; in a browser only to the page's origin, since
+   * elsewhere they make each request a CORS preflight), true or false.
+   * Without them, the ETag of each answer is compared instead (another
+   * origin must send Access-Control-Expose-Headers: ETag).
+   */
+  conditionalRequests?: boolean | "same-origin";
 }
 
 /**
@@ -134,9 +186,13 @@ export declare class FetchStore implements Readable {
   readonly bytes: number;
   /** Requests waiting for their answer. */
   readonly inFlight: number;
+  /** Whether versioned reads send conditional headers (FetchStoreOptions.conditionalRequests, resolved). */
+  readonly conditionalRequests: boolean;
   resolve(key: AbsolutePath): URL;
-  get(key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined>;
-  getRange(key: AbsolutePath, range: RangeQuery, options?: GetOptions): Promise<Uint8Array | undefined>;
+  get(key: AbsolutePath, options?: GetOptions & { versioned?: false }): Promise<Uint8Array | undefined>;
+  get(key: AbsolutePath, options: GetOptions & { versioned: true }): Promise<VersionedValue>;
+  getRange(key: AbsolutePath, range: RangeQuery, options?: GetOptions & { versioned?: false }): Promise<Uint8Array | undefined>;
+  getRange(key: AbsolutePath, range: RangeQuery, options: GetOptions & { versioned: true }): Promise<VersionedValue>;
 }
 
 export declare class HTTPError extends Error {
@@ -636,6 +692,19 @@ export declare class ZarrGroup extends ZarrNode {
 export interface OpenOptions {
   /** Path below the store or location. */
   path?: string;
+  /**
+   * Keep this node's (and its children's) decoded chunks in a cache pool of
+   * its own of this many bytes (0: no cache). Without it, the default pool
+   * (setCacheBytes; off until given a size).
+   */
+  cacheBytes?: number;
+  /**
+   * When a cached chunk is confirmed with the store before use, as
+   * TensorStore's recheck_cached_data: true (default; a conditional request,
+   * an HTTP 304 carries no body), false (never), "open" (chunks cached
+   * before this open, once), or a number of seconds.
+   */
+  recheck?: boolean | "open" | number;
   kind?: "array" | "group";
   /** Checks the array's data type at run time (a name or a family, as arr.is()) and narrows its type. */
   dtype?: DataTypeQuery;
@@ -791,3 +860,41 @@ export declare function useWorkers(count?: number, options?: { minBytes?: number
 // Opening what a user names: a URL of any kind, picked or dropped files.
 export { storeFromUrl, type StoreFromUrlOptions } from "./lib/sources.js";
 export { FileListStore, BlobStore } from "./lib/files.js";
+
+// ---- the chunk cache -------------------------------------------------------
+
+/** Counters of a cache pool. */
+export interface CacheStats {
+  /** Reads answered from the pool without asking the store. */
+  hits: number;
+  /** Cached chunks the store confirmed unchanged (a 304). */
+  revalidated: number;
+  /** Chunks (or shard indexes, inner chunks) fetched and decoded. */
+  misses: number;
+  evictions: number;
+  entries: number;
+  bytes: number;
+  limit: number;
+}
+
+/** The requests the engine made of a JS store object. */
+export interface StoreStats {
+  get: number;
+  getRange: number;
+  set: number;
+  delete: number;
+  list: number;
+  /** Versioned reads answered notModified. */
+  notModified: number;
+  /** Bytes received. */
+  bytes: number;
+}
+
+/** Sets the size of the default cache pool (0, the default: no cache). */
+export declare function setCacheBytes(bytes: number): Promise<void>;
+/** Counters of the pool `array` uses, or of the default pool. */
+export declare function cacheStats(array?: ZarrArray<any>): Promise<CacheStats>;
+/** Empties the pool `array` uses, or the default pool. */
+export declare function clearCache(array?: ZarrArray<any>): Promise<void>;
+/** The requests the engine made of a JS store since it was first opened (null: not seen, or a store inside the engine). */
+export declare function storeStats(store: object): Promise<StoreStats | null>;

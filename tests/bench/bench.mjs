@@ -55,6 +55,9 @@ const codecs = [
   ["v3 sharded zstd", { zarrFormat: 3, shardShape: [1024, 1024], codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 3 } }] }],
 ];
 
+// Codecs whose repeated window read is also timed with caches on.
+const cachedCodecs = ["blosc-lz4", "zstd", "v3 sharded zstd"];
+
 const reads = [
   ["whole array", null, [null, null], N * N * 4],
   ["1000×1000 window", [zarr.slice(1500, 2500), zarr.slice(1200, 2200)], [zarrita.slice(1500, 2500), zarrita.slice(1200, 2200)], 1000 * 1000 * 4],
@@ -96,6 +99,19 @@ async function main() {
     const theirs = await zarrita.open(zarrita.root(store).resolve(name), { kind: "array" });
     for (const [label, selW, selZ, outBytes] of reads) {
       jobs.push({ codec: name, read: label, outBytes, wasm: () => ours.get(selW), zarrita: () => zarrita.get(theirs, selZ), tw: [], tz: [] });
+    }
+    // The same window read again and again with a cache: zarr-wasm's
+    // decoded-chunk cache (recheck false: no store request; recheck true:
+    // each chunk confirmed with the store, which answers "not modified")
+    // beside zarrita.js with withByteCaching (it keeps the stored bytes and
+    // decodes them again).
+    if (cachedCodecs.includes(name)) {
+      const [, selW, selZ, outBytes] = reads[1];
+      const cachedZ = await zarrita.open(zarrita.root(zarrita.withByteCaching(store)).resolve(name), { kind: "array" });
+      for (const recheck of [false, true]) {
+        const cachedW = await zarr.open(store, { path: name, kind: "array", cacheBytes: 256 << 20, recheck });
+        jobs.push({ codec: name, read: `1000×1000 window again, cached (recheck ${recheck})`, outBytes, wasm: () => cachedW.get(selW), zarrita: () => zarrita.get(cachedZ, selZ), tw: [], tz: [] });
+      }
     }
   }
   // The decode worker pool takes only what Go decodes slowly (bz2, lzma),

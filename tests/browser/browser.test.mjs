@@ -12,6 +12,8 @@ import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
 import { repoRoot, npmDir, startServer, loadCases, compareCase, exists, peersRequired } from "../node/helpers.mjs";
 import { loadCompat, tally, caseKey, compatData } from "../compat/check.mjs";
+import * as zarrNode from "../../npm/node.js";
+import { twoShardVersions, alternatingRoutes, versionOf, window as versionWindow } from "../node/versions.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -99,6 +101,7 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
   let userDataDir;
   let bundleDir;
   let packDir;
+  let versionStats;
 
   before(async () => {
     const { chromium, vite } = await import("../../npm/dev/browser-deps.mjs");
@@ -122,7 +125,9 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
       execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], { cwd: npmDir, encoding: "utf8" }),
     );
     execFileSync("tar", ["-xzf", path.join(packDir, packed[0].filename), "-C", packDir]);
+    versionStats = {};
     server = await startServer(here, {
+      routes: alternatingRoutes("/versioned", await twoShardVersions(zarrNode), versionStats),
       delayMs: (p) => (p.startsWith("/slowrefs/") ? 40 : 0),
       mounts: {
         "/pkg": path.join(packDir, "package"),
@@ -158,8 +163,9 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
         p = await context.newPage();
         p.on("pageerror", (e) => errors.push(String(e)));
         p.on("console", (m) => {
-          // Absent keys are 404s by design (missing chunks, optional metadata); chromium logs each.
-          if (m.type() === "error" && !/status of 404/.test(m.text())) errors.push(m.text());
+          // Absent keys are 404s by design (missing chunks, optional metadata), and a
+          // shard that changed under a conditional read is a 412; chromium logs each.
+          if (m.type() === "error" && !/status of (404|412)/.test(m.text())) errors.push(m.text());
         });
         await p.goto(server.url + page.url);
         await p.waitForFunction(() => document.title.startsWith("ready"), null, { timeout: 60_000 });
@@ -250,6 +256,20 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
         assert.deepEqual([merged.n, merged.requests, t1], [100, 1, ["bytes=1000-1199"]]);
         assert.deepEqual([apart.requests, t1apart.length], [10, 10]);
         assert.ok(server.stats.maxInFlight >= 3, `at most ${server.stats.maxInFlight} in flight`);
+      });
+
+      test("a shard swapped between two versions while it is read: 100 reads, each of one version or CONFLICT", async (t) => {
+        versionStats.preconditionFailed = 0;
+        const reads = await p.evaluate(([base, w]) => globalThis.versionedReads(base, 100, w), [`${server.url}/versioned/`, versionWindow]);
+        const r = { good: 0, conflicts: 0, wrong: 0 };
+        for (const x of reads) {
+          if (x.code === "CONFLICT") r.conflicts++;
+          else if (x.b64 && versionOf(new Int32Array(fromB64(x.b64).slice().buffer))) r.good++;
+          else r.wrong++;
+        }
+        t.diagnostic(`${r.good} of one version, ${r.conflicts} CONFLICT, ${r.wrong} wrong; 412 answers: ${versionStats.preconditionFailed}`);
+        assert.equal(r.wrong, 0);
+        assert.ok(r.good >= 50 && versionStats.preconditionFailed > 0);
       });
 
       test("no errors in the page", () => {

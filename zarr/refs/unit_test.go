@@ -546,3 +546,34 @@ func TestAllowedTargets(t *testing.T) {
 		t.Errorf("no base URL: %v", err)
 	}
 }
+
+// TestVersionedRefs: a reference's generation is what it says; confirming
+// it is no request, and another reference has another generation.
+func TestVersionedRefs(t *testing.T) {
+	ctx := context.Background()
+	f := &memFetcher{files: map[string][]byte{"https://h/t.bin": []byte("0123456789")}}
+	s, err := FromJSON(ctx, []byte(`{"version":1,"refs":{"a":"inline","b":["https://h/t.bin",2,3],"c":["https://h/t.bin",5,3]}}`), Options{Fetcher: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	va, err := s.ReadVersion(ctx, "a", store.WholeValue(), store.Conditions{})
+	if err != nil || string(va.Data) != "inline" || va.Generation == "" {
+		t.Fatalf("%+v %v", va, err)
+	}
+	vb, err := s.ReadVersion(ctx, "b", store.WholeValue(), store.Conditions{})
+	if err != nil || string(vb.Data) != "234" || vb.Generation == va.Generation {
+		t.Fatalf("%+v %v", vb, err)
+	}
+	calls := f.count()
+	nm, err := s.ReadVersion(ctx, "b", store.WholeValue(), store.Conditions{IfNoneMatch: vb.Generation})
+	if err != nil || !nm.NotModified || f.count() != calls {
+		t.Fatalf("confirming: %+v %v, %d fetches", nm, err, f.count()-calls)
+	}
+	vc, _ := s.ReadVersion(ctx, "c", store.WholeValue(), store.Conditions{})
+	if vc.Generation == vb.Generation {
+		t.Fatal("two references, one generation")
+	}
+	if v, _ := s.ReadVersion(ctx, "nope", store.WholeValue(), store.Conditions{}); v.Found || v.Generation != store.Absent {
+		t.Fatalf("absent: %+v", v)
+	}
+}

@@ -180,10 +180,8 @@ func (d *Directory) ReadVersion(_ context.Context, key string, r ByteRange, c Co
 
 // absentVersion is the answer of a versioned read of a missing key.
 func absentVersion(key string, c Conditions) (Versioned, error) {
-	if c.IfMatch != "" && c.IfMatch != Absent {
-		return Versioned{}, Conflict(key, "was deleted (expected version %s)", c.IfMatch)
-	}
-	return Versioned{Generation: Absent, NotModified: c.IfNoneMatch == Absent}, nil
+	v, _, err := Precheck(key, Absent, c)
+	return v, err
 }
 
 // readFile makes one attempt of ReadVersion; changed reports a file written
@@ -207,11 +205,8 @@ func (d *Directory) readFile(fsys files, key, rel string, r ByteRange, c Conditi
 		return v, false, err
 	}
 	gen := fileGeneration(fi)
-	switch {
-	case c.IfMatch != "" && c.IfMatch != gen:
-		return Versioned{}, false, Conflict(key, "changed (version %s, expected %s)", gen, c.IfMatch)
-	case c.IfNoneMatch != "" && c.IfNoneMatch == gen:
-		return Versioned{Found: true, Generation: gen, NotModified: true}, false, nil
+	if pre, done, err := Precheck(key, gen, c); done {
+		return pre, false, err
 	}
 	off, n, err := r.Resolve(fi.Size())
 	if err != nil {

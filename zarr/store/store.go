@@ -260,13 +260,8 @@ func (s *Memory) ReadVersion(_ context.Context, key string, r ByteRange, c Condi
 	if !ok {
 		gen = Absent
 	}
-	switch {
-	case c.IfMatch != "" && c.IfMatch != gen:
-		return Versioned{}, Conflict(key, "changed (version %s, expected %s)", gen, c.IfMatch)
-	case c.IfNoneMatch != "" && c.IfNoneMatch == gen:
-		return Versioned{Found: ok, Generation: gen, NotModified: true}, nil
-	case !ok:
-		return Versioned{Generation: Absent}, nil
+	if pre, done, err := Precheck(key, gen, c); done {
+		return pre, err
 	}
 	sub, err := Slice(v.data, r)
 	if err != nil {

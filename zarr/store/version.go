@@ -62,6 +62,21 @@ func Conflict(key string, format string, args ...any) error {
 	return errs.New(errs.Conflict, key, format, args...)
 }
 
+// Precheck applies c to a value whose current generation the store knows
+// before reading (gen; Absent when there is no value): done is true when
+// the answer is given without reading (NotModified, or a CONFLICT error).
+func Precheck(key string, gen Generation, c Conditions) (v Versioned, done bool, err error) {
+	switch {
+	case c.IfMatch != "" && c.IfMatch != gen:
+		return Versioned{}, true, Conflict(key, "changed (version %s, expected %s)", gen, c.IfMatch)
+	case c.IfNoneMatch != "" && c.IfNoneMatch == gen:
+		return Versioned{Found: gen != Absent, Generation: gen, NotModified: true}, true, nil
+	case gen == Absent:
+		return Versioned{Generation: Absent}, true, nil
+	}
+	return Versioned{}, false, nil
+}
+
 // Read reads r of key through s under c. A store that cannot version is
 // read plainly (Generation "": the conditions cannot be checked). Whatever
 // the store, an answer whose generation shows the condition failed is

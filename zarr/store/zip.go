@@ -291,11 +291,11 @@ func (z *Zip) ReadVersion(ctx context.Context, key string, r ByteRange, c Condit
 	z.genMu.Unlock()
 	if gen != "" {
 		gen = "zip:" + gen
-		switch {
-		case c.IfMatch != "" && c.IfMatch != gen:
-			return Versioned{}, Conflict(key, "changed (version %s, expected %s)", gen, c.IfMatch)
-		case c.IfNoneMatch != "" && c.IfNoneMatch == gen:
-			return Versioned{Found: z.entries[key] != nil, Generation: gen, NotModified: true}, nil
+		if z.entries[key] == nil {
+			gen = Absent
+		}
+		if pre, done, err := Precheck(key, gen, c); done {
+			return pre, err
 		}
 	}
 	var v Versioned

@@ -62,6 +62,21 @@ export async function usage(signal: AbortSignal): Promise<number> {
   const byUrl = await zarr.openSpec("memory://a|zarr2:", { signal });
   const mem = await zarr.memoryKvStore();
   void [rank, tsSpec, byUrl, mem];
+  // The chunk cache and versioned stores.
+  await zarr.setCacheBytes(64 << 20);
+  const cached = await zarr.open(new zarr.FetchStore("https://host/data.zarr", { conditionalRequests: true }), { path: "t", kind: "array", cacheBytes: 1 << 20, recheck: "open" });
+  const cs: zarr.CacheStats = await zarr.cacheStats(cached);
+  const ss: zarr.StoreStats | null = await zarr.storeStats(new zarr.MemoryStore());
+  await zarr.clearCache();
+  const mstore = new zarr.MemoryStore();
+  const v = mstore.get("/a", { versioned: true });
+  const gen: string | null | undefined = "generation" in v ? v.generation : null;
+  const w = mstore.set("/a", new Uint8Array(1), { ifMatch: gen ?? undefined, versioned: true });
+  const versionedStore: zarr.Store = {
+    get: async (_key, o) => (o?.versioned ? { data: new Uint8Array(4), generation: "v1" } : new Uint8Array(4)),
+    set: async (_key, _value, o) => (o?.ifMatch === "v0" ? { changed: true as const } : { generation: "v2" }),
+  };
+  void [cs.hits, ss?.notModified, w, versionedStore];
   await zarr.init(new URL("https://cdn/zarr.wasm"));
   const pool: zarr.DecodePool = await zarr.useWorkers(4, { minBytes: 1 << 16 });
   const perWorker: number[] = pool.stats().decoded;
