@@ -6,7 +6,7 @@ NODE ?= node
 NPM ?= npm
 
 .PHONY: all build test test-go vet fixtures bench fuzz
-.PHONY: wasm npm-deps test-js test-node test-browser bench-js pack codecs-wasm check-codecs-wasm notices check-notices FORCE
+.PHONY: wasm npm-deps test-js test-node test-browser test-zarrita-suite bench-js pack codecs-wasm check-codecs-wasm notices check-notices FORCE
 
 all: build wasm
 
@@ -82,7 +82,7 @@ check-codecs-wasm:
 # npm/package-lock.json.
 # npm packages of the package's suites and of the Go tests' peers
 # (zarrita.js as an oracle, hyparquet-writer for Parquet reference sets).
-npm-deps: npm/node_modules/.package-lock.json tests/oracle/node_modules/.package-lock.json tests/refs/node_modules/.package-lock.json
+npm-deps: npm/node_modules/.package-lock.json tests/oracle/node_modules/.package-lock.json tests/refs/node_modules/.package-lock.json tests/zarrita-suite/node_modules/.package-lock.json
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	cd $* && $(NPM) ci --no-audit --no-fund
@@ -91,12 +91,17 @@ npm-deps: npm/node_modules/.package-lock.json tests/oracle/node_modules/.package
 pack: wasm
 	cd npm && $(NPM) pack
 
-test-js: test-node test-browser
+test-js: test-node test-browser test-zarrita-suite
 
 # Node suites: fixtures through FileSystemStore and FetchStore, the JS API,
 # stores, CLI, and the differential test against zarrita.js.
 test-node: wasm npm-deps
 	$(NODE) --test tests/node/*.test.mjs
+
+# zarrita.js's own tests (vitest) against this package: each test's
+# outcome compared with tests/zarrita-suite/expected.tsv.
+test-zarrita-suite: wasm npm-deps
+	$(NODE) tests/zarrita-suite/run.mjs
 
 # Debian's chromium driven by playwright-core: the package as it ships and
 # bundled by Vite.

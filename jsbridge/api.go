@@ -382,14 +382,15 @@ func init() {
 		}
 		return nodeInfo(g), nil
 	})
-	// getChunk(id, coords, signal) → {data, shape, stride}: one chunk as
-	// stored (the fill value where it is absent), decoded.
+	// getChunk(id, coords, signal) → {data, shape, stride}: one chunk of
+	// those a read decodes (a shard's inner chunks), decoded (the fill
+	// value where it is absent).
 	fn("getChunk", func(a []js.Value) (js.Value, error) {
 		arr, err := lookupArray(a[0])
 		if err != nil {
 			return js.Value{}, err
 		}
-		idx, err := chunkCoords(arr, a[1])
+		idx, err := coordsFromJS(arr, a[1]) // ReadChunk checks them against its grid
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -472,22 +473,34 @@ func init() {
 
 // chunkCoords reads chunk coordinates and checks them against the grid.
 func chunkCoords(arr *zarr.Array, v js.Value) ([]int, error) {
+	idx, err := coordsFromJS(arr, v)
+	if err != nil {
+		return nil, err
+	}
+	shape := arr.Metadata().Shape // the stored grid, whatever view the array has
+	grid := arr.Metadata().Grid.Shape(shape)
+	for d, n := range idx {
+		if n < 0 || n >= max(grid[d], 1) {
+			return nil, errs.New(errs.Selection, arr.Path(), "chunk coordinate %d is out of range for dimension %d (%d chunks)", n, d, grid[d])
+		}
+	}
+	return idx, nil
+}
+
+// coordsFromJS reads one integer per dimension of the stored array.
+func coordsFromJS(arr *zarr.Array, v js.Value) ([]int, error) {
 	if v.Type() != js.TypeObject || !jsArray.Call("isArray", v).Bool() {
 		return nil, errs.New(errs.Selection, arr.Path(), "chunk coordinates are an array of integers")
 	}
-	shape := arr.Metadata().Shape // the stored grid, whatever view the array has
-	if v.Length() != len(shape) {
-		return nil, errs.New(errs.Selection, arr.Path(), "%d chunk coordinates for %d dimensions", v.Length(), len(shape))
+	ndim := len(arr.Metadata().Shape)
+	if v.Length() != ndim {
+		return nil, errs.New(errs.Selection, arr.Path(), "%d chunk coordinates for %d dimensions", v.Length(), ndim)
 	}
-	grid := arr.Metadata().Grid.Shape(shape)
-	idx := make([]int, len(shape))
+	idx := make([]int, ndim)
 	for d := range idx {
 		n, err := intFromJS(v.Index(d), "chunk coordinate")
 		if err != nil {
 			return nil, err
-		}
-		if n < 0 || n >= max(grid[d], 1) {
-			return nil, errs.New(errs.Selection, arr.Path(), "chunk coordinate %d is out of range for dimension %d (%d chunks)", n, d, grid[d])
 		}
 		idx[d] = n
 	}

@@ -29,6 +29,28 @@ func init() {
 		}
 		return nodeInfo(g), nil
 	})
+	// consolidatedDocs(key, bytes, v3) → {key: Uint8Array}: the documents of
+	// a consolidated metadata file (v2 .zmetadata, or a v3 root zarr.json)
+	// by store key, each as its writer wrote it (withConsolidatedMetadata).
+	handleAsync("consolidatedDocs", func(a []js.Value) (js.Value, error) {
+		key := a[0].String()
+		data, ok, err := bytesFromJS(key, a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		if !ok {
+			return js.Value{}, errs.New(errs.NotFound, key, "no consolidated metadata")
+		}
+		docs, err := zarr.ConsolidatedDocuments(key, data, a[2].Truthy())
+		if err != nil {
+			return js.Value{}, err
+		}
+		out := jsObject.New()
+		for k, v := range docs {
+			out.Set(jsKey(k), bytesToJS(v))
+		}
+		return out, nil
+	})
 	// nearest(name, candidates) → the near name ("did you mean"), or "".
 	handleSync("nearest", func(args []js.Value) any {
 		if len(args) < 2 || args[0].Type() != js.TypeString || !jsArray.Call("isArray", args[1]).Bool() {

@@ -28,7 +28,20 @@ export declare class ZarrError extends Error {
   readonly where?: string;
   /** A near name that exists ("did you mean"), when the store can list or has consolidated metadata. */
   readonly suggest?: string;
+  /** zarrita.js's name for the code (undefined for codes zarrita has no name for). */
+  readonly _tag?: ZarritaErrorTag;
 }
+
+/** zarrita.js's error names, as isZarritaError takes them. */
+export type ZarritaErrorTag = "NotFoundError" | "InvalidMetadataError" | "InvalidSelectionError" | "UnsupportedError" | "CodecPipelineError";
+
+/**
+ * As zarrita's isZarritaError: whether err is a ZarrError, and with tags,
+ * one whose code zarrita names by one of them (NOT_FOUND "NotFoundError",
+ * INVALID_METADATA "InvalidMetadataError", SELECTION "InvalidSelectionError",
+ * UNSUPPORTED "UnsupportedError", CODEC "CodecPipelineError").
+ */
+export declare function isZarritaError(err: unknown, ...tags: ZarritaErrorTag[]): err is ZarrError;
 
 // ---- stores ---------------------------------------------------------------
 
@@ -435,7 +448,6 @@ export interface Chunk<D = Data> {
 }
 
 export interface Slice {
-  readonly kind: "slice";
   readonly start: number | null;
   readonly stop: number | null;
   readonly step: number | null;
@@ -553,7 +565,11 @@ export declare class ZarrArray<D extends DataTypeName = DataTypeName> extends Za
   readonly schema: TensorStoreSchema;
   /** The TensorStore spec that reopens the array, with its complete metadata. */
   spec(): TensorStoreSpec;
-  /** One chunk by grid coordinates, decoded (the fill value where the store has none). */
+  /**
+   * One chunk of those a read decodes (`chunks`: a sharded array's inner
+   * chunks), by its coordinates, decoded at its full shape (the fill value
+   * where the store has none).
+   */
   getChunk(coords: number[], options?: { signal?: AbortSignal }): Promise<Chunk<TypedArrayFor<D>>>;
   /** Decodes the stored bytes of a chunk: the pure step, no store access (for worker pools). */
   decodeChunk(coords: number[], bytes: Uint8Array): Promise<Chunk<TypedArrayFor<D>>>;
@@ -815,6 +831,29 @@ export declare function set<D extends DataTypeName>(
 
 /** A selection by dimension name (zarrita.js's select): names left out are taken whole. */
 export declare function select(arr: ZarrArray<DataTypeName>, selection: { [dimension: string]: number | Slice | null }): Array<number | Slice | null>;
+
+/** A store whose metadata reads come from consolidated metadata (withConsolidatedMetadata). */
+export interface ConsolidatedStore extends Readable {
+  /** Every node the consolidated metadata lists, sorted by path. */
+  contents(): Array<{ path: AbsolutePath; kind: "array" | "group" }>;
+}
+
+export interface ConsolidatedMetadataOptions {
+  /** "v2" (.zmetadata, the default), "v3" (inline in the root zarr.json), or several tried in order. */
+  format?: "v2" | "v3" | Array<"v2" | "v3">;
+  /** The v2 document's key (".zmetadata"). */
+  metadataKey?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * As zarrita's withConsolidatedMetadata: a store in front of `store` that
+ * answers metadata reads from the hierarchy's consolidated metadata (no
+ * request per node) and lists it with contents(). NOT_FOUND when there is none.
+ */
+export declare function withConsolidatedMetadata(store: Readable, options?: ConsolidatedMetadataOptions): Promise<ConsolidatedStore>;
+/** withConsolidatedMetadata, or `store` itself when it has no consolidated metadata. */
+export declare function withMaybeConsolidatedMetadata<S extends Readable>(store: S, options?: ConsolidatedMetadataOptions): Promise<ConsolidatedStore | S>;
 
 /**
  * Writes consolidated metadata for the hierarchy at path (the root by

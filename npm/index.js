@@ -2,10 +2,11 @@
 // WebAssembly. See README.md and index.d.ts.
 export { init, wasmModule } from "./lib/runtime.js";
 export { useWorkers } from "./lib/workers.js";
-export { ZarrError, codes } from "./lib/errors.js";
+export { ZarrError, codes, isZarritaError } from "./lib/errors.js";
 export { open, create, createGroup, slice, ZarrArray, ZarrGroup, Location, root } from "./lib/core.js";
 export { ZarrArray as Array, ZarrGroup as Group } from "./lib/core.js";
 export { get, set, select, consolidate } from "./lib/functions.js";
+export { withConsolidatedMetadata, withMaybeConsolidatedMetadata } from "./lib/consolidated.js";
 export { MemoryStore, FetchStore, HTTPError, RangeMismatchError, httpDefaults } from "./lib/stores.js";
 export { ReferenceStore } from "./lib/refs.js";
 export { openSpec, memoryKvStore } from "./lib/spec.js";

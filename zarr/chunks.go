@@ -2,6 +2,7 @@ package zarr
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -124,11 +125,16 @@ func (a *Array) wholeChunk(ctx context.Context, idx []int, recheck bool) (chunk 
 	return r.chunk, r.gen, r.ok, nil
 }
 
-// ReadChunk returns chunk idx decoded, or the fill value where the store
-// has none (the bridge's getChunk). The result is the caller's to modify.
+// ReadChunk returns chunk idx of the chunks a read decodes (ReadChunks:
+// the inner chunks of a sharded array, as zarrita.js and zarr-python 3
+// number them), decoded, or the fill value where the store has none (the
+// bridge's getChunk). The result is the caller's to modify.
 func (a *Array) ReadChunk(ctx context.Context, idx []int) (*NDArray, error) {
 	if len(idx) != len(a.meta.Shape) {
 		return nil, errs.New(errs.Selection, a.path, "%d chunk coordinates for %d dimensions", len(idx), len(a.meta.Shape))
+	}
+	if inner := a.ReadChunks(); a.view() == nil && inner != nil && a.Shards() != nil && !slices.Equal(inner, a.Shards()) {
+		return a.readInnerChunk(ctx, idx, inner)
 	}
 	grid := a.meta.Grid.Shape(a.meta.Shape)
 	for d, i := range idx {
@@ -144,6 +150,31 @@ func (a *Array) ReadChunk(ctx context.Context, idx []int) (*NDArray, error) {
 		return nd.Filled(a.meta.DType, a.meta.Grid.ChunkShape(idx), a.meta.Fill), nil
 	}
 	return chunk.Clone(), nil
+}
+
+// readInnerChunk reads inner chunk idx of a sharded array through the read
+// path (the shard index, then that inner chunk), at the inner chunk's full
+// shape: the part past the array's end is the fill value.
+func (a *Array) readInnerChunk(ctx context.Context, idx, inner []int) (*NDArray, error) {
+	sel := make(Selection, len(idx))
+	counts := make([]int, len(idx))
+	for d, i := range idx {
+		n := (a.meta.Shape[d] + inner[d] - 1) / inner[d]
+		if i < 0 || i >= max(n, 1) {
+			return nil, errs.New(errs.Selection, a.path, "chunk coordinate %d is out of range for dimension %d (%d chunks of %d)", i, d, n, inner[d])
+		}
+		start := i * inner[d]
+		stop := min(start+inner[d], a.meta.Shape[d])
+		sel[d] = Slice(&start, &stop, 1)
+		counts[d] = stop - start
+	}
+	part, err := a.Read(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	out := nd.Filled(a.meta.DType, inner, a.meta.Fill)
+	nd.Copy(out, nd.Whole(counts), part, nd.Whole(counts))
+	return out, nil
 }
 
 // partialRegion reads region in of chunk idx through a partial decoder (a

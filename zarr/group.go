@@ -27,13 +27,42 @@ type Group struct {
 func newGroupV3(s Store, path string, n *meta.V3Node, doc []byte, cfg openConfig) (*Group, error) {
 	prefix := meta.Prefix(path)
 	if _, already := s.(*consolidatedStore); !already && n.Consolidated != nil {
-		docs := map[string][]byte{prefix + keyZarrJSON: doc}
-		for k, v := range n.Consolidated {
-			docs[prefix+k+"/"+keyZarrJSON] = v
-		}
-		s = &consolidatedStore{base: s, prefix: prefix, docs: docs}
+		s = &consolidatedStore{base: s, prefix: prefix, docs: v3Documents(prefix, doc, n)}
 	}
 	return &Group{store: s, path: path, format: 3, attrs: n.Attrs, attrsKey: prefix + keyZarrJSON, doc: doc, cfg: cfg}, nil
+}
+
+// v3Documents maps the store key of every node's zarr.json to its document:
+// the group's own and those of its inline consolidated metadata.
+func v3Documents(prefix string, doc []byte, n *meta.V3Node) map[string][]byte {
+	docs := map[string][]byte{prefix + keyZarrJSON: doc}
+	for k, v := range n.Consolidated {
+		docs[prefix+k+"/"+keyZarrJSON] = v
+	}
+	return docs
+}
+
+// ConsolidatedDocuments splits a hierarchy's consolidated metadata into its
+// documents by store key (relative to the hierarchy's root): data is a v2
+// .zmetadata, or with v3 the root's zarr.json. A zarr.json without
+// consolidated_metadata is NOT_FOUND. (zarr-wasm's withConsolidatedMetadata
+// in JS serves metadata reads from them.)
+func ConsolidatedDocuments(key string, data []byte, v3 bool) (map[string][]byte, error) {
+	if !v3 {
+		cs, err := newConsolidatedStore(nil, "", data)
+		if err != nil {
+			return nil, err
+		}
+		return cs.docs, nil
+	}
+	n, err := meta.ParseV3(key, data)
+	if err != nil {
+		return nil, err
+	}
+	if n.Array != nil || n.Consolidated == nil {
+		return nil, errs.New(errs.NotFound, key, "no consolidated_metadata in this document")
+	}
+	return v3Documents("", data, n), nil
 }
 
 func newGroup(ctx context.Context, s Store, path string, format int, cfg openConfig) (*Group, error) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
 
@@ -185,5 +187,53 @@ func TestZarritaV3ZippedFixtures(t *testing.T) {
 				t.Errorf("only %d arrays checked", checked)
 			}
 		})
+	}
+}
+
+// TestReadChunkInnerChunks reads inner chunks of zarr-python's sharded
+// arrays by inner-chunk coordinates (as zarrita.js's getChunk numbers
+// them): the values are those zarrita's own tests state for these fixtures.
+func TestReadChunkInnerChunks(t *testing.T) {
+	shared := peers.RequireShared(t)
+	s, err := zarr.NewDirectoryStore(filepath.Join(shared, "peer-fixtures", "zarrita", "v3", "data.zarr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		path  string
+		idx   []int
+		shape []int
+		want  []int16
+	}{
+		{"1d.chunked.compressed.sharded.i2", []int{1}, []int{1}, []int16{2}},
+		{"1d.chunked.compressed.sharded.i2", []int{3}, []int{1}, []int16{4}},
+		{"2d.chunked.compressed.sharded.i2", []int{1, 1}, []int{1, 1}, []int16{6}},
+		{"2d.chunked.compressed.sharded.i2", []int{3, 2}, []int{1, 1}, []int16{15}},
+		{"3d.chunked.compressed.sharded.i2", []int{1, 1, 1}, []int{1, 1, 1}, []int16{21}},
+	} {
+		arr, err := zarr.OpenArray(ctx, s, c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := arr.ReadChunk(ctx, c.idx)
+		if err != nil {
+			t.Fatalf("%s %v: %v", c.path, c.idx, err)
+		}
+		if !slices.Equal(got.Shape(), c.shape) {
+			t.Errorf("%s %v: shape %v, want %v", c.path, c.idx, got.Shape(), c.shape)
+		}
+		b := got.Bytes()
+		for i, w := range c.want {
+			if g := int16(binary.LittleEndian.Uint16(b[2*i:])); g != w {
+				t.Errorf("%s %v: element %d = %d, want %d", c.path, c.idx, i, g, w)
+			}
+		}
+		// Past the inner grid is a SELECTION error, not the shard grid's.
+		far := slices.Clone(c.idx)
+		far[0] = 1 << 20
+		if _, err := arr.ReadChunk(ctx, far); errs.CodeOf(err) != errs.Selection {
+			t.Errorf("%s %v: %v, want a SELECTION error", c.path, far, err)
+		}
 	}
 }

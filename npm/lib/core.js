@@ -213,8 +213,10 @@ export class ZarrArray extends ZarrNode {
     return withSignal(options.signal, (signal) => callBridge("set", this._info.id, sel, desc, signal));
   }
   /**
-   * One chunk, decoded (the fill value where the store has none).
-   * @param {number[]} coords chunk coordinates in the grid
+   * One chunk of those a read decodes (`chunks`: a sharded array's inner
+   * chunks), decoded at its full shape (the fill value where the store has
+   * none).
+   * @param {number[]} coords the chunk's coordinates
    */
   async getChunk(coords, options = {}) {
     const c = Array.from(coords, Number);
@@ -327,12 +329,17 @@ export function slice(start, stop, step) {
     stop = start;
     start = null;
   }
-  return Object.freeze({ kind: "slice", start: num(start), stop: num(stop), step: num(step) });
+  return { start: num(start), stop: num(stop), step: num(step) };
 }
 
 function num(v) {
   if (v === undefined || v === null) return null;
-  if (typeof v === "bigint") return Number(v);
+  if (typeof v === "bigint") {
+    if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
+      throw new ZarrError("SELECTION", `slice bound ${v} exceeds Number.MAX_SAFE_INTEGER in magnitude (not exact as a number)`);
+    }
+    return Number(v);
+  }
   return v;
 }
 
@@ -435,6 +442,12 @@ export async function create(where, options = {}) {
     } else if (typeof f === "number" && !Number.isFinite(f)) {
       o.fillValue = Number.isNaN(f) ? "NaN" : f > 0 ? "Infinity" : "-Infinity";
     }
+  }
+  // zarrita's create writes codecs: [] for "no compression", which the v3
+  // spec does not allow (one array→bytes codec is required): the bytes
+  // codec alone is what it means.
+  if (Array.isArray(o.codecs) && o.codecs.length === 0 && o.zarrFormat !== 2) {
+    o.codecs = [{ name: "bytes", configuration: { endian: "little" } }];
   }
   if ("compressor" in o && o.compressor === null) {
     o.noCompressor = true;

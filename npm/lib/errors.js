@@ -21,6 +21,35 @@ export class ZarrError extends Error {
   }
 }
 
+/**
+ * zarrita.js's error names for this package's codes (codes zarrita has no
+ * name for, such as STORE or ABORTED, have none).
+ */
+const zarritaTags = Object.freeze({
+  NOT_FOUND: "NotFoundError",
+  INVALID_METADATA: "InvalidMetadataError",
+  SELECTION: "InvalidSelectionError",
+  UNSUPPORTED: "UnsupportedError",
+  CODEC: "CodecPipelineError",
+});
+
+/**
+ * As zarrita's isZarritaError(err, ...tags): whether err is a ZarrError
+ * (with tags: one whose code zarrita names by one of them, "NotFoundError",
+ * "InvalidMetadataError", "InvalidSelectionError", "UnsupportedError",
+ * "CodecPipelineError"). An error's name for it is err._tag.
+ */
+export function isZarritaError(err, ...tags) {
+  if (!(err instanceof ZarrError)) return false;
+  return tags.length === 0 || tags.includes(err._tag);
+}
+
+Object.defineProperty(ZarrError.prototype, "_tag", {
+  get() {
+    return zarritaTags[this.code];
+  },
+});
+
 /** Turns a rejection from the Go bridge (or anything thrown) into a ZarrError. */
 export function toZarrError(e) {
   if (e instanceof ZarrError) return e;

@@ -18,7 +18,7 @@ function checkArray(arr, fn) {
  */
 export async function get(arr, selection = null, options = {}) {
   checkArray(arr, "get");
-  const res = await arr.get(selection, options);
+  const res = await arr.get(selection, withOldSignal(options));
   return res.shape.length === 0 ? scalarOf(arr, res.data) : res;
 }
 
@@ -44,7 +44,18 @@ export async function set(arr, selection, value, options = {}) {
   if (value && typeof value === "object" && "data" in value && Array.isArray(value.shape) && Array.isArray(value.stride)) {
     value = { data: cOrder(value.data, value.shape, value.stride), shape: value.shape };
   }
-  return arr.set(selection ?? null, value, options);
+  return arr.set(selection ?? null, value, withOldSignal(options));
+}
+
+/**
+ * zarrita's older option form {opts: {signal}}, still accepted there:
+ * its signal joins options.signal (either aborts the call).
+ */
+function withOldSignal(options) {
+  const old = options?.opts?.signal;
+  if (!old) return options;
+  const signal = options.signal ? AbortSignal.any([options.signal, old]) : old;
+  return { ...options, signal };
 }
 
 /** data laid out by stride, copied into C order (returned as is when it already is). */

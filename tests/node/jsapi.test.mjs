@@ -8,6 +8,13 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import * as zarr from "../../npm/index.js";
 import { zarrita } from "../../npm/dev/deps.mjs";
+import * as path from "node:path";
+import { FileSystemStore } from "../../npm/node.js";
+import { sharedDir, startServer, exists, peersRequired } from "./helpers.mjs";
+
+const peerRoot = path.join(sharedDir, "peer-fixtures", "zarrita");
+const haveFixtures = await exists(peerRoot);
+if (!haveFixtures && peersRequired) throw new Error(`${peerRoot} is missing`);
 
 /** A MemoryStore zarrita can read too (it passes keys as "/a/zarr.json"). */
 function store() {
@@ -176,5 +183,70 @@ describe("zarrita.js-style functions, compared with zarrita.js on the same store
     await zarr.open(s, { path: "f", kind: "array", dtype: "number" });
     const i = await zarr.create(s, { path: "i", shape: [2], dtype: "uint64" });
     assert.ok(i.is("bigint") && !i.is("number"));
+  });
+});
+
+describe("zarrita.js conventions over zarr-python's data (peer fixtures)", { skip: haveFixtures ? false : "../shared/peer-fixtures missing" }, () => {
+  test("withConsolidatedMetadata over HTTP: opening arrays asks for no metadata; values equal zarrita.js's", async () => {
+    const server = await startServer(path.join(peerRoot, "v2", "data.zarr"));
+    try {
+      const store = await zarr.withConsolidatedMetadata(new zarr.FetchStore(server.url));
+      assert.equal(store.contents().find((x) => x.path === "/1d.chunked.i2")?.kind, "array");
+      assert.equal(store.contents().find((x) => x.path === "/my group with spaces")?.kind, "group");
+      const before = server.stats.paths.length;
+      const grp = await zarr.open(store, { kind: "group" });
+      const arr = await zarr.open(grp.resolve("2d.chunked.i2"), { kind: "array" });
+      const asked = server.stats.paths.slice(before);
+      assert.deepEqual(asked.filter((p) => /(\.zarray|\.zgroup|\.zattrs|zarr\.json)$/.test(p)), []);
+      const ours = await zarr.get(arr);
+      const theirs = await zarrita.get(await zarrita.open(zarrita.root(new zarrita.FetchStore(server.url)).resolve("2d.chunked.i2"), { kind: "array" }));
+      assert.deepEqual([...ours.data], [...theirs.data]);
+      assert.deepEqual(ours.shape, theirs.shape);
+      // No consolidated metadata: NOT_FOUND, or the store itself from withMaybe…
+      const plain = new zarr.FetchStore(`${server.url}/3d.contiguous.i2`);
+      await assert.rejects(zarr.withConsolidatedMetadata(plain), (e) => zarr.isZarritaError(e, "NotFoundError") && e.code === "NOT_FOUND");
+      assert.equal(await zarr.withMaybeConsolidatedMetadata(plain), plain);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("withConsolidatedMetadata v3 (inline consolidated_metadata) keeps each document as written", async () => {
+    const fs = new FileSystemStore(path.join(peerRoot, "v3", "data.zarr", "consolidated"));
+    const store = await zarr.withConsolidatedMetadata(fs, { format: ["v3", "v2"] });
+    assert.deepEqual(store.contents().map((x) => x.path), ["/", "/1d.chunked.i2", "/2d.contiguous.i2", "/nested", "/nested/1d.i2"]);
+    const arr = await zarr.open(zarr.root(store).resolve("nested/1d.i2"), { kind: "array" });
+    const theirs = await zarrita.get(await zarrita.open(zarrita.root(fs).resolve("nested/1d.i2"), { kind: "array" }));
+    assert.deepEqual([...(await zarr.get(arr)).data], [...theirs.data]);
+  });
+
+  test("getChunk numbers a sharded array's inner chunks, as zarrita.js does", async () => {
+    const fs = new FileSystemStore(path.join(peerRoot, "v3", "data.zarr"));
+    for (const name of ["2d.chunked.compressed.sharded.i2", "3d.chunked.mixed.compressed.sharded.i2"]) {
+      const ours = await zarr.open(zarr.root(fs).resolve(name), { kind: "array" });
+      const theirs = await zarrita.open(zarrita.root(fs).resolve(name), { kind: "array" });
+      assert.deepEqual(ours.chunks, theirs.chunks);
+      const grid = ours.shape.map((n, d) => Math.ceil(n / ours.chunks[d]));
+      for (let k = 0; k < grid.reduce((a, b) => a * b, 1); k++) {
+        const idx = grid.map((_, d) => Math.floor(k / grid.slice(d + 1).reduce((a, b) => a * b, 1)) % grid[d]);
+        const a = await ours.getChunk(idx);
+        const b = await theirs.getChunk(idx);
+        assert.deepEqual(a.shape, b.shape, `${name} ${idx}`);
+        assert.deepEqual([...a.data], [...b.data], `${name} ${idx}`);
+      }
+      await assert.rejects(ours.getChunk(grid), (e) => e.code === "SELECTION");
+    }
+  });
+
+  test("isZarritaError and the older {opts: {signal}} option of get", async () => {
+    const s = store();
+    const arr = await zarr.create(s, { path: "a", shape: [4], dtype: "int16", codecs: [] });
+    assert.equal(JSON.parse(new TextDecoder().decode(s.get("/a/zarr.json"))).codecs[0].name, "bytes");
+    await assert.rejects(zarr.open(s, { path: "nope" }), (e) => zarr.isZarritaError(e, "NotFoundError") && !zarr.isZarritaError(e, "InvalidSelectionError"));
+    await assert.rejects(zarr.get(arr, [9]), (e) => zarr.isZarritaError(e) && e._tag === "InvalidSelectionError");
+    assert.equal(zarr.isZarritaError(new Error("x")), false);
+    const ac = new AbortController();
+    ac.abort(new Error("stop"));
+    await assert.rejects(zarr.get(arr, null, { opts: { signal: ac.signal } }));
   });
 });

@@ -1,0 +1,1 @@
+export { withConsolidatedMetadata, withMaybeConsolidatedMetadata } from "zarr-wasm";

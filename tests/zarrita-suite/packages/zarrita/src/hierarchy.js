@@ -1,0 +1,1 @@
+export { root, Location, Array, Group } from "zarr-wasm";

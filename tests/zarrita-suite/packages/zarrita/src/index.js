@@ -1,0 +1,2 @@
+// zarrita's package root → zarr-wasm's.
+export * from "zarr-wasm";

@@ -1,0 +1,3 @@
+import { notInZarrWasm } from "../_internal.js";
+export { get, set } from "zarr-wasm";
+export const setter = notInZarrWasm("setter");

@@ -1,0 +1,1 @@
+export { open } from "zarr-wasm";

@@ -1,0 +1,1 @@
+export { FileSystemStore as default } from "zarr-wasm/node";
