@@ -742,7 +742,9 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     await rendered(() => page.selectOption("#examples", "1"), 'window.zarrDemo.path === "temperature"');
     await rendered(() => page.click('#tree button.row[data-path="january_bz2"]'), 'window.zarrDemo.path === "january_bz2"');
     await page.waitForFunction(() => window.zarrDemo.workers !== null, null, { timeout: 30_000 });
-    // Read it again now that the pool runs (the first read may have started before it).
+    // Read it again now that the pool runs (the first read may have started
+    // before it), past the engine's cache of the chunk decoded then.
+    await page.evaluate(() => window.zarrDemo.clearCache());
     await rendered(() => page.click('#tree button.row[data-path="temperature"]'), 'window.zarrDemo.path === "temperature"');
     await rendered(() => page.click('#tree button.row[data-path="january_bz2"]'), 'window.zarrDemo.path === "january_bz2"');
     const w = await page.evaluate(() => window.zarrDemo.workers);
@@ -828,7 +830,13 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
 
       // Zoom out from the fit three times (strides 2 and 4) and back, twice;
       // pan at 3.4× through new tiles.
+      chunks = [];
+      const before = await page.evaluate(() => window.zarrDemo.cacheStats());
       const zooms = await timed('document.getElementById(i % 6 < 3 ? "zoom-out" : "zoom-in").click();');
+      const after = await page.evaluate(() => window.zarrDemo.cacheStats());
+      // Strided reads of the frame shown come from the engine's decoded-chunk cache.
+      assert.equal(chunks.length, 0, `zooming out and in on a frame already read: ${chunks.length} chunk requests`);
+      assert.ok(after.hits > before.hits && after.misses === before.misses, `engine cache: ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
       await rendered(() => page.click("#zoom-1"), "window.zarrDemo.viewState.z === 1");
       for (let k = 0; k < 3; k++) await rendered(() => page.click("#zoom-in"));
       // A frame not read yet, so that panning reaches tiles not read yet.

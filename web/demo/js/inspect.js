@@ -71,6 +71,14 @@ export function exposeState() {
       const kind = c instanceof zarr.ReferenceStore ? "references" : c instanceof zarr.ZipStore ? "zip" : c.constructor?.name;
       return { requests: c.requests ?? null, bytes: c.bytes ?? null, kind };
     },
+    /** The engine's cache counters for the array shown: a promise of {hits, revalidated, misses, …}. */
+    cacheStats() {
+      return app.arr ? zarr.cacheStats(app.arr) : Promise.resolve(null);
+    },
+    /** Empties the engine's cache for the array shown (the next read fetches and decodes again). */
+    clearCache() {
+      return app.arr ? zarr.clearCache(app.arr) : Promise.resolve();
+    },
     get lastError() {
       return errorLog.last;
     },

@@ -22,7 +22,6 @@
 //   playback.js     playing an axis, reading frames ahead
 //   keys.js         keyboard shortcuts
 //   arrays.js       facts about an array (data type, dimension names, units)
-//   stores.js       stores over local files
 //   state.js        the shared state; inspect.js exposes it as window.zarrDemo
 import * as zarr from "zarr-wasm";
 import { $ } from "./dom.js";

@@ -5,7 +5,6 @@
 import * as zarr from "zarr-wasm";
 import { $, el } from "./dom.js";
 import { app, setStatus } from "./state.js";
-import { withByteCache } from "./stores.js";
 import { clearError, showError } from "./banner.js";
 import { hideLoading, showLoading, showMode } from "./stage.js";
 import { expand, findPath, firstDrawable, makeTreeNode, renderTree } from "./tree.js";
@@ -37,13 +36,21 @@ export async function openURL(url, path = "", extra = {}) {
 }
 
 /**
+ * The engine's decoded-chunk cache for everything opened from a store: a
+ * pool of its own, whose chunks are confirmed with the store once per open
+ * (recheck "open"), so panning back, another zoom level of the same chunks
+ * and prefetched frames cost no request and no decoding.
+ */
+const engineCache = { cacheBytes: 192 << 20, recheck: "open" };
+
+/**
  * Shows the hierarchy in store (one of the package's stores, which count
  * their requests and bytes) and selects path in it, or the first image.
  * source: {label, url?} for the page.
  */
 export async function openStore(counted, source, path = "", extra = {}, serial = ++app.openSerial) {
   clearError();
-  const store = withByteCache(counted);
+  const store = counted;
   app.store = store;
   app.source = { ...source, counted };
   app.selected = null;
@@ -62,14 +69,14 @@ export async function openStore(counted, source, path = "", extra = {}, serial =
   setStatus("loading");
   let rootNode;
   try {
-    rootNode = await zarr.open(store, { path: "" });
+    rootNode = await zarr.open(store, { path: "", ...engineCache });
   } catch (e) {
     if (serial !== app.openSerial) return;
     // The root may have no metadata (v3 implicit groups, or a path into a
     // bigger hierarchy): try the path itself.
     if (path && e?.code === "NOT_FOUND") {
       try {
-        const n = await zarr.open(store, { path });
+        const n = await zarr.open(store, { path, ...engineCache });
         if (serial !== app.openSerial) return;
         app.root = makeTreeNode(n, n.name || path, null);
         renderTree();

@@ -23,7 +23,7 @@ import { drawScaleBar, drawTicks } from "./overlay.js";
 const TILE_CACHE_BYTES = 256 << 20;
 const MAX_CELLS = 256; // painted cells kept (bitmaps of up to 1024² pixels, usually 256²)
 const MAX_TILE_READS = 6;
-const MAX_PREFETCH_READS = 2; // beside the reads the view needs
+const MAX_PREFETCH_READS = 4; // beside the reads the view needs
 const CHUNK_BUDGET = 1024; // chunks one view may touch
 const MAX_CHUNK_BYTES = 512 << 20; // refuse arrays whose single chunk is larger
 
@@ -474,8 +474,8 @@ export class SliceView {
       if (this.tiles.has(n.key)) continue;
       this.#start(n, false);
     }
-    // Prefetch only while the view has nothing of its own to read.
-    if (!this.queue.length && this.reading === 0) {
+    // Prefetch once everything the view needs has been asked for.
+    if (!this.queue.length) {
       for (const n of this.#prefetchTiles()) {
         if (this.prefetching >= MAX_PREFETCH_READS) break;
         if (this.tiles.has(n.key)) continue;
