@@ -67,3 +67,17 @@ func TestSpecCachePool(t *testing.T) {
 		t.Errorf("the cache_pool resource is not shared: %p %p", a.CachePool(), b.CachePool())
 	}
 }
+
+// A spec given as a Go map opens as its JSON text does.
+func TestSpecAsMap(t *testing.T) {
+	ctx := context.Background()
+	a, err := OpenSpec(ctx, map[string]any{"driver": "zarr2", "kvstore": map[string]any{"driver": "memory", "path": fmt.Sprintf("map-%d", time.Now().UnixNano())},
+		"create": true, "dtype": "float32", "schema": map[string]any{"domain": map[string]any{"shape": []int{3, 4}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := a.Schema()
+	if err != nil || s["dtype"] != "float32" || s["rank"] != 2 {
+		t.Fatalf("schema %v, %v", s, err)
+	}
+}
