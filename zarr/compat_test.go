@@ -108,7 +108,7 @@ func floats(t *dtype.DataType, b []byte) ([]float64, bool) {
 			v = float64(int16(binary.LittleEndian.Uint16(b[i:])))
 		case t.Kind == dtype.Int && size == 4:
 			v = float64(int32(binary.LittleEndian.Uint32(b[i:])))
-		case t.Kind == dtype.Int && size == 8:
+		case (t.Kind == dtype.Int || t.Kind == dtype.Datetime || t.Kind == dtype.Timedelta) && size == 8:
 			v = float64(int64(binary.LittleEndian.Uint64(b[i:])))
 		case t.Kind == dtype.Uint && size == 1:
 			v = float64(b[i])

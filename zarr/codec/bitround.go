@@ -54,25 +54,38 @@ func mantissaBits(t *dtype.DataType) (int, bool) {
 // check returns the mantissa width of a float type, or for an integer type
 // (zarrs' bitround, which keeps the keepbits most significant bits of each
 // value) its width and integer set.
-func (c *bitroundCodec) check(t *dtype.DataType) (bits int, integer bool, err error) {
-	if (t.Kind == dtype.Int || t.Kind == dtype.Uint) && t.Format == "" && t.Size <= 8 {
-		return 8 * t.Size, true, nil
+// check returns, for t, the width in bytes of the parts rounded one by one
+// (a complex number's two floats are rounded apart) and their mantissa
+// width, or for integers (zarrs' bitround, which keeps the keepbits most
+// significant bits of each value; datetimes and timedeltas as their int64
+// ticks) their width in bits and integer set.
+func (c *bitroundCodec) check(t *dtype.DataType) (part, bits int, integer bool, err error) {
+	switch {
+	case (t.Kind == dtype.Int || t.Kind == dtype.Uint) && t.Format == "" && t.Size <= 8,
+		t.Kind == dtype.Datetime || t.Kind == dtype.Timedelta:
+		return t.Size, 8 * t.Size, true, nil
+	case t.Kind == dtype.Float && t.Format == "bfloat16":
+		part, bits = 2, 7
+	case t.Kind == dtype.Complex:
+		part = t.Size / 2
+		bits, _ = mantissaBits(&dtype.DataType{Kind: dtype.Float, Size: part})
+	default:
+		var ok bool
+		if bits, ok = mantissaBits(t); !ok {
+			return 0, 0, false, fmt.Errorf("bitround works on IEEE floats, bfloat16, complex numbers and integers, not %s", t)
+		}
+		part = t.Size
 	}
-	bits, ok := mantissaBits(t)
-	if !ok {
-		return 0, false, fmt.Errorf("bitround works on float16, float32, float64 and integers, not %s", t)
-	}
-	if c.keepbits > bits {
-		return 0, false, fmt.Errorf("keepbits %d is more than the %d mantissa bits of %s", c.keepbits, bits, t)
-	}
-	return bits, false, nil
+	// keepbits beyond the mantissa keeps every bit (zarrs writes such
+	// arrays; numcodecs refuses to encode them): the identity.
+	return part, bits, false, nil
 }
 
 func (c *bitroundCodec) Encoded(in Spec) (Spec, error) {
 	if in.DType == nil {
 		return Spec{}, fmt.Errorf("bitround needs a data type")
 	}
-	if _, _, err := c.check(in.DType); err != nil {
+	if _, _, _, err := c.check(in.DType); err != nil {
 		return Spec{}, err
 	}
 	out := in
@@ -82,12 +95,11 @@ func (c *bitroundCodec) Encoded(in Spec) (Spec, error) {
 }
 
 func (c *bitroundCodec) Encode(a *nd.Array) (*nd.Array, error) {
-	bits, integer, err := c.check(a.DType())
+	w, bits, integer, err := c.check(a.DType())
 	if err != nil {
 		return nil, err
 	}
 	data := append([]byte(nil), a.Bytes()...)
-	w := a.DType().Size
 	for i := 0; i+w <= len(data); i += w {
 		var v uint64
 		switch w {

@@ -779,3 +779,45 @@ func (p *jsonParser) hex4() (rune, bool) {
 	p.p += 4
 	return rune(v), true
 }
+
+// jsonLegacyCodec is numcodecs' "json" codec before json2 replaced it
+// (numcodecs 0.5): the chunk's values as nested lists, then its dtype
+// string, with no shape (the chunk's shape is used). Read only.
+type jsonLegacyCodec struct{}
+
+func init() {
+	Register(func(json.RawMessage, Spec) (any, error) { return jsonLegacyCodec{}, nil }, "numcodecs.json")
+}
+
+func (jsonLegacyCodec) Encode(*nd.Array) ([]byte, error) {
+	return nil, errs.New(errs.Unsupported, "json", "numcodecs' legacy json codec is read, not written: use json2")
+}
+
+func (jsonLegacyCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
+	if !utf8.Valid(b) {
+		return nil, Corrupt("json", "data is not valid UTF-8")
+	}
+	p := &jsonParser{s: string(b)}
+	v, err := p.parse()
+	if err != nil {
+		return nil, Corrupt("json", "invalid JSON: %v", err)
+	}
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return nil, Corrupt("json", "expected a list ending with the dtype")
+	}
+	if _, ok := list[len(list)-1].(string); !ok {
+		return nil, Corrupt("json", "the last item must be the dtype string")
+	}
+	list = list[:len(list)-1]
+	var flat []any
+	switch {
+	case len(out.Shape) == 0:
+		flat = list
+	default:
+		if err := flatten(list, out.Shape, &flat); err != nil {
+			return nil, Corrupt("json", "values do not match shape %v: %v", out.Shape, err)
+		}
+	}
+	return valuesToArray("json", flat, out)
+}

@@ -232,7 +232,16 @@ func (c *vlenCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 		}
 		data := b[p : p+size]
 		p += size
-		switch c.kind {
+		// vlen-utf8 and vlen-bytes share a layout: a v3 string or bytes
+		// type decides the values (zarrs writes either codec for either
+		// type); an object array takes the codec's.
+		kind := c.kind
+		if kind != 'a' && out.DType.Kind == dtype.String {
+			kind = 's'
+		} else if kind != 'a' && out.DType.Kind == dtype.VarBytes {
+			kind = 'b'
+		}
+		switch kind {
 		case 's':
 			if !utf8.Valid(data) {
 				return nil, Corrupt(c.name, "item %d is not valid UTF-8", i)
@@ -254,7 +263,7 @@ func (c *vlenCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 			vals[i] = item
 		}
 	}
-	if out.DType.Kind == dtype.String && c.kind != 's' {
+	if out.DType.Kind == dtype.String && c.kind == 'a' {
 		return nil, Corrupt(c.name, "cannot decode %s into a string array", c.name)
 	}
 	// Trailing bytes after the last item are ignored, as numcodecs does.

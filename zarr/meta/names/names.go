@@ -20,7 +20,7 @@ import (
 // "numcodecs.<id>" (numcodecs' own v3 naming).
 var numcodecsIDs = []string{
 	"adler32", "astype", "base64", "bitround", "bz2", "categorize", "crc32", "delta",
-	"fixedscaleoffset", "fletcher32", "jenkins_lookup3", "json2", "lz4", "lzma",
+	"fixedscaleoffset", "fletcher32", "jenkins_lookup3", "json", "json2", "lz4", "lzma",
 	"msgpack2", "packbits", "pcodec", "pickle", "quantize", "shuffle", "vlen-array", "zfpy", "zlib",
 }
 
