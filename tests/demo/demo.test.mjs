@@ -761,10 +761,14 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     assert.ok(hover.includes(`= ${Number(temperature(0, 44, 120).toPrecision(6))} K`), hover);
   });
 
-  /** Runs script(i) in the page n times, each time until a new frame is drawn; the times (ms). */
-  function timed(script, n = 10) {
+  /**
+   * Runs script(i) in the page n times, each time until a new frame is
+   * drawn, pausing pauseMs after each (as a person stepping does); the
+   * times (ms) from the action to the frame drawn.
+   */
+  function timed(script, n = 10, pauseMs = 0) {
     return page.evaluate(
-      async ([script, n]) => {
+      async ([script, n, pauseMs]) => {
         const done = (k) =>
           new Promise((res) => {
             const f = () => (window.zarrDemo.status === "rendered" && window.zarrDemo.renders > k ? res() : requestAnimationFrame(f));
@@ -778,10 +782,11 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
           act(i);
           await done(k);
           out.push(performance.now() - t0);
+          if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
         }
         return out;
       },
-      [script, n],
+      [script, n, pauseMs],
     );
   }
 
@@ -813,9 +818,10 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
       assert.ok((await page.textContent('[data-val="0"]')).includes(`0 / 19 · 0 s`));
       assert.ok((await page.textContent('[data-val="1"]')).includes(`${z} / 9 · ${z * 2} µm`));
 
-      // Sequential steps (each next frame is read ahead while one shows), then jumps (nothing read ahead).
+      // Steps to the next frame a quarter second apart (each next frame is
+      // read ahead while one shows), then jumps (nothing read ahead).
       chunks = [];
-      const steps = await timed('const r = document.querySelector(\'input[type=range][data-dim="0"]\'); r.value = String(i + 1); r.dispatchEvent(new Event("input"));');
+      const steps = await timed('const r = document.querySelector(\'input[type=range][data-dim="0"]\'); r.value = String(i + 1); r.dispatchEvent(new Event("input"));', 10, 250);
       const frames = new Set(chunks.map(([ct, cz]) => `${ct},${cz}`));
       for (let i = 1; i <= 10; i++) assert.ok(frames.has(`${i},${z}`), `frame t=${i} read`);
       assert.equal(chunks.filter(([ct, cz]) => ct === 5 && cz === z).length, 16, "a 1024² frame in 256² chunks: 16 chunk reads, once");
@@ -844,7 +850,7 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
       const pans = await timed(
         'const key = ["ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowUp", "ArrowUp", "ArrowUp"][i]; const c = document.querySelector(".view-canvas"); for (let k = 0; k < 8; k++) c.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));',
       );
-      t.diagnostic(`slider step to the next frame (read ahead while the previous one showed): ${summary(steps)}`);
+      t.diagnostic(`slider step to the next frame, 250 ms after the last (read ahead meanwhile): ${summary(steps)}`);
       t.diagnostic(`slider jump to a frame not read yet (16 chunks): ${summary(jumps)}`);
       t.diagnostic(`zoom (×1.5 steps between the fit and a quarter of it): ${summary(zooms)}`);
       t.diagnostic(`pan (480 px at 3.4×): ${summary(pans)}`);

@@ -162,3 +162,11 @@ test("units: symbols, and scale-bar lengths of 1, 2 or 5 × 10^k in a fitting SI
   }
   assert.equal(niceLength(0, "meter"), null);
 });
+
+test("summarize without ranks: the same histogram, no percentiles", () => {
+  const a = Float64Array.from({ length: 100_000 }, (_, i) => Math.sin(i) * 100);
+  const full = summarize([a]);
+  const quick = summarize([a], { ranks: false });
+  assert.deepEqual([quick.min, quick.max, quick.count, Array.from(quick.bins)], [full.min, full.max, full.count, Array.from(full.bins)]);
+  assert.equal(quick.p1, undefined);
+});

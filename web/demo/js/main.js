@@ -38,25 +38,12 @@ import { channelLimitsChanged, select, setComposite, showLabels } from "./select
 import { initKeys } from "./keys.js";
 import { initSlicePanel } from "./slice-panel.js";
 import { drawHistogram, initColorControls, syncClimInputs, syncColorControls } from "./color-panel.js";
-import { ordinalSuffix, showHover, showPlotHover, updateStatusLine } from "./status.js";
+import { showHover, showPlotHover, showProgress, updateStatusLine } from "./status.js";
 import { readState, saveState, saveStateSoon } from "./address.js";
 
 app.view = new SliceView($("view-host"), {
   onHover: showHover,
-  onProgress: (p) => {
-    const bar = $("progress");
-    const busy = p.ready + p.failed < p.total;
-    bar.hidden = !busy;
-    $("progress-bar").style.width = `${p.total ? (100 * p.ready) / p.total : 0}%`;
-    const lo = $("loading");
-    lo.hidden = !busy;
-    if (busy) {
-      lo.textContent = `Loading ${p.ready}/${p.total} tiles${p.stride > 1 ? ` · every ${p.stride}${ordinalSuffix(p.stride)} pixel` : ""}…`;
-      setStatus("loading");
-    }
-    app.progress = p;
-    updateStatusLine();
-  },
+  onProgress: showProgress,
   onStats: (st, channelStats) => {
     app.stats = st;
     app.channelStats = channelStats ?? new Map();

@@ -41,6 +41,7 @@ export const app = {
 
 /** Sets the page's status (also on <html data-status>, for tests and styles). */
 export function setStatus(s) {
+  if (app.status === s) return; // (a changed attribute on <html> restyles the page)
   app.status = s;
   document.documentElement.dataset.status = s;
 }

@@ -43,6 +43,17 @@ function valuesOfRanks(arrays, step, ranks, min, max, coarse = null) {
   }
   const nb = bins.length;
   const w = coarse?.w ?? 1;
+  if (!ranks.length) {
+    for (const a of arrays) {
+      for (let i = 0; i < a.length; i += step) {
+        const x = a[i];
+        if (x - x !== 0) continue;
+        const c = Math.floor((x - min) / w);
+        bins[c >= nb ? nb - 1 : c]++;
+      }
+    }
+    return { values: [], bins };
+  }
   const scale = FINE / (max - min);
   const counts = new Uint32Array(FINE);
   const lo = new Float64Array(FINE).fill(Infinity);
@@ -95,11 +106,12 @@ function valuesOfRanks(arrays, step, ranks, min, max, coarse = null) {
 
 /**
  * Summarises the values of several arrays (the tiles in view), reading
- * every step-th value of each when there are more than maxSamples.
+ * every step-th value of each when there are more than maxSamples;
+ * without ranks, p1 and p99 are left undefined (the histogram is cheaper).
  * @param {ArrayLike<number>[]} arrays
  * @returns {null | {count, nan, min, max, p1, p99, bins: Uint32Array, binWidth, sampled}}
  */
-export function summarize(arrays, { maxSamples = 1_000_000, nbins = 128 } = {}) {
+export function summarize(arrays, { maxSamples = 1_000_000, nbins = 128, ranks = true } = {}) {
   let n = 0;
   for (const a of arrays) n += a.length;
   if (n === 0) return null;
@@ -108,6 +120,6 @@ export function summarize(arrays, { maxSamples = 1_000_000, nbins = 128 } = {}) 
   if (m === 0) return { count: 0, nan, min: NaN, max: NaN, p1: NaN, p99: NaN, bins: new Uint32Array(0), binWidth: 1, sampled: step > 1 };
   const w = max > min ? (max - min) / nbins : 1;
   const rank = (p) => Math.min(m - 1, Math.max(0, Math.round(p * (m - 1))));
-  const { values: [p1, p99], bins } = valuesOfRanks(arrays, step, [rank(0.01), rank(0.99)], min, max, { nbins, w });
+  const { values: [p1, p99], bins } = valuesOfRanks(arrays, step, ranks ? [rank(0.01), rank(0.99)] : [], min, max, { nbins, w });
   return { count: m, nan, min, max, p1, p99, bins, binWidth: w, sampled: step > 1 };
 }

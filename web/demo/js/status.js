@@ -2,7 +2,7 @@
 // doing (right: zoom, pyramid level or stride, tiles, requests and bytes).
 import * as zarr from "zarr-wasm";
 import { $ } from "./dom.js";
-import { app } from "./state.js";
+import { app, setStatus } from "./state.js";
 import { formatBytes, formatNumber } from "./format.js";
 import { isBool, unitsSuffix } from "./arrays.js";
 import { physicalText } from "./slice-panel.js";
@@ -69,4 +69,38 @@ export function updateStatusLine() {
     bits.push(`${c.requests} ${c instanceof zarr.ReferenceStore ? "HTTP " : ""}requests · ${formatBytes(c.bytes ?? 0)}${inFlight ? ` · ${inFlight} in flight` : ""}`);
   }
   $("status").textContent = bits.join(" · ");
+}
+
+let progressFrame = 0;
+let loadingSince = 0;
+
+/**
+ * The tiles' progress (SliceView's onProgress): the page's status at once,
+ * the progress bar, the loading note and the status line once per
+ * animation frame (a tile arriving would otherwise restyle the page each
+ * time), the note only when loading takes longer than a quarter second.
+ */
+export function showProgress(p) {
+  app.progress = p;
+  const busy = p.ready + p.failed < p.total;
+  if (busy) {
+    setStatus("loading");
+    loadingSince ||= performance.now();
+  } else loadingSince = 0;
+  if (progressFrame) return;
+  progressFrame = requestAnimationFrame(() => {
+    progressFrame = 0;
+    const q = app.progress;
+    const still = q.ready + q.failed < q.total;
+    const slow = still && loadingSince && performance.now() - loadingSince > 250;
+    $("progress").hidden = !slow;
+    $("loading").hidden = !slow;
+    if (slow) {
+      $("progress-bar").style.width = `${q.total ? (100 * q.ready) / q.total : 0}%`;
+      $("loading").textContent = `Loading ${q.ready}/${q.total} tiles${q.stride > 1 ? ` · every ${q.stride}${ordinalSuffix(q.stride)} pixel` : ""}…`;
+    }
+    updateStatusLine();
+    // Look again while loading, so the note appears when it gets slow.
+    if (still) setTimeout(() => app.progress === q && showProgress(q), 260);
+  });
 }

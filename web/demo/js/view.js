@@ -30,6 +30,7 @@ const MAX_CHUNK_BYTES = 512 << 20; // refuse arrays whose single chunk is larger
 // Tile edge (in samples) for a dimension with chunk size c: one chunk when
 // chunks are 128..1024 long, so a tile at full resolution reads exactly the
 // chunks it covers; several small chunks together; big chunks in parts.
+// (512² tiles of four 256² chunks were measured no cheaper per frame.)
 function tileBase(c) {
   if (!(c > 0)) return 256;
   if (c < 128) return c * Math.ceil(128 / c);
@@ -149,6 +150,9 @@ export class SliceView {
   setSlice(slice) {
     const dimsChanged = slice.ydim !== this.slice.ydim || slice.xdim !== this.slice.xdim;
     this.previousPrefix = dimsChanged ? null : this.#cellPrefix(this.slice.index);
+    // The previous frame stays on screen: no need to draw it again before
+    // the new one's tiles arrive.
+    if (!dimsChanged) this.lastDraw = performance.now();
     this.#setSlice(slice);
     if (dimsChanged) this.fitPending = true;
     this.complete = false;
@@ -474,8 +478,8 @@ export class SliceView {
       if (this.tiles.has(n.key)) continue;
       this.#start(n, false);
     }
-    // Prefetch once everything the view needs has been asked for.
-    if (!this.queue.length) {
+    // Prefetch only once the view has read what it needs (its frame first).
+    if (!this.queue.length && this.reading === 0) {
       for (const n of this.#prefetchTiles()) {
         if (this.prefetching >= MAX_PREFETCH_READS) break;
         if (this.tiles.has(n.key)) continue;
@@ -602,17 +606,21 @@ export class SliceView {
 
   /** Statistics of the tiles in view (stats.js): the image's, or each visible channel's. */
   #updateStats() {
+    // Percentiles only when the limits are to be set from them (Auto).
+    const ranks = this.autoPending;
+    // Without them (the histogram after a step), a quarter million values are plenty.
+    const maxSamples = ranks ? 1_000_000 : 1 << 18;
     this.statsDue = false;
     const ready = (t) => t?.state === "ready";
     const tiles = this.viewCells.flatMap((c) => c.tiles.filter((t) => !t.label)).map((n) => this.tiles.get(n.key)).filter(ready);
     if (this.channels) {
       this.channelStats = new Map();
       for (const c of this.channels.list.filter((x) => x.visible)) {
-        this.channelStats.set(c.index, summarize(tiles.filter((t) => t.channel?.index === c.index).map((t) => t.values)));
+        this.channelStats.set(c.index, summarize(tiles.filter((t) => t.channel?.index === c.index).map((t) => t.values), { ranks, maxSamples }));
       }
       this.stats = null;
     } else {
-      this.stats = summarize(tiles.map((t) => t.values));
+      this.stats = summarize(tiles.map((t) => t.values), { ranks, maxSamples });
     }
     this.cb.onStats?.(this.stats, this.channelStats);
   }
