@@ -1,8 +1,10 @@
 // The Details panel: the selected node's facts (shape, dimensions, data
-// type, chunks and shards, codecs, fill value, size) and its attributes.
+// type, chunks and shards, codecs, fill value, size) and its attributes;
+// for an OME-Zarr image its levels, pixel size, channels and labels.
 import { $, el } from "./dom.js";
 import { formatBytes, formatNumber, formatShape } from "./format.js";
 import { dimNames, dtypeText } from "./arrays.js";
+import { plateOf, unitInfo, wellOf } from "./ome.js";
 export function renderDetails(t, image = null) {
   const n = t.node;
   const box = $("details");
@@ -18,7 +20,21 @@ export function renderDetails(t, image = null) {
       if (image.axes) row("axes", image.axes.map((x) => (typeof x === "string" ? x : `${x.name}${x.unit ? ` (${x.unit})` : ""}`)).join(", "));
       row("levels", image.levels.map((l) => formatShape(l.arr.shape)).join(" · "));
       row("dtype", dtypeText(image.levels[0].arr));
+      const im = image.image;
+      if (im?.version) row("NGFF", im.version);
+      if (im?.scale) {
+        // The size of a level-0 pixel along each spatial or time axis.
+        const sizes = im.scale.map((s, d) => (im.axes?.[d]?.type === "channel" ? null : `${im.axes?.[d]?.name ?? d} ${formatNumber(s)}${unitInfo(im.axes?.[d]?.unit)?.symbol ? " " + unitInfo(im.axes[d].unit).symbol : ""}`));
+        row("pixel size", sizes.filter(Boolean).join(" · "));
+      }
+      if (im?.channelAxis >= 0 || im?.omero) row("channels", im.channels.map((c) => c.label + (c.window ? ` (${formatNumber(c.window.start)}–${formatNumber(c.window.end)})` : "")).join(", "));
+      if (im && (im.defaultZ !== undefined || im.defaultT !== undefined)) row("defaults", [im.defaultZ !== undefined && `z ${im.defaultZ}`, im.defaultT !== undefined && `t ${im.defaultT}`].filter(Boolean).join(", "));
+      if (image.labels?.length) row("labels", image.labels.join(", "));
     }
+    const plate = plateOf(n.attrs);
+    if (plate) row("plate", `${plate.name ? plate.name + ": " : ""}${plate.rows.length} × ${plate.columns.length}, ${plate.wells.length} wells`);
+    const well = wellOf(n.attrs);
+    if (well) row("well", `${well.images.length} field${well.images.length === 1 ? "" : "s"} of view`);
   } else {
     const names = dimNames(n);
     row("shape", formatShape(n.shape));

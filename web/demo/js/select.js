@@ -194,6 +194,8 @@ async function showSlice(t, extra) {
   app.channelStats = new Map();
   app.physical = physicalAxes(app.image);
   app.labelName = app.labelNames.includes(extra.labels) ? extra.labels : extra.labels === "" ? null : app.labelNames[0] ?? null;
+  if (extra.ticks) app.ticks = extra.ticks === "physical" && !app.physical ? "index" : extra.ticks;
+  app.view.setTicks(app.ticks);
   showMode("view");
   $("slice-panel").hidden = false;
   $("color-panel").hidden = false;
