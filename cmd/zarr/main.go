@@ -1,162 +1,255 @@
-// Command zarr inspects Zarr stores on the local file system with the Go
-// engine: "zarr info DIR" prints the hierarchy with shapes, data types,
-// chunks, codecs and attributes; "zarr cat DIR/ARRAY [SELECTION]" prints
-// values.
+// Command zarr inspects Zarr hierarchies with the Go engine, with the same
+// arguments and output as the npm package's zarr-wasm command:
+//
+//	zarr info <path-or-url> [node-path]            the hierarchy as a tree
+//	zarr cat <array-path-or-url> [selection] [--all]   the values
+//
+// A location is a directory, an http(s) URL (read through zarr/store/http),
+// or a reference set (kerchunk / fsspec: a .json file, .json.gz, .json.zst,
+// or a .parq/.parquet directory, local or a URL) followed by the path
+// inside it (refs.json/temperature). A name that is not found is reported
+// with the nearest existing one ("did you mean").
 package main
 
 import (
 	"context"
-	"encoding/binary"
+	"errors"
 	"fmt"
-	"math"
+	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
-	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
-	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+	zhttp "github.com/zarr-wasm/zarr-wasm/zarr/store/http"
 )
 
+const usage = `usage: zarr info <path-or-url> [node-path]
+       zarr cat <array-path-or-url> [selection] [--all]
+
+  info  prints the hierarchy as a tree with shape, dtype, chunks, codecs and attributes
+  cat   prints the values of an array (selection like "0:10, ::2, -1"; --all: no summarising)
+
+  A reference set (kerchunk JSON, .json; Parquet, .parq/.parquet directory)
+  is opened as a store; a path inside it follows: refs.json/temperature`
+
 func main() {
-	if len(os.Args) < 3 || (os.Args[1] != "info" && os.Args[1] != "cat") {
-		fmt.Fprintln(os.Stderr, "usage: zarr info STORE_DIR [PATH]\n       zarr cat STORE_DIR PATH [SELECTION]")
-		os.Exit(2)
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the command: its exit status is 0, 1 for an error, 2 for a usage
+// error.
+func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
+	var args []string
+	all := false
+	for _, a := range argv {
+		if a == "--all" {
+			all = true
+		} else {
+			args = append(args, a)
+		}
 	}
-	ctx := context.Background()
-	s, err := zarr.NewDirectoryStore(os.Args[2])
+	if len(args) < 2 || (args[0] != "info" && args[0] != "cat") {
+		fmt.Fprintln(stderr, usage)
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return 0
+		}
+		return 2
+	}
+	cmd, location := args[0], args[1]
+	third, haveThird := "", len(args) > 2
+	if haveThird {
+		third = args[2]
+	}
+	if err := command(ctx, cmd, location, third, haveThird, all, stdout); err != nil {
+		fmt.Fprintf(stderr, "zarr: %s\n", errorText(location, err))
+		return 1
+	}
+	return 0
+}
+
+func command(ctx context.Context, cmd, location, third string, haveThird, all bool, stdout io.Writer) error {
+	s, inner, err := locate(ctx, location)
 	if err != nil {
-		fail(err)
+		return err
 	}
-	path := ""
-	if len(os.Args) > 3 {
-		path = os.Args[3]
-	}
-	switch os.Args[1] {
-	case "info":
-		n, err := zarr.Open(ctx, s, path)
-		if err != nil {
-			fail(err)
+	if cmd == "info" {
+		path := inner
+		if haveThird {
+			path = third
 		}
-		name := path
+		n, err := openNode(ctx, location, s, path, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.Open(ctx, s, p) })
+		if err != nil {
+			return openError{err}
+		}
+		name := third
 		if name == "" {
-			name = filepath.Base(os.Args[2])
-		}
-		if err := printTree(ctx, name, n, ""); err != nil {
-			fail(err)
-		}
-	case "cat":
-		arr, err := zarr.OpenArray(ctx, s, path)
-		if err != nil {
-			fail(err)
-		}
-		selText := ""
-		if len(os.Args) > 4 {
-			selText = os.Args[4]
-		}
-		sel, err := zarr.ParseSelection(selText)
-		if err != nil {
-			fail(err)
-		}
-		nd, err := arr.Read(ctx, sel)
-		if err != nil {
-			fail(err)
-		}
-		fmt.Printf("shape %v\n", nd.Shape())
-		for _, v := range values(nd) {
-			fmt.Println(v)
-		}
-	}
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "zarr:", err)
-	os.Exit(1)
-}
-
-func printTree(ctx context.Context, name string, n zarr.Node, indent string) error {
-	switch x := n.(type) {
-	case *zarr.Array:
-		codecs := make([]string, len(x.Codecs()))
-		for i, c := range x.Codecs() {
-			codecs[i] = c.Name
-		}
-		chunks := fmt.Sprint(x.Chunks())
-		if x.ChunkSizes() != nil {
-			chunks = fmt.Sprint(x.ChunkSizes())
-		}
-		fmt.Printf("%s%s  array v%d  shape %v  dtype %s  chunks %s  codecs %s%s\n", indent, name, x.ZarrFormat(),
-			x.Shape(), x.DType(), chunks, strings.Join(codecs, ","), attrText(x.Attrs()))
-	case *zarr.Group:
-		fmt.Printf("%s%s/  group v%d%s\n", indent, name, x.ZarrFormat(), attrText(x.Attrs()))
-		kids, err := x.Children(ctx)
-		if err != nil {
-			return err
-		}
-		for _, k := range kids {
-			if k.Err != nil {
-				fmt.Printf("%s  %s  cannot be opened: %v\n", indent, k.Name, k.Err)
-				continue
-			}
-			if err := printTree(ctx, k.Name, k.Node, indent+"  "); err != nil {
-				return err
+			parts := strings.Split(strings.TrimRight(location, "/"), "/")
+			name = parts[len(parts)-1]
+			if name == "" {
+				name = location
 			}
 		}
+		var out []string
+		printTree(ctx, n, name, "", "", &out)
+		fmt.Fprintln(stdout, strings.Join(out, "\n"))
+		return nil
 	}
+	n, err := openNode(ctx, location, s, inner, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.OpenArray(ctx, s, p) })
+	if err != nil {
+		return openError{err}
+	}
+	arr := n.(*zarr.Array)
+	sel, err := zarr.ParseSelection(third)
+	if err != nil {
+		return err
+	}
+	res, err := arr.Read(ctx, sel)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "shape %s  dtype %s\n", tuple(res.Shape()), dtypeText(arr))
+	text, err := elementText(res, arr.DTypeName())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, formatArray(res.Shape(), text, all))
 	return nil
 }
 
-func attrText(a map[string]any) string {
-	if len(a) == 0 {
-		return ""
+// openError is an error opening the location's node: its message names
+// the location.
+type openError struct{ err error }
+
+func (e openError) Error() string { return e.err.Error() }
+func (e openError) Unwrap() error { return e.err }
+
+// errorText is "CODE: message" (with the location before the message when
+// the node could not be opened), as the npm command prints it.
+func errorText(location string, err error) string {
+	where := ""
+	if _, ok := err.(openError); ok {
+		where = location + ": "
 	}
-	b, err := jsonx.Marshal(a, "")
-	if err != nil {
-		return fmt.Sprintf("  attrs %v", a)
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return fmt.Sprintf("%s: %s%s", e.Code, where, strings.TrimPrefix(e.Error(), string(e.Code)+": "))
 	}
-	return "  attrs " + string(b)
+	return where + err.Error()
 }
 
-// values formats each element for printing.
-func values(nd *zarr.NDArray) []string {
-	dt := nd.DType()
-	if s, err := nd.Strings(); err == nil {
-		return s
-	}
-	if objs, err := nd.Objects(); err == nil {
-		out := make([]string, len(objs))
-		for i, o := range objs {
-			out[i] = fmt.Sprint(o)
-		}
-		return out
-	}
-	b := nd.Bytes()
-	out := make([]string, 0, nd.Len())
-	for i := 0; i < nd.Len(); i++ {
-		e := b[i*dt.Size : (i+1)*dt.Size]
-		switch dt.Kind {
-		case dtype.Float:
-			out = append(out, fmt.Sprint(dt.LoadFloat64(e)))
-		case dtype.Int, dtype.Datetime, dtype.Timedelta:
-			out = append(out, fmt.Sprint(dt.LoadInt64(e)))
-		case dtype.Uint:
-			out = append(out, fmt.Sprint(dt.LoadUint64(e)))
-		case dtype.Bool:
-			out = append(out, fmt.Sprint(e[0] != 0))
-		case dtype.Complex:
-			h := dt.Size / 2
-			re, im := 0.0, 0.0
-			if h == 4 {
-				re = float64(math.Float32frombits(binary.LittleEndian.Uint32(e)))
-				im = float64(math.Float32frombits(binary.LittleEndian.Uint32(e[4:])))
-			} else {
-				re = math.Float64frombits(binary.LittleEndian.Uint64(e))
-				im = math.Float64frombits(binary.LittleEndian.Uint64(e[8:]))
+var refsPath = regexp.MustCompile(`(?i)^(.*?\.(?:json(?:\.gz|\.zst)?|parq|parquet))(?:/+(.*))?$`)
+
+var scheme = regexp.MustCompile(`(?i)^[a-z][a-z0-9+.-]*://`)
+
+// locate makes the store a location names, and the path inside it (a
+// reference set's node, or the part of a local path that does not exist).
+func locate(ctx context.Context, location string) (zarr.Store, string, error) {
+	if m := refsPath.FindStringSubmatch(location); m != nil {
+		u := m[1]
+		if !scheme.MatchString(u) {
+			abs, err := filepath.Abs(u)
+			if err != nil {
+				return nil, "", err
 			}
-			out = append(out, fmt.Sprint(complex(re, im)))
-		default:
-			out = append(out, fmt.Sprintf("% x", e))
+			u = (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+		}
+		root, err := zarr.NewDirectoryStore("/")
+		if err != nil {
+			return nil, "", err
+		}
+		s, err := refs.FromURL(ctx, u, refs.Options{Fetcher: fetcher{zhttp.NewFetcher(zhttp.Options{}), refs.StoreFetcher{Prefix: "file:///", Store: root}}})
+		if err != nil {
+			return nil, "", err
+		}
+		return s, m[2], nil
+	}
+	if isHTTP(location) {
+		s, err := zhttp.NewStore(location, zhttp.Options{})
+		return s, "", err
+	}
+	// A path that does not exist (a typo in the array's name, say) opens the
+	// nearest directory that does, with the rest as the path inside, so the
+	// engine can name what is there.
+	base, err := filepath.Abs(location)
+	if err != nil {
+		return nil, "", err
+	}
+	var rest []string
+	for !isDir(base) && filepath.Dir(base) != base {
+		rest = append([]string{filepath.Base(base)}, rest...)
+		base = filepath.Dir(base)
+	}
+	if len(rest) == 0 {
+		base = location
+	}
+	s, err := zarr.NewDirectoryStore(base)
+	return s, strings.Join(rest, "/"), err
+}
+
+func isHTTP(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// fetcher reads reference targets: http(s) URLs over the network, file
+// URLs from the local file system.
+type fetcher struct {
+	web  *zhttp.Fetcher
+	file refs.StoreFetcher
+}
+
+func (f fetcher) Fetch(ctx context.Context, u string, r store.ByteRange) ([]byte, bool, error) {
+	if strings.HasPrefix(u, "file://") {
+		return f.file.Fetch(ctx, u, r)
+	}
+	return f.web.Fetch(ctx, u, r)
+}
+
+// maxAncestors bounds how far up an http(s) URL openNode looks for the
+// hierarchy that can name a mistyped node.
+const maxAncestors = 8
+
+// openNode opens path in s. Where an http(s) location names nothing, it
+// tries the URL's ancestors as the store with the rest as the path: a
+// hierarchy root with consolidated metadata then names what is there.
+func openNode(ctx context.Context, location string, s zarr.Store, path string, open func(zarr.Store, string) (zarr.Node, error)) (zarr.Node, error) {
+	n, err := open(s, path)
+	if err == nil || errs.CodeOf(err) != errs.NotFound || !isHTTP(location) || refsPath.MatchString(location) {
+		return n, err
+	}
+	var suggested *errs.Error
+	if errors.As(err, &suggested) && suggested.Suggest != "" {
+		return nil, err
+	}
+	u, perr := url.Parse(location)
+	if perr != nil {
+		return nil, err
+	}
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i := len(segs) - 1; i >= 0 && len(segs)-i <= maxAncestors; i-- {
+		base := *u
+		base.Path = "/" + strings.Join(segs[:i], "/")
+		rest := strings.Join(append(append([]string(nil), segs[i:]...), strings.Split(path, "/")...), "/")
+		as, serr := zhttp.NewStore(base.String(), zhttp.Options{})
+		if serr != nil {
+			break
+		}
+		_, aerr := open(as, strings.Trim(rest, "/"))
+		var e *errs.Error
+		if errors.As(aerr, &e) && e.Code == errs.NotFound && e.Suggest != "" {
+			return nil, aerr
 		}
 	}
-	return out
+	return nil, err
 }

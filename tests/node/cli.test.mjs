@@ -1,10 +1,15 @@
 // The npm bin: zarr-wasm info (tree with shape, dtype, chunks, codecs,
-// attributes; local paths and URLs) and zarr-wasm cat (values).
+// attributes; local paths and URLs) and zarr-wasm cat (values); and the Go
+// command (cmd/zarr) beside it: the same arguments give the same output
+// for every fixture array, reference sets, URLs and mistyped names.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { npmDir, fixturesV2, startServer, repoRoot } from "./helpers.mjs";
+import { npmDir, fixturesV2, startServer, repoRoot, loadCases } from "./helpers.mjs";
+import { main as cliMain } from "../../npm/lib/cli.js";
 
 const bin = path.join(npmDir, "bin", "zarr-wasm.js");
 
@@ -82,6 +87,128 @@ describe("zarr-wasm CLI", () => {
       const h = await run("info", `${server.url}/consolidated.zarr`, "a/bb");
       assert.equal(h.code, 1);
       assert.match(h.stderr, /NOT_FOUND: .*did you mean "a\/b"\?/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("the Go command (cmd/zarr) and zarr-wasm side by side", () => {
+  let dir;
+  let goBin;
+  before(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-cli-"));
+    goBin = path.join(dir, "zarr");
+    await new Promise((resolve, reject) =>
+      execFile("go", ["build", "-o", goBin, "./cmd/zarr"], { cwd: repoRoot }, (err, _o, stderr) => (err ? reject(new Error(stderr)) : resolve())),
+    );
+  });
+  after(async () => {
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  /** Both commands with the same arguments: {go, js} of {code, stdout, stderr}. */
+  async function both(...args) {
+    const go = await new Promise((resolve) =>
+      execFile(goBin, args, { encoding: "utf8", maxBuffer: 1 << 26 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr })),
+    );
+    const out = [];
+    const err = [];
+    const code = await cliMain(args, (l) => out.push(l), (l) => err.push(l));
+    const text = (lines) => lines.map((l) => `${l}\n`).join("");
+    return { go, js: { code, stdout: text(out), stderr: text(err) } };
+  }
+
+  /** The same exit status and output; messages compared with the command's name left out. */
+  function same(r, what) {
+    const name = (s) => s.replace(/^zarr(-wasm)?: /gm, "").replaceAll("zarr-wasm", "zarr");
+    assert.equal(r.go.code, r.js.code, `${what}: exit ${r.go.code} (Go) vs ${r.js.code} (JS)\n${r.go.stderr}\n${r.js.stderr}`);
+    assert.equal(r.go.stdout, r.js.stdout, what);
+    assert.equal(name(r.go.stderr), name(r.js.stderr), what);
+  }
+
+  const fixtureSets = ["v2", "v3"].map((v) => path.join(repoRoot, "tests", "fixtures", v));
+
+  test("info of every fixture store", async () => {
+    let n = 0;
+    for (const set of fixtureSets) {
+      for (const store of await fs.readdir(path.join(set, "data"))) {
+        // v2/data/v1 holds Zarr v1 arrays, not a hierarchy: both say so.
+        const where = path.join(set, "data", store);
+        const r = await both("info", where);
+        same(r, `info ${store}`);
+        if (r.js.code === 0) n++;
+        else assert.match(r.js.stderr, /NOT_FOUND/, where);
+      }
+    }
+    assert.ok(n >= 9, `${n} stores`);
+  });
+
+  test("cat of every fixture case (each array, each selection)", async () => {
+    let n = 0;
+    for (const set of fixtureSets) {
+      for (const c of await loadCases(path.join(set, "cases.json"))) {
+        const where = path.join(set, "data", c.store, ...c.path.split("/").filter(Boolean));
+        const r = await both("cat", where, ...(c.selection ? [c.selection] : []));
+        same(r, `cat ${c.store}/${c.path} ${c.selection}`);
+        n++;
+      }
+    }
+    assert.ok(n >= 400, `${n} cases`);
+  });
+
+  test("cat --all, usage and bad arguments", async () => {
+    const big = path.join(fixturesV2, "data", "v2.zarr");
+    for (const args of [["cat", path.join(big, "codecs", "blosc_zstd_blocksize1024_f8"), "--all"], [], ["frobnicate", "x"], ["--help"], ["cat", path.join(big, "codecs", "blosc_zstd_blocksize1024_f8"), "1:2:0"], ["info"]]) {
+      same(await both(...args), args.join(" "));
+    }
+  });
+
+  test("reference sets (JSON and Parquet), local and over HTTP", async () => {
+    const refs = path.join(repoRoot, "tests", "refs", "data");
+    const server = await startServer(refs);
+    try {
+      for (const where of [refs, server.url]) {
+        const j = (...p) => (where === refs ? path.join(where, ...p) : `${where}/${p.join("/")}`);
+        for (const args of [
+          ["info", j("json", "v1.json")],
+          ["cat", `${j("json", "v0.json")}/counts`, "0:5"],
+          ["cat", `${j("json", "v1_target.json")}/temp`],
+          ["info", j("pq", "hyp_zstd")],
+          ["cat", `${j("json", "v1.json")}/tmp`],
+        ]) {
+          same(await both(...args), args.join(" "));
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("URLs (zarr/store/http in Go), and names not found: local, node path, HTTP from consolidated metadata", async () => {
+    const data = path.join(fixturesV2, "data");
+    const consolidated = path.join(data, "consolidated.zarr");
+    const server = await startServer(data);
+    try {
+      const url = `${server.url}/consolidated.zarr`;
+      const cases = [
+        ["info", url],
+        ["cat", `${url}/a/b/y`, "1:3, ::2"],
+        ["cat", path.join(consolidated, "a", "b", "yy")],
+        ["info", consolidated, "a/bb"],
+        ["info", url, "a/bb"],
+        ["cat", `${url}/a/b/yy`],
+        ["cat", `${url}/zz`],
+        ["cat", path.join(data, "nowhere.zarr", "x")],
+      ];
+      for (const args of cases) {
+        const r = await both(...args);
+        same(r, args.join(" "));
+      }
+      // the suggestions themselves
+      assert.match((await both("cat", `${url}/a/b/yy`)).go.stderr, /did you mean "a\/b\/y"\?/);
+      assert.match((await both("cat", path.join(consolidated, "a", "b", "yy"))).go.stderr, /did you mean "y"\?/);
+      assert.match((await both("info", url, "a/bb")).go.stderr, /did you mean "a\/b"\?/);
     } finally {
       await server.close();
     }
