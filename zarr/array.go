@@ -348,7 +348,7 @@ func (a *Array) readRegion(ctx context.Context, out *nd.Array, t chunkTask) erro
 		nd.Copy(out, t.out, region, nd.Whole(region.Shape()))
 		return nil
 	}
-	chunk, _, ok, err := a.wholeChunk(ctx, t.idx, false)
+	chunk, _, ok, err := a.wholeChunk(ctx, t.idx, readShared)
 	if err != nil {
 		return err
 	}
@@ -583,7 +583,11 @@ func (a *Array) writeChunk(ctx context.Context, t chunkTask, src *NDArray) error
 		var chunk *nd.Array
 		var gen store.Generation // "" writes unconditionally
 		if !complete {
-			existing, g, ok, err := a.wholeChunk(ctx, t.idx, attempt > 1)
+			how := readForWrite
+			if attempt > 1 {
+				how = readAgain
+			}
+			existing, g, ok, err := a.wholeChunk(ctx, t.idx, how)
 			if err != nil {
 				return err
 			}

@@ -73,16 +73,32 @@ func (a *Array) fits(c *nd.Array, shape []int) bool {
 	return c != nil && c.DType().Equal(a.meta.DType) && (shape == nil || sameShape(c.Shape(), shape))
 }
 
+// How wholeChunk may answer.
+type chunkRead uint8
+
+const (
+	// readShared: from the pool when the policy allows, else by a fetch
+	// concurrent reads of the chunk share.
+	readShared chunkRead = iota
+	// readForWrite: the read half of a read-modify-write, holding the
+	// chunk's lock: from the pool when the policy allows (the pool holds
+	// this process's writes), else by a fetch of its own — never by
+	// joining a fetch that started before the lock was taken, which could
+	// return the chunk as it was before the last write.
+	readForWrite
+	// readAgain: as readForWrite, and always confirmed with the store (a
+	// conditional write found the chunk changed).
+	readAgain
+)
+
 // wholeChunk returns chunk idx decoded, and the generation it was read at;
-// ok is false when the store has no value. recheck forces a confirmation
-// with the store whatever the policy (a write that found the chunk changed
-// reads it again this way).
-func (a *Array) wholeChunk(ctx context.Context, idx []int, recheck bool) (chunk *nd.Array, gen store.Generation, ok bool, err error) {
+// ok is false when the store has no value.
+func (a *Array) wholeChunk(ctx context.Context, idx []int, how chunkRead) (chunk *nd.Array, gen store.Generation, ok bool, err error) {
 	key := a.ChunkKey(idx)
 	id := a.chunkID(key)
 	shape := a.meta.Grid.ChunkShape(idx)
 	p := a.src.pool
-	if e, hit := p.get(id, wholePart); hit && !recheck && a.src.recheck.fresh(e.checked, a.src.opened, time.Now()) && (e.absent || a.fits(e.chunk, shape)) {
+	if e, hit := p.get(id, wholePart); hit && how != readAgain && a.src.recheck.fresh(e.checked, a.src.opened, time.Now()) && (e.absent || a.fits(e.chunk, shape)) {
 		p.count(true)
 		return e.chunk, e.gen, !e.absent, nil
 	}
@@ -91,7 +107,7 @@ func (a *Array) wholeChunk(ctx context.Context, idx []int, recheck bool) (chunk 
 		gen   store.Generation
 		ok    bool
 	}
-	v, err := flights.do(ctx, flightKey{id, wholePart, ""}, func() (any, error) {
+	fetch := func() (any, error) {
 		now := time.Now()
 		e, cached := p.get(id, wholePart)
 		var cond store.Conditions
@@ -117,7 +133,13 @@ func (a *Array) wholeChunk(ctx context.Context, idx []int, recheck bool) (chunk 
 		}
 		p.put(cacheEntry{id: id, part: wholePart, gen: v.Generation, checked: now, chunk: chunk})
 		return result{chunk, v.Generation, true}, nil
-	})
+	}
+	var v any
+	if how == readShared {
+		v, err = flights.do(ctx, flightKey{id, wholePart, ""}, fetch)
+	} else {
+		v, err = fetch()
+	}
 	if err != nil {
 		return nil, "", false, err
 	}
@@ -142,7 +164,7 @@ func (a *Array) ReadChunk(ctx context.Context, idx []int) (*NDArray, error) {
 			return nil, errs.New(errs.Selection, a.path, "chunk coordinate %d is out of range for dimension %d (%d chunks)", i, d, grid[d])
 		}
 	}
-	chunk, _, ok, err := a.wholeChunk(ctx, idx, false)
+	chunk, _, ok, err := a.wholeChunk(ctx, idx, readShared)
 	if err != nil {
 		return nil, err
 	}
