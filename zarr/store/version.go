@@ -96,6 +96,9 @@ func Read(ctx context.Context, s Store, key string, r ByteRange, c Conditions) (
 	if err != nil {
 		return Versioned{}, err
 	}
+	if v.NotModified && c.IfNoneMatch == "" {
+		return Versioned{}, errs.New(errs.Store, key, "the store answered \"not modified\" to a read without a condition")
+	}
 	if v.NotModified || v.Generation == "" {
 		return v, nil
 	}

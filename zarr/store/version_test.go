@@ -166,3 +166,18 @@ func (s ignoring) Get(ctx context.Context, k string) ([]byte, bool, error) { ret
 func (s ignoring) ReadVersion(ctx context.Context, k string, r ByteRange, _ Conditions) (Versioned, error) {
 	return s.m.ReadVersion(ctx, k, r, Conditions{})
 }
+
+// notModifiedAlways answers every versioned read "not modified" (a broken
+// store, or a cache in front of one that ignores the conditions).
+type notModifiedAlways struct{ ignoring }
+
+func (s notModifiedAlways) ReadVersion(context.Context, string, ByteRange, Conditions) (Versioned, error) {
+	return Versioned{Found: true, Generation: "g", NotModified: true}, nil
+}
+
+func TestNotModifiedWithoutAConditionIsAnError(t *testing.T) {
+	s := notModifiedAlways{ignoring{NewMemory()}}
+	if _, err := Read(context.Background(), s, "k", WholeValue(), Conditions{}); errs.CodeOf(err) != errs.Store {
+		t.Errorf("got %v, want a STORE error", err)
+	}
+}
