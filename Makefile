@@ -111,6 +111,7 @@ test-browser: wasm npm-deps
 # zarr-wasm vs zarrita.js on the same in-memory store (prints MB/s).
 bench-js: wasm npm-deps
 	$(NODE) tests/bench/bench.mjs
+	$(NODE) tests/bench/metadata.mjs
 
 # ---- Demo viewer (web/demo) ---------------------------------------------
 # `make demo` builds the .wasm, writes the sample data (web/demo/gen, into

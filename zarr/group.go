@@ -234,21 +234,40 @@ func isMetadataKey(key string) bool {
 
 func newConsolidatedStore(base Store, prefix string, data []byte) (*consolidatedStore, error) {
 	key := prefix + keyZmetadata
-	doc, err := jsonx.Object(data)
+	// .zmetadata can be hundreds of MB: one pass of the scanner, each
+	// document kept as a slice of it (jsonx.EachMemberNested).
+	cs := &consolidatedStore{base: base, prefix: prefix, docs: map[string][]byte{}}
+	var format []byte
+	found := false
+	err := jsonx.EachMemberNested(data, func(k string, v []byte) error {
+		switch k {
+		case "zarr_consolidated_format":
+			format = v
+		case "metadata":
+			return errs.New(errs.InvalidMetadata, key+": metadata", "must be an object")
+		}
+		return nil
+	}, func(k string) func(string, []byte) error {
+		if k != "metadata" {
+			return nil
+		}
+		found = true
+		return func(k string, v []byte) error {
+			cs.docs[prefix+k] = v
+			return nil
+		}
+	})
 	if err != nil {
+		if errs.CodeOf(err) != "" {
+			return nil, err
+		}
 		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
 	}
-	var format int
-	if err := jsonx.Unmarshal(doc["zarr_consolidated_format"], &format); err != nil || format != 1 {
+	if string(format) != "1" {
 		return nil, errs.New(errs.InvalidMetadata, key+": zarr_consolidated_format", "must be 1")
 	}
-	entries, err := jsonx.Object(doc["metadata"])
-	if err != nil {
-		return nil, errs.Wrap(errs.InvalidMetadata, key+": metadata", err, "must be an object")
-	}
-	cs := &consolidatedStore{base: base, prefix: prefix, docs: map[string][]byte{}}
-	for k, v := range entries {
-		cs.docs[prefix+k] = v
+	if !found {
+		return nil, errs.New(errs.InvalidMetadata, key+": metadata", "must be an object")
 	}
 	return cs, nil
 }

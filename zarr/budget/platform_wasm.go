@@ -19,4 +19,10 @@ func init() {
 	if debug.SetMemoryLimit(-1) > platformMemory-platformMargin {
 		debug.SetMemoryLimit(platformMemory - platformMargin)
 	}
+	// With that limit in place the heap may grow further between
+	// collections than Go's default: the collector runs on the one
+	// thread the engine has, and large metadata documents are millions
+	// of small objects (measured in Node: 10^6 references parse with 1.3–1.6 s
+	// of CPU instead of 2.4 s).
+	debug.SetGCPercent(300)
 }

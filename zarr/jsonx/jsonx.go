@@ -154,14 +154,18 @@ func restoreValue(v any) any {
 	return v
 }
 
-// Object decodes a JSON object into raw members.
+// Object decodes a JSON object into raw members: each the value's original
+// text (bare NaN/Infinity tokens included), a sub-slice of data. The whole
+// document is checked (the scanner in scan.go, far faster than
+// encoding/json for large documents).
 func Object(data []byte) (map[string]json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := Unmarshal(data, &m); err != nil {
+	m := map[string]json.RawMessage{}
+	err := EachMember(data, func(k string, v []byte) error {
+		m[k] = v
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	if m == nil {
-		return nil, fmt.Errorf("expected a JSON object, got null")
 	}
 	return m, nil
 }

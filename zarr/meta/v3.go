@@ -51,19 +51,20 @@ func ParseV3(key string, data []byte) (*V3Node, error) {
 			}
 		}
 		if raw, ok := doc["consolidated_metadata"]; ok && string(raw) != "null" {
-			var cm struct {
-				Kind     string                     `json:"kind"`
-				Metadata map[string]json.RawMessage `json:"metadata"`
-			}
-			if err := jsonx.Unmarshal(raw, &cm); err != nil {
+			// scanned, not decoded: it can hold a whole hierarchy's documents
+			cm, err := jsonx.Object(raw)
+			if err != nil {
 				return nil, errs.Wrap(errs.InvalidMetadata, key+": consolidated_metadata", err, "bad consolidated metadata")
 			}
-			if cm.Kind != "inline" {
-				return nil, errs.New(errs.Unsupported, key+": consolidated_metadata", "kind %q (only \"inline\" is known)", cm.Kind)
+			var kind string
+			if json.Unmarshal(cm["kind"], &kind) != nil || kind != "inline" {
+				return nil, errs.New(errs.Unsupported, key+": consolidated_metadata", "kind %s (only \"inline\" is known)", short(cm["kind"]))
 			}
-			n.Consolidated = cm.Metadata
-			if n.Consolidated == nil {
-				n.Consolidated = map[string]json.RawMessage{}
+			n.Consolidated = map[string]json.RawMessage{}
+			if m := cm["metadata"]; m != nil && string(m) != "null" {
+				if n.Consolidated, err = jsonx.Object(m); err != nil {
+					return nil, errs.Wrap(errs.InvalidMetadata, key+": consolidated_metadata.metadata", err, "bad consolidated metadata")
+				}
 			}
 		}
 		return n, nil

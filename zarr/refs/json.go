@@ -37,27 +37,87 @@ type ref struct {
 	err   error
 }
 
+// member is one member of a JSON object, as written.
+type member struct {
+	key string
+	raw []byte
+}
+
+// parser turns reference values into refs: allocated in blocks (a set may
+// hold millions) with each target url stored once.
+type parser struct {
+	block []ref
+	urls  map[string]string
+}
+
+func newParser() *parser { return &parser{urls: map[string]string{}} }
+
+func (p *parser) alloc(r ref) *ref {
+	if len(p.block) == cap(p.block) {
+		p.block = make([]ref, 0, 4096)
+	}
+	p.block = append(p.block, r)
+	return &p.block[len(p.block)-1]
+}
+
+// url returns the url in a string literal, one string per distinct url.
+func (p *parser) url(raw []byte) (string, error) {
+	if u, ok := p.urls[string(raw)]; ok {
+		return u, nil
+	}
+	u, err := jsonx.Unquote(raw)
+	if err != nil {
+		return "", err
+	}
+	if len(p.urls) < 1<<20 {
+		p.urls[string(raw)] = u
+	}
+	return u, nil
+}
+
 // parseJSON reads a version 0 or 1 reference set.
 func parseJSON(data []byte, opt *Options) (map[string]*ref, error) {
-	top, err := jsonx.Object(data)
+	var top []member
+	var ver []byte
+	err := jsonx.EachMember(data, func(k string, v []byte) error {
+		if k == "version" {
+			ver = v
+		}
+		top = append(top, member{k, v})
+		return nil
+	})
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, "", err, "reference set is not a JSON object")
 	}
-	ver, hasVersion := top["version"]
-	if !hasVersion {
+	p := newParser()
+	if ver == nil {
 		// version 0: every member is a reference
 		out := make(map[string]*ref, len(top))
-		for k, v := range top {
-			out[k] = parseRef(k, v, nil)
+		for _, m := range top {
+			out[m.key] = p.parseRef(m.key, m.raw)
 		}
 		return out, nil
 	}
-	var n json.Number
-	if err := json.Unmarshal(ver, &n); err != nil || n.String() != "1" {
-		if f, err := strconv.ParseFloat(strings.TrimSpace(string(ver)), 64); err != nil || f != 1 {
-			return nil, errs.New(errs.Unsupported, "version", "unknown reference spec version %s (only 0 and 1 exist)", ver)
-		}
+	objects := map[string]json.RawMessage{}
+	for _, m := range top {
+		objects[m.key] = m.raw
 	}
+	top = nil
+	if err := checkVersion(ver); err != nil {
+		return nil, err
+	}
+	return parseV1(objects, opt, p)
+}
+
+func checkVersion(ver []byte) error {
+	if f, err := strconv.ParseFloat(string(ver), 64); err != nil || f != 1 {
+		return errs.New(errs.Unsupported, "version", "unknown reference spec version %s (only 0 and 1 exist)", ver)
+	}
+	return nil
+}
+
+// parseV1 reads the members of a version 1 set: templates, refs, gen.
+func parseV1(top map[string]json.RawMessage, opt *Options, p *parser) (map[string]*ref, error) {
 	// templates
 	templates := map[string]string{}
 	if raw, ok := top["templates"]; ok && !isNull(raw) {
@@ -87,21 +147,28 @@ func parseJSON(data []byte, opt *Options) (map[string]*ref, error) {
 	e := &env{templates: templates}
 	out := map[string]*ref{}
 	if raw, ok := top["refs"]; ok && !isNull(raw) {
-		refs, err := jsonx.Object(raw)
+		rendered := map[string]string{} // url templates are few and shared
+		// the members first, so the map is made at its size (a set may
+		// hold millions of references; growing the map would rehash them)
+		var members []member
+		err := jsonx.EachMember(raw, func(k string, v []byte) error {
+			members = append(members, member{k, v})
+			return nil
+		})
 		if err != nil {
 			return nil, errs.Wrap(errs.InvalidMetadata, "refs", err, "refs must be an object")
 		}
-		rendered := map[string]string{} // url templates are few and shared
-		for k, v := range refs {
-			r := parseRef(k, v, nil)
+		out = make(map[string]*ref, len(members))
+		for _, m := range members {
+			k, v := m.key, m.raw
+			r := p.parseRef(k, v)
 			if (r.kind == kWhole || r.kind == kRange) && !r.noURL && hasTemplate(r.url) {
 				u, ok := rendered[r.url]
 				if !ok {
 					var err error
 					u, err = renderString(r.url, e)
 					if err != nil {
-						r = &ref{kind: kBad, err: templateErr(k, "url", r.url, err)}
-						out[k] = r
+						out[k] = &ref{kind: kBad, err: templateErr(k, "url", r.url, err)}
 						continue
 					}
 					rendered[r.url] = u
@@ -141,35 +208,43 @@ func templateErr(where, field, src string, err error) error {
 	return errs.New(code, where, "cannot render the %s template %q: %v", field, src, err)
 }
 
-// parseRef interprets one reference value. Problems become a kBad ref, so
-// one bad key does not make the whole set unreadable.
-func parseRef(key string, raw json.RawMessage, _ *env) *ref {
-	raw = bytes.TrimSpace(raw)
+// parseRef interprets one reference value (raw text the scanner checked).
+// Problems become a kBad ref, so one bad key does not make the whole set
+// unreadable.
+func (p *parser) parseRef(key string, raw []byte) *ref {
 	if len(raw) == 0 {
 		return &ref{kind: kBad, err: errs.New(errs.InvalidMetadata, key, "empty reference")}
 	}
 	switch raw[0] {
 	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
+		s, err := jsonx.Unquote(raw)
+		if err != nil {
 			return &ref{kind: kBad, err: errs.Wrap(errs.InvalidMetadata, key, err, "bad string reference")}
 		}
 		return inlineString(key, s)
 	case '{':
 		// a JSON object is the JSON text of the value (fsspec 2024.6+)
-		return &ref{kind: kInline, data: []byte(raw)}
+		return p.alloc(ref{kind: kInline, data: raw})
 	case '[':
-		var parts []json.RawMessage
-		if err := json.Unmarshal(raw, &parts); err != nil {
+		if r, ok := p.fastList(raw); ok {
+			return p.alloc(r)
+		}
+		parts, err := jsonx.Elements(raw)
+		if err != nil {
 			return &ref{kind: kBad, err: errs.Wrap(errs.InvalidMetadata, key, err, "bad list reference")}
 		}
 		if len(parts) != 1 && len(parts) != 3 {
 			return &ref{kind: kBad, err: errs.New(errs.InvalidMetadata, key, "a list reference has 1 or 3 items ([url] or [url, offset, length]), not %d", len(parts))}
 		}
-		r := &ref{kind: kWhole}
-		if isNull(parts[0]) {
+		r := ref{kind: kWhole}
+		switch {
+		case isNull(parts[0]):
 			r.noURL = true
-		} else if err := json.Unmarshal(parts[0], &r.url); err != nil {
+		case parts[0][0] == '"':
+			if r.url, err = p.url(parts[0]); err != nil {
+				return &ref{kind: kBad, err: errs.Wrap(errs.InvalidMetadata, key, err, "bad url")}
+			}
+		default:
 			return &ref{kind: kBad, err: errs.New(errs.InvalidMetadata, key, "the url of a reference must be a string or null, not %s", parts[0])}
 		}
 		if len(parts) == 3 {
@@ -180,9 +255,82 @@ func parseRef(key string, raw json.RawMessage, _ *env) *ref {
 			}
 			r.kind, r.off, r.n = kRange, off, n
 		}
-		return r
+		return p.alloc(r)
 	}
 	return &ref{kind: kBad, err: errs.New(errs.InvalidMetadata, key, "a reference must be a string, an object or a list, not %s", shorten(raw))}
+}
+
+// fastList reads the common forms ["url", offset, length] and ["url"]
+// (a url without escapes, plain non-negative integers) without the general
+// scanner: a set of millions of references is mostly these. ok is false for
+// anything else, which parseRef then reads the general way.
+func (p *parser) fastList(raw []byte) (r ref, ok bool) {
+	i := skipSpace(raw, 1)
+	if i >= len(raw) || raw[i] != '"' {
+		return r, false
+	}
+	j := i + 1
+	for j < len(raw) && raw[j] != '"' {
+		if raw[j] == '\\' || raw[j] < 0x20 {
+			return r, false
+		}
+		j++
+	}
+	if j >= len(raw) {
+		return r, false
+	}
+	u, err := p.url(raw[i : j+1])
+	if err != nil {
+		return r, false
+	}
+	r.url = u
+	i = skipSpace(raw, j+1)
+	if i < len(raw) && raw[i] == ']' {
+		r.kind = kWhole
+		return r, skipSpace(raw, i+1) == len(raw)
+	}
+	var off, n int64
+	if i, ok = nextUint(raw, i, &off); !ok {
+		return r, false
+	}
+	if i, ok = nextUint(raw, i, &n); !ok || i >= len(raw) || raw[i] != ']' || skipSpace(raw, i+1) != len(raw) {
+		return r, false
+	}
+	if off > math.MaxInt64-n {
+		return r, false
+	}
+	r.kind, r.off, r.n = kRange, off, n
+	return r, true
+}
+
+// nextUint reads ", digits" at i (spaces allowed) into v, returning the
+// position after it.
+func nextUint(raw []byte, i int, v *int64) (int, bool) {
+	if i >= len(raw) || raw[i] != ',' {
+		return i, false
+	}
+	i = skipSpace(raw, i+1)
+	start := i
+	var x int64
+	for i < len(raw) && raw[i] >= '0' && raw[i] <= '9' {
+		if x > (math.MaxInt64-9)/10 {
+			return i, false
+		}
+		x = x*10 + int64(raw[i]-'0')
+		i++
+	}
+	if i == start || (raw[start] == '0' && i-start > 1) {
+		return i, false
+	}
+	*v = x
+	return skipSpace(raw, i), true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 func shorten(b []byte) string {
@@ -223,17 +371,7 @@ func decodeBase64(s string) ([]byte, error) {
 }
 
 // jsonInt reads a JSON integer (1000 or 1000.0, as Python may write).
-func jsonInt(raw json.RawMessage) (int64, error) {
-	s := strings.TrimSpace(string(raw))
-	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return v, nil
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, fmt.Errorf("%s is not an integer", s)
-	}
-	return int64(f), nil
-}
+func jsonInt(raw json.RawMessage) (int64, error) { return jsonx.Int(bytes.TrimSpace(raw)) }
 
 // gen entries
 

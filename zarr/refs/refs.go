@@ -33,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -578,7 +579,7 @@ func (s *Store) Keys() []string {
 		for k := range s.refs {
 			s.keys = append(s.keys, k)
 		}
-		sort.Strings(s.keys)
+		slices.Sort(s.keys)
 	})
 	return s.keys
 }
@@ -590,16 +591,19 @@ func (s *Store) List(_ context.Context, prefix string) ([]string, error) {
 	keys := s.Keys()
 	i := sort.SearchStrings(keys, prefix)
 	var out []string
-	seen := map[string]bool{}
-	for ; i < len(keys) && strings.HasPrefix(keys[i], prefix); i++ {
+	for i < len(keys) && strings.HasPrefix(keys[i], prefix) {
 		rest := keys[i][len(prefix):]
-		if j := strings.IndexByte(rest, '/'); j >= 0 {
-			rest = rest[:j+1]
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			if rest != "" {
+				out = append(out, rest)
+			}
+			i++
+			continue
 		}
-		if rest != "" && !seen[rest] {
-			seen[rest] = true
-			out = append(out, rest)
-		}
+		// a sub-prefix: skip every key below it at once ('/'+1 is '0')
+		out = append(out, rest[:j+1])
+		i += sort.SearchStrings(keys[i:], prefix+rest[:j]+"0")
 	}
 	sort.Strings(out)
 	return out, nil

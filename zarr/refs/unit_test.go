@@ -577,3 +577,52 @@ func TestVersionedRefs(t *testing.T) {
 		t.Fatalf("absent: %+v", v)
 	}
 }
+
+// TestListReferenceForms: the fast path for ["url", offset, length] and
+// the general parser agree on every form, the odd ones included.
+func TestListReferenceForms(t *testing.T) {
+	for raw, want := range map[string]string{
+		`["u", 10, 20]`:                 "range u 10 20",
+		` [ "u" , 10 ,20 ] `:            "range u 10 20",
+		`["u"]`:                         "whole u",
+		`[null, 1, 2]`:                  "range (target) 1 2",
+		`["u\/v", 1, 2]`:                "range u/v 1 2",
+		`["u", 10.0, 20]`:               "range u 10 20",
+		`["u", 1e3, 2]`:                 "range u 1000 2",
+		`["u", 01, 2]`:                  "bad",
+		`["u", -1, 2]`:                  "bad",
+		`["u", 1]`:                      "bad",
+		`[1, 2, 3]`:                     "bad",
+		`["u", 9223372036854775807, 1]`: "bad",
+		`["u", 1.5, 2]`:                 "bad",
+	} {
+		var doc []byte
+		doc = append(doc, `{"k": `...)
+		doc = append(doc, raw...)
+		doc = append(doc, '}')
+		refs, err := parseJSON(doc, &Options{})
+		if err != nil {
+			if want != "bad" {
+				t.Errorf("%s: %v", raw, err)
+			}
+			continue
+		}
+		r := refs["k"]
+		var got string
+		switch r.kind {
+		case kBad:
+			got = "bad"
+		case kWhole:
+			got = "whole " + r.url
+		case kRange:
+			u := r.url
+			if r.noURL {
+				u = "(target)"
+			}
+			got = fmt.Sprintf("range %s %d %d", u, r.off, r.n)
+		}
+		if got != want {
+			t.Errorf("%s: %s, want %s", raw, got, want)
+		}
+	}
+}
