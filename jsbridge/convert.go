@@ -23,58 +23,6 @@ var (
 	jsNumber = js.Global().Get("Number")
 )
 
-// typedArrayName is the JS TypedArray holding elements of dt, and how many
-// TypedArray items make one element (2 for complex); "" for types that are
-// not TypedArrays (strings, objects, structs).
-func typedArrayName(dt *dtype.DataType) (string, int) {
-	switch dt.Kind {
-	case dtype.Bool:
-		return "Uint8Array", 1
-	case dtype.Int:
-		switch dt.Size {
-		case 1:
-			return "Int8Array", 1
-		case 2:
-			return "Int16Array", 1
-		case 4:
-			return "Int32Array", 1
-		case 8:
-			return "BigInt64Array", 1
-		}
-	case dtype.Uint:
-		switch dt.Size {
-		case 1:
-			return "Uint8Array", 1
-		case 2:
-			return "Uint16Array", 1
-		case 4:
-			return "Uint32Array", 1
-		case 8:
-			return "BigUint64Array", 1
-		}
-	case dtype.Float:
-		if isFloat32Like(dt) {
-			return "Float32Array", 1
-		}
-		switch dt.Size {
-		case 4:
-			return "Float32Array", 1
-		case 8:
-			return "Float64Array", 1
-		}
-	case dtype.Complex:
-		switch dt.Size {
-		case 8:
-			return "Float32Array", 2
-		case 16:
-			return "Float64Array", 2
-		}
-	case dtype.Datetime, dtype.Timedelta:
-		return "BigInt64Array", 1
-	}
-	return "", 0
-}
-
 // typedArray makes a TypedArray of the named kind and copies the
 // little-endian bytes into it: one copy, straight into its buffer.
 func typedArray(name string, data []byte) js.Value {

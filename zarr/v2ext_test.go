@@ -18,20 +18,10 @@ import (
 // every stored code (as element bytes, little endian) and the value the
 // format definition gives it (NaN for NaN codes). The float tables are
 // dtype/testdata/lowprec, written by tests/lowprec/gen_tables.py from the
-// format definitions; float8_e8m0fnu and the integers are decoded here.
+// format definitions; the integers are decoded here.
 func extensionCodes(t *testing.T, name string) (codes [][]byte, values []float64) {
 	t.Helper()
 	switch name {
-	case "float8_e8m0fnu":
-		// 8 exponent bits, bias 127, no sign and no mantissa; 0xff is NaN.
-		for c := 0; c < 256; c++ {
-			v := math.Ldexp(1, c-127)
-			if c == 0xff {
-				v = math.NaN()
-			}
-			codes, values = append(codes, []byte{byte(c)}), append(values, v)
-		}
-		return codes, values
 	case "int2", "int4":
 		bits := 2
 		if name == "int4" {

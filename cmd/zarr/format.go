@@ -461,7 +461,7 @@ func elementText(a *nd.Array, described any) (func(int) string, error) {
 // floatBits is 32 for the types the package gives JavaScript as a
 // Float32Array (float32 and the smaller floats), else 64.
 func floatBits(dt *dtype.DataType) int {
-	if dt.Size <= 4 || dt.Format != "" {
+	if n := dt.Numeric(); n != nil && n.JSArray == "Float32Array" {
 		return 32
 	}
 	return 64

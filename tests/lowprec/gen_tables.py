@@ -32,6 +32,9 @@ Sources (public text, read for the rules; no code taken from them):
          which ml_dtypes' bfloat16 is
   [IEEE] IEEE 754-2019 4.3.1 (round to nearest, ties to even; overflow to
          infinity at magnitude >= b^emax (b - b^(1-p)/2))
+  [MX]   OCP Microscaling Formats (MX) v1.0, 5.4.1: E8M0, the scale format
+         (8 exponent bits, bias 127, no sign, no mantissa, 0xFF is NaN); the
+         [ZE] float8_e8m0fnu README says the same ("No zero, no infinity")
 """
 
 import bisect
@@ -332,6 +335,64 @@ def e5m2_numpy(x):
     return ((u + 0x7F + lsb) >> 8) & 0xFF
 
 
+def e8m0_doc(rng):
+    """float8_e8m0fnu [MX][ZE]: code c < 255 is 2^(c-127), 255 is NaN.
+
+    Encoding: the nearest power of two; a tie (1.5 x 2^k) goes up, as [MLC]
+    ConvertImpl rounds it (round-to-nearest-even on a significand whose only
+    kept bit is the implicit 1, so the tie carries). Values with no
+    representation give NaN, [MLC]'s non-saturating result: zero (no zero in
+    the format), negative numbers (unsigned), NaN, +/-Inf, and values that
+    round past 2^127. Values below 2^-127 give 0x00 (2^-127, the nearest).
+    [MLC] differs in one place, left out here: it rounds every value in
+    (2^-127, 1.5 x 2^-127) up to 2^-126 (its shift treats code 0 like a
+    subnormal), although 2^-127 is nearer.
+    """
+    vals = [Fraction(2) ** (c - 127) for c in range(255)]
+    values = [float(v) for v in vals] + ["nan"]
+    assert all(Fraction(v) == vals[c] for c, v in enumerate(values[:255]))
+
+    def expected(x):
+        if math.isnan(x) or math.isinf(x) or x <= 0:
+            return 0xFF
+        a = Fraction(x)
+        if a <= vals[0]:
+            return 0
+        k = bisect.bisect_left(vals, a)  # vals[k-1] < a <= vals[k]; k may be 255 (2^128)
+        hi = Fraction(2) ** (k - 127)
+        lo = vals[k - 1]
+        code = k if hi - a <= a - lo else k - 1  # a tie goes up
+        return 0xFF if code > 254 else code
+
+    pts = set()
+    for c in range(256):
+        v = math.ldexp(1.0, c - 127)
+        mid = v * 1.5
+        for p in (v, mid):
+            pts.update([p, math.nextafter(p, math.inf), math.nextafter(p, -math.inf)])
+    for p in [float.fromhex("0x1p-128"), float.fromhex("0x1.4p-127"), 5e-324, 1e-300,
+              float.fromhex("0x1.fffffep127"), 1e300, sys.float_info.max]:
+        pts.update([p, math.nextafter(p, math.inf), math.nextafter(p, -math.inf)])
+    for _ in range(300):
+        pts.add(2.0 ** rng.uniform(-130, 130))
+    pts.discard(0.0)
+    xs = []
+    for p in sorted(pts):
+        xs += [p, -p]
+    xs += [0.0, -0.0, math.inf, -math.inf, math.nan, -math.nan]
+    return {
+        "format": "float8_e8m0fnu", "bits": 8, "exponent_bits": 8, "mantissa_bits": 0,
+        "bias": 127, "family": "e8m0", "max_finite": float(vals[-1]),
+        "values": values, "rounding": [[x_json(x), expected(x)] for x in xs],
+    }
+
+
+def write_doc(outdir, doc):
+    with open(os.path.join(outdir, doc["format"] + ".json"), "w") as fp:
+        json.dump(doc, fp, separators=(",", ":"))
+        fp.write("\n")
+
+
 def main():
     np.seterr(over="ignore")  # float32/float16 casts of huge test points
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -392,12 +453,12 @@ def main():
             "values": values,
             "rounding": rounding,
         }
-        path = os.path.join(outdir, f.name + ".json")
-        with open(path, "w") as fp:
-            json.dump(doc, fp, separators=(",", ":"))
-            fp.write("\n")
+        write_doc(outdir, doc)
         extra = f", {checked} cross-checked with numpy" if checked else ""
         print(f"{f.name}: {len(values)} patterns, {len(rounding)} rounding points{extra}")
+    doc = e8m0_doc(random.Random(20250101 + 127))
+    write_doc(outdir, doc)
+    print(f"float8_e8m0fnu: 256 patterns, {len(doc['rounding'])} rounding points")
 
 
 if __name__ == "__main__":

@@ -575,19 +575,8 @@ func memType(t *dtype.DataType) *dtype.DataType {
 		c := *t
 		out = &c
 	}
-	switch out.Kind {
-	case dtype.Bool:
-		out.Name = "bool"
-	case dtype.Int:
-		out.Name = fmt.Sprintf("int%d", 8*out.Size)
-	case dtype.Uint:
-		out.Name = fmt.Sprintf("uint%d", 8*out.Size)
-	case dtype.Float:
-		if out.Format == "" {
-			out.Name = fmt.Sprintf("float%d", 8*out.Size)
-		}
-	case dtype.Complex:
-		out.Name = fmt.Sprintf("complex%d", 8*out.Size)
+	if n := out.Numeric(); n != nil {
+		out.Name = n.Name
 	}
 	return out
 }

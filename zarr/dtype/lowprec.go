@@ -23,6 +23,8 @@ import (
 //	mx    float4_e2m1fn, float6_e2m3fn, float6_e3m2fn (OCP MX): no Inf, no
 //	      NaN; every pattern is a finite number. Stored one per byte in the
 //	      low bits; the upper bits are ignored on reading, zero on writing.
+//	e8m0  float8_e8m0fnu (OCP MX's scale format E8M0): no sign, no mantissa,
+//	      no zero, no Inf; code c is 2^(c-127), 0xff is NaN.
 //
 // FromFloat64 rounds |f| once, to nearest with ties to even, as if the
 // exponent range were unbounded; a result beyond the largest finite value is
@@ -39,7 +41,12 @@ import (
 //	      NaN conversion implementation-defined).
 //
 // So e4m3fn turns |f| > 464 into NaN, not 448, and e4m3fnuz |f| ≥ 248 into
-// NaN. TensorStore's float8 and MX types (tensorstore/util/float8.h,
+// NaN. e8m0 rounds to the nearest power of two, a tie (1.5 × 2^k) up, as
+// ml_dtypes' ConvertImpl does (its only kept significand bit is the implicit
+// 1, so the tie carries); zero, negative numbers, ±Inf, NaN and values that
+// round past 2^127 become NaN, values below 2^-127 become 2^-127. ml_dtypes
+// differs in (2^-127, 1.5 × 2^-127), which it rounds up to 2^-126 although
+// 2^-127 is nearer; FromFloat64 keeps to the nearest value there. TensorStore's float8 and MX types (tensorstore/util/float8.h,
 // mxfloat.h) are derived from ml_dtypes and follow the same rules.
 //
 // bfloat16 NaN is 0x7fc0 / 0xffc0, as Eigen's float_to_bfloat16_rtne (which
@@ -69,6 +76,7 @@ const (
 	lpFN
 	lpFNUZ
 	lpMX
+	lpE8M0
 )
 
 var lowPrecFloats = map[string]LowPrec{
@@ -96,6 +104,9 @@ var lowPrecFloats = map[string]LowPrec{
 	"float6_e2m3fn": {"float6_e2m3fn", 6, 2, 3, 1, lpMX},
 	// data-types/float6_e3m2fn: bias 3, no Inf, no NaN; byte 0bXXSEEEMM.
 	"float6_e3m2fn": {"float6_e3m2fn", 6, 3, 2, 3, lpMX},
+	// data-types/float8_e8m0fnu: 8 exponent bits, bias 127, no sign, no
+	// mantissa, no zero, no Inf, NaN 0xff (OCP MX 5.4.1's E8M0).
+	"float8_e8m0fnu": {"float8_e8m0fnu", 8, 8, 0, 127, lpE8M0},
 }
 
 // LowPrecFloat returns the low-precision float format with the given Zarr v3
@@ -106,9 +117,8 @@ func LowPrecFloat(format string) (LowPrec, bool) {
 }
 
 // LowPrecFloatFormats lists the names LowPrecFloat knows, sorted. Not among
-// them: the registry's float8_e8m0fnu (an unsigned exponent-only scale
-// format, whose ml_dtypes conversion rounds ties up and has quirks at both
-// ends of its range) and the complex_* pairs built on these formats.
+// them: the complex_* pairs of the extensions registry built on these
+// formats.
 func LowPrecFloatFormats() []string {
 	names := make([]string, 0, len(lowPrecFloats))
 	for n := range lowPrecFloats {
@@ -138,10 +148,12 @@ func (p LowPrec) HasInf() bool { return p.family == lpIEEE }
 
 // NaNBits returns the canonical NaN encoding — the one the registry's
 // READMEs give for the fill value "NaN" (bfloat16 0x7fc0, e3m4 0x78, e4m3
-// 0x7c, e5m2 0x7e, *fnuz 0x80) and ml_dtypes' quiet_NaN() (e4m3fn 0x7f) —
-// or false for the MX formats, which have no NaN.
+// 0x7c, e5m2 0x7e, *fnuz 0x80, e8m0 0xff) and ml_dtypes' quiet_NaN()
+// (e4m3fn 0x7f) — or false for the MX formats, which have no NaN.
 func (p LowPrec) NaNBits() (uint16, bool) {
 	switch p.family {
+	case lpE8M0:
+		return 0xff, true
 	case lpIEEE:
 		return p.expMask() | 1<<(p.man-1), true
 	case lpFN:
@@ -163,7 +175,13 @@ func (p LowPrec) InfBits() (uint16, bool) {
 // MaxFinite returns the largest finite value.
 func (p LowPrec) MaxFinite() float64 { return p.ToFloat64(p.maxCode()) }
 
-func (p LowPrec) signBit() uint16 { return 1 << (p.bits - 1) }
+// signBit is the sign bit's mask; e8m0 has none.
+func (p LowPrec) signBit() uint16 {
+	if p.family == lpE8M0 {
+		return 0
+	}
+	return 1 << (p.bits - 1)
+}
 func (p LowPrec) expMask() uint16 { return (1<<p.exp - 1) << p.man }
 
 // maxCode is the encoding (sign bit clear) of the largest finite value.
@@ -173,6 +191,8 @@ func (p LowPrec) maxCode() uint16 {
 		return p.expMask() - 1
 	case lpFN:
 		return p.signBit() - 2
+	case lpE8M0:
+		return 0xfe
 	}
 	return p.signBit() - 1
 }
@@ -181,6 +201,12 @@ func (p LowPrec) maxCode() uint16 {
 // NaN encodings decode to a NaN carrying the encoding's sign bit.
 func (p LowPrec) ToFloat64(bits uint16) float64 {
 	bits &= 1<<p.bits - 1
+	if p.family == lpE8M0 {
+		if bits == 0xff {
+			return math.NaN()
+		}
+		return math.Ldexp(1, int(bits)-p.bias)
+	}
 	neg := bits&p.signBit() != 0
 	mag := bits &^ p.signBit()
 	switch p.family {
@@ -217,6 +243,9 @@ func (p LowPrec) ToFloat64(bits uint16) float64 {
 // FromFloat64 encodes f, rounding to nearest, ties to even; see the LowPrec
 // comment for overflow, Inf and NaN.
 func (p LowPrec) FromFloat64(f float64) uint16 {
+	if p.family == lpE8M0 {
+		return p.e8m0FromFloat64(f)
+	}
 	d := math.Float64bits(f)
 	neg := d>>63 != 0
 	var sign uint16
@@ -277,6 +306,25 @@ func (p LowPrec) FromFloat64(f float64) uint16 {
 	return sign | uint16(code)
 }
 
+// e8m0FromFloat64 is FromFloat64 for float8_e8m0fnu (see LowPrec).
+func (p LowPrec) e8m0FromFloat64(f float64) uint16 {
+	if !(f > 0) || math.IsInf(f, 1) {
+		return 0xff
+	}
+	frac, exp := math.Frexp(f) // f = frac × 2^exp, frac in [0.5, 1)
+	e := exp - 1
+	if frac >= 0.75 { // at or past the midpoint 1.5 × 2^(exp-1): up
+		e = exp
+	}
+	switch {
+	case e < -p.bias:
+		return 0
+	case e > p.bias:
+		return 0xff
+	}
+	return uint16(e + p.bias)
+}
+
 func (p LowPrec) zero(sign uint16) uint16 {
 	if p.family == lpFNUZ {
 		return 0 // no negative zero
@@ -318,21 +366,23 @@ func signedNaN(neg bool) float64 {
 // LowPrecInt returns the signedness and width of a sub-byte integer type
 // name ("int2", "int4", "uint2", "uint4").
 func LowPrecInt(name string) (signed bool, bits int, ok bool) {
-	switch name {
-	case "int2":
-		return true, 2, true
-	case "int4":
-		return true, 4, true
-	case "uint2":
-		return false, 2, true
-	case "uint4":
-		return false, 4, true
+	n := LookupNumeric(name)
+	if n == nil || n.IntBits == 0 {
+		return false, 0, false
 	}
-	return false, 0, false
+	return n.Kind == Int, n.IntBits, true
 }
 
 // LowPrecIntFormats lists the names LowPrecInt knows.
-func LowPrecIntFormats() []string { return []string{"int2", "int4", "uint2", "uint4"} }
+func LowPrecIntFormats() []string {
+	var names []string
+	for _, n := range numerics {
+		if n.IntBits != 0 {
+			names = append(names, n.Name)
+		}
+	}
+	return names
+}
 
 // Int4Value decodes a sub-byte integer of the given width (1..8 bits; 2 and
 // 4 are the registry's) from the low bits of b, ignoring the upper bits, and

@@ -201,6 +201,16 @@ func TestLowPrecDocumented(t *testing.T) {
 			t.Errorf("%s: InfBits %#x %v, want %#x", c.name, inf, hasInf, c.inf)
 		}
 	}
+	// float8_e8m0fnu: ml_dtypes float8.h numeric_limits: min() and lowest()
+	// are 0x00 (2^-127), max() 0xfe (2^127), quiet_NaN() 0xff, no infinity;
+	// zarr-extensions README: "NaN" is 0xff.
+	e8, _ := LowPrecFloat("float8_e8m0fnu")
+	if e8.MaxFinite() != 0x1p127 || e8.ToFloat64(0) != 0x1p-127 || !math.IsNaN(e8.ToFloat64(0xff)) {
+		t.Errorf("float8_e8m0fnu: max %v, min %v, 0xff %v", e8.MaxFinite(), e8.ToFloat64(0), e8.ToFloat64(0xff))
+	}
+	if n, ok := e8.NaNBits(); !ok || n != 0xff || e8.HasInf() {
+		t.Errorf("float8_e8m0fnu: NaNBits %#x %v, HasInf %v", n, ok, e8.HasInf())
+	}
 	// bfloat16 max is about 3.39e38 (ml_dtypes finfo prints 3.38953e+38).
 	bf, _ := LowPrecFloat("bfloat16")
 	if m := bf.MaxFinite(); math.Abs(m-3.38953e38) > 1e33 {
@@ -246,6 +256,13 @@ func TestLowPrecSpecials(t *testing.T) {
 		{"bfloat16", negNaN, 0xffc0},
 		{"bfloat16", 1 + 0x1p-8, 0x3f80}, // tie → even
 		{"bfloat16", 1 + 0x1p-8 + 0x1p-30, 0x3f81},
+		{"float8_e8m0fnu", 3, 0x81},          // tie between 2 and 4: up
+		{"float8_e8m0fnu", 0, 0xff},          // no zero: NaN
+		{"float8_e8m0fnu", -1, 0xff},         // no sign: NaN
+		{"float8_e8m0fnu", inf, 0xff},        // no infinity: NaN
+		{"float8_e8m0fnu", 0x1.8p127, 0xff},  // rounds past 2^127: NaN
+		{"float8_e8m0fnu", 0x1p-140, 0x00},   // below 2^-127: 2^-127
+		{"float8_e8m0fnu", 0x1.4p-127, 0x00}, // nearer 2^-127 (ml_dtypes: 2^-126)
 	} {
 		p, _ := LowPrecFloat(c.name)
 		if got := p.FromFloat64(c.x); got != c.want {
@@ -283,11 +300,11 @@ func TestLowPrecDoubleRounding(t *testing.T) {
 func TestLowPrecLookup(t *testing.T) {
 	want := []string{"bfloat16", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
 		"float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn",
-		"float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz"}
+		"float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu"}
 	if got := fmt.Sprint(LowPrecFloatFormats()); got != fmt.Sprint(want) {
 		t.Errorf("formats %v", got)
 	}
-	for _, n := range []string{"float16", "float8_e8m0fnu", "int4", ""} {
+	for _, n := range []string{"float16", "int4", ""} {
 		if _, ok := LowPrecFloat(n); ok {
 			t.Errorf("%q accepted", n)
 		}

@@ -10,14 +10,10 @@ import "fmt"
 // for structured types (Describe gives their fields). The stored byte order
 // is not part of the name.
 func (t *DataType) CommonName() string {
-	if t.Format != "" {
-		return t.Format
+	if n := t.Numeric(); n != nil {
+		return n.Name
 	}
 	switch t.Kind {
-	case Bool:
-		return "bool"
-	case Int, Uint, Float, Complex:
-		return fmt.Sprintf("%s%d", t.Kind, t.Size*8)
 	case Datetime, Timedelta:
 		return t.Kind.String() + unitSuffix(t)
 	case Bytes:

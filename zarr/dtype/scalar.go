@@ -78,18 +78,52 @@ func Float16Value(h uint16) float64 {
 	return sign * (1 + mant/1024) * math.Pow(2, float64(exp-15))
 }
 
+// Float16ToFloat32Bits widens binary16 bits to float32 bits exactly (a
+// NaN's payload kept in the top mantissa bits).
+func Float16ToFloat32Bits(h uint16) uint32 {
+	sign := uint32(h>>15) << 31
+	e := uint32(h>>10) & 0x1f
+	m := uint32(h) & 0x3ff
+	switch {
+	case e == 0x1f:
+		return sign | 0x7f800000 | m<<13
+	case e == 0:
+		if m == 0 {
+			return sign
+		}
+		// subnormal: normalise
+		e = 127 - 15 + 1
+		for m&0x400 == 0 {
+			m <<= 1
+			e--
+		}
+		return sign | e<<23 | (m&0x3ff)<<13
+	}
+	return sign | (e+127-15)<<23 | m<<13
+}
+
+// Float16FromFloat32Bits rounds float32 bits to binary16 as Float16Bits
+// does; a NaN keeps the top 10 bits of its payload (0x200 if they are
+// zero), so a value read from float16 writes back bit for bit.
+func Float16FromFloat32Bits(b uint32) uint16 {
+	if b&0x7fffffff > 0x7f800000 {
+		m := uint16(b>>13) & 0x3ff
+		if m == 0 {
+			m = 0x200
+		}
+		return uint16(b>>16)&0x8000 | 0x7c00 | m
+	}
+	return Float16Bits(float64(math.Float32frombits(b)))
+}
+
 // LoadFloat64 reads element bytes (in-memory, little-endian) of a numeric,
 // bool or datetime type as a float64.
 func (t *DataType) LoadFloat64(b []byte) float64 {
 	if t.Format != "" {
-		if t.Format == e8m0 {
-			return e8m0Value(b[0])
-		}
-		if lp, ok := LowPrecFloat(t.Format); ok {
-			return lp.ToFloat64(uint16(t.LoadUint64(b)))
-		}
-		if signed, bits, ok := LowPrecInt(t.Format); ok {
-			return float64(Int4Value(b[0], signed, bits))
+		if n := t.Numeric(); n != nil && n.Float != nil {
+			return n.Float.ToFloat64(uint16(t.LoadUint64(b)))
+		} else if n != nil && n.IntBits != 0 {
+			return float64(Int4Value(b[0], n.Kind == Int, n.IntBits))
 		}
 	}
 	switch t.Kind {
@@ -174,12 +208,8 @@ func (t *DataType) StoreUint64(b []byte, v uint64) {
 // f != 0.
 func (t *DataType) StoreFloat64(b []byte, f float64) {
 	if t.Format != "" {
-		if t.Format == e8m0 {
-			b[0] = e8m0Bits(f)
-			return
-		}
-		if lp, ok := LowPrecFloat(t.Format); ok {
-			t.StoreUint64(b, uint64(lp.FromFloat64(f)))
+		if n := t.Numeric(); n != nil && n.Float != nil {
+			t.StoreUint64(b, uint64(n.Float.FromFloat64(f)))
 			return
 		}
 	}

@@ -3,6 +3,7 @@ package dtype
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -88,22 +89,32 @@ func parseDescr(descr []json.RawMessage) (*DataType, error) {
 
 // V2ExtensionNames are the TensorStore extension data types a v2 "dtype"
 // may name instead of a NumPy typestr (TensorStore's zarr2 driver
-// documentation): little-endian, sub-byte integers padded to a byte.
-var V2ExtensionNames = []string{"bfloat16", "float4_e2m1fn", "float8_e3m4", "float8_e4m3b11fnuz",
-	"float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "int2", "int4"}
+// documentation): little-endian, sub-byte integers padded to a byte. They
+// are the registry entries marked V2Ext, sorted.
+var V2ExtensionNames = v2ExtensionNames()
+
+func v2ExtensionNames() []string {
+	var names []string
+	for _, n := range numerics {
+		if n.V2Ext {
+			names = append(names, n.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
 
 // v2Extension returns the type of a TensorStore extension name, or nil.
 func v2Extension(s string) *DataType {
-	for _, n := range V2ExtensionNames {
-		if n == s {
-			t := v3Core(s)
-			if t.Endian == Unset {
-				t.Endian = Little
-			}
-			return t
-		}
+	n := LookupNumeric(s)
+	if n == nil || !n.V2Ext {
+		return nil
 	}
-	return nil
+	t := n.newDataType(s)
+	if t.Endian == Unset {
+		t.Endian = Little
+	}
+	return t
 }
 
 // ParseTypestr parses a NumPy array-protocol typestr, or one of
@@ -233,29 +244,18 @@ func (t *DataType) V2String() (string, error) {
 	if t.Endian == Unset {
 		o = "<"
 	}
-	one := func(code string) string {
-		if t.Size == 1 {
-			return "|" + code + "1"
-		}
-		return o + code + strconv.Itoa(t.Size)
-	}
-	if t.Format != "" {
-		if v2Extension(t.Format) == nil || t.Endian == Big {
+	if n := t.Numeric(); n != nil {
+		switch {
+		case n.V2Ext && t.Endian != Big:
+			return n.Name, nil
+		case n.Typestr == "":
 			return "", fmt.Errorf("%s has no v2 dtype", t)
+		case n.Size == 1:
+			return "|" + n.Typestr, nil
 		}
-		return t.Format, nil
+		return o + n.Typestr, nil
 	}
 	switch t.Kind {
-	case Bool:
-		return "|b1", nil
-	case Int:
-		return one("i"), nil
-	case Uint:
-		return one("u"), nil
-	case Float:
-		return one("f"), nil
-	case Complex:
-		return o + "c" + strconv.Itoa(t.Size), nil
 	case Datetime:
 		return o + "M8" + unitSuffix(t), nil
 	case Timedelta:

@@ -4,74 +4,36 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"math"
+	"sort"
 	"strconv"
 	"strings"
 )
 
-// v3Core maps the v3 core and low-precision names to types (without the
-// stored byte order, which the bytes codec gives).
+// v3Core maps the names of registry types (see Numeric) to types, without
+// the stored byte order (the bytes codec gives it).
 func v3Core(name string) *DataType {
-	mk := func(k Kind, size int) *DataType {
-		t := &DataType{Kind: k, Size: size, Endian: Unset, Name: name}
-		if size == 1 {
-			t.Endian = NoOrder
-		}
-		return t
-	}
-	switch name {
-	case "bool":
-		return mk(Bool, 1)
-	case "int8", "int16", "int32", "int64":
-		return mk(Int, bitsOf(name[3:])/8)
-	case "uint8", "uint16", "uint32", "uint64":
-		return mk(Uint, bitsOf(name[4:])/8)
-	case "float16", "float32", "float64":
-		return mk(Float, bitsOf(name[5:])/8)
-	case "complex64", "complex128":
-		t := mk(Complex, bitsOf(name[7:])/8)
-		return t
-	case "complex_float32", "complex_float64":
-		// zarr-extensions' names for the same two IEEE floats (zarrs writes them)
-		return mk(Complex, 2*bitsOf(name[13:])/8)
-	case "bfloat16":
-		t := mk(Float, 2)
-		t.Format = name
-		return t
-	case "int2", "int4":
-		t := mk(Int, 1)
-		t.Format = name
-		return t
-	case "uint2", "uint4":
-		t := mk(Uint, 1)
-		t.Format = name
-		return t
-	}
-	if name == e8m0 {
-		t := mk(Float, 1)
-		t.Format = name
-		return t
-	}
-	if lp, ok := LowPrecFloat(name); ok && lp.StorageSize() == 1 {
-		t := mk(Float, 1)
-		t.Format = name
-		return t
+	if n := LookupNumeric(name); n != nil {
+		return n.newDataType(name)
 	}
 	return nil
 }
 
-func bitsOf(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
-}
+// V3Names lists the data type names ParseV3 accepts, for suggestions: the
+// registry's (Numeric), their aliases, then the configured and variable types.
+var V3Names = v3Names()
 
-// V3Names lists the data type names ParseV3 accepts, for suggestions.
-var V3Names = []string{"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-	"float16", "float32", "float64", "complex64", "complex128", "complex_float32", "complex_float64", "bfloat16", "int2", "int4", "uint2", "uint4",
-	"float8_e3m4", "float8_e4m3", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz",
-	"float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "float8_e8m0fnu",
-	"string", "bytes", "variable_length_bytes", "fixed_length_utf32", "null_terminated_bytes", "raw_bytes",
-	"numpy.datetime64", "numpy.timedelta64", "struct", "structured", "r8", "r16"}
+func v3Names() []string {
+	var names []string
+	for _, n := range numerics {
+		names = append(names, n.Name)
+	}
+	for alias := range numericAliases {
+		names = append(names, alias)
+	}
+	sort.Strings(names[len(numerics):])
+	return append(names, "string", "bytes", "variable_length_bytes", "fixed_length_utf32", "null_terminated_bytes", "raw_bytes",
+		"numpy.datetime64", "numpy.timedelta64", "struct", "structured", "r8", "r16")
+}
 
 // ParseV3 parses a v3 "data_type": a name or {"name", "configuration"}.
 func ParseV3(raw json.RawMessage) (*DataType, error) {
@@ -226,20 +188,10 @@ func parseV3Struct(name string, raw json.RawMessage) (*DataType, error) {
 
 // V3JSON returns the v3 "data_type" value for t.
 func (t *DataType) V3JSON() (any, error) {
-	if t.Format != "" {
-		return t.Format, nil
+	if n := t.Numeric(); n != nil {
+		return n.Name, nil
 	}
 	switch t.Kind {
-	case Bool:
-		return "bool", nil
-	case Int:
-		return fmt.Sprintf("int%d", t.Size*8), nil
-	case Uint:
-		return fmt.Sprintf("uint%d", t.Size*8), nil
-	case Float:
-		return fmt.Sprintf("float%d", t.Size*8), nil
-	case Complex:
-		return fmt.Sprintf("complex%d", t.Size*8), nil
 	case String:
 		return "string", nil
 	case VarBytes, Object:
@@ -447,35 +399,4 @@ func (t *DataType) FillV3JSON(f Fill) (any, error) {
 		f = t.ZeroFill()
 	}
 	return t.FillV2JSON(Fill{Bytes: f.Bytes})
-}
-
-// e8m0 is float8_e8m0fnu (OCP MX scale): 8 exponent bits, bias 127, no
-// sign, no mantissa, no zero; 0xff is NaN.
-const e8m0 = "float8_e8m0fnu"
-
-func e8m0Value(b byte) float64 {
-	if b == 0xff {
-		return math.NaN()
-	}
-	return math.Ldexp(1, int(b)-127)
-}
-
-// e8m0Bits rounds to the nearest power of two (ties up, as ml_dtypes does);
-// values that have no representation (zero, negatives, NaN) become NaN.
-func e8m0Bits(f float64) byte {
-	if !(f > 0) || math.IsInf(f, 1) {
-		return 0xff
-	}
-	frac, exp := math.Frexp(f) // f = frac * 2^exp, frac in [0.5, 1)
-	e := exp - 1
-	if frac >= 0.75 { // nearer 2^exp than 2^(exp-1), in linear terms ties up
-		e = exp
-	}
-	switch {
-	case e < -127:
-		return 0
-	case e > 127:
-		return 0xff
-	}
-	return byte(e + 127)
 }

@@ -422,20 +422,8 @@ func SelectField(t *dtype.DataType, name string) (Field, error) {
 // TSDataType is TensorStore's name of an element type ("" when it has
 // none: strings, datetimes, objects).
 func TSDataType(t *dtype.DataType) string {
-	if t.Format != "" {
-		return t.Format
-	}
-	switch t.Kind {
-	case dtype.Bool:
-		return "bool"
-	case dtype.Int:
-		return fmt.Sprintf("int%d", 8*t.Size)
-	case dtype.Uint:
-		return fmt.Sprintf("uint%d", 8*t.Size)
-	case dtype.Float:
-		return fmt.Sprintf("float%d", 8*t.Size)
-	case dtype.Complex:
-		return fmt.Sprintf("complex%d", 8*t.Size)
+	if n := t.Numeric(); n != nil {
+		return n.Name
 	}
 	return ""
 }
@@ -443,33 +431,19 @@ func TSDataType(t *dtype.DataType) string {
 // v2DTypeFor chooses the .zarray dtype of a TensorStore data type:
 // little-endian NumPy typestrs, TensorStore's names for its extensions.
 func v2DTypeFor(where, name string) (*dtype.DataType, json.RawMessage, error) {
+	n := dtype.LookupNumeric(name)
 	var s string
-	switch name {
-	case "bool":
-		s = "|b1"
-	case "int8", "uint8":
-		s = "|" + name[:1] + "1"
-	case "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "float32", "float64":
-		var code string
-		bits := 0
-		switch {
-		case name[0] == 'i':
-			code, bits = "i", atoi(name[3:])
-		case name[0] == 'u':
-			code, bits = "u", atoi(name[4:])
-		default:
-			code, bits = "f", atoi(name[5:])
-		}
-		s = fmt.Sprintf("<%s%d", code, bits/8)
-	case "complex64":
-		s = "<c8"
-	case "complex128":
-		s = "<c16"
-	default:
-		if !contains(dtype.V2ExtensionNames, name) {
-			return nil, nil, unsupported(where, "Data type not supported: %s", name)
-		}
+	switch {
+	case n == nil || name != n.Name:
+		return nil, nil, unsupported(where, "Data type not supported: %s", name)
+	case n.V2Ext:
 		s = name
+	case n.Typestr == "":
+		return nil, nil, unsupported(where, "Data type not supported: %s", name)
+	case n.Size == 1:
+		s = "|" + n.Typestr
+	default:
+		s = "<" + n.Typestr
 	}
 	raw, _ := json.Marshal(s)
 	t, err := dtype.ParseV2(raw)
@@ -477,14 +451,6 @@ func v2DTypeFor(where, name string) (*dtype.DataType, json.RawMessage, error) {
 		return nil, nil, errs.Wrap(errs.Unsupported, where, err, "")
 	}
 	return t, raw, nil
-}
-
-func atoi(s string) int {
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 // mismatch is TensorStore's metadata mismatch error, naming the member.
