@@ -16,6 +16,7 @@ build:
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./jsbridge/ ./wasm/
+	GOOS=js GOARCH=wasm $(GO) vet -tags zarrcore ./jsbridge/ ./wasm/
 
 test: vet check-codecs-wasm check-notices test-go test-js test-demo
 
@@ -42,10 +43,16 @@ fuzz:
 # wasm_exec.js is copied from the toolchain that built it (not committed).
 WASM_FLAGS = -trimpath -ldflags="-s -w"
 
-wasm: npm/zarr.wasm npm/wasm_exec.js
+# Two builds of the engine: zarr-core.wasm (reading, the common codecs;
+# what the package loads first) and zarr.wasm (everything; loaded when an
+# array, a write or a reference set needs it).
+wasm: npm/zarr.wasm npm/zarr-core.wasm npm/wasm_exec.js
 
 npm/zarr.wasm: FORCE
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./wasm
+
+npm/zarr-core.wasm: FORCE
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -tags zarrcore -o $@ ./wasm
 
 npm/wasm_exec.js: FORCE
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $@

@@ -121,10 +121,15 @@ func handleSync(name string, f syncCall) {
 	syncCalls[name] = f
 }
 
+// viewFill is the fill value of an array opened from a TensorStore spec
+// through a view (spec.go, in the full build only).
+var viewFill func(a *zarr.Array, plain js.Value) js.Value
+
 // API returns the object of functions the npm wrapper calls.
 func API() js.Value {
 	api := jsObject.New()
 	api.Set("version", Version)
+	api.Set("build", buildName)
 	for name, f := range asyncCalls {
 		api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
 			// Copy the arguments: the slice is reused after we return.
@@ -203,92 +208,6 @@ func init() {
 		}
 		return resultToJS(res)
 	})
-	// set(id, selection, value, signal)
-	fn("set", func(a []js.Value) (js.Value, error) {
-		arr, err := lookupArray(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		sel, err := selectionFromJS(a[1])
-		if err != nil {
-			return js.Value{}, err
-		}
-		selShape, err := arr.SelectionShape(sel)
-		if err != nil {
-			return js.Value{}, err
-		}
-		v, err := valueToND(arr.DType(), a[2], selShape)
-		if err != nil {
-			return js.Value{}, err
-		}
-		ctx, done, err := callContext(a[3])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
-		if err := arr.Write(ctx, sel, v); err != nil {
-			return js.Value{}, abortAware(ctx, err)
-		}
-		return js.Undefined(), nil
-	})
-	// resize(id, shape, {expandOnly, shrinkOnly, resizeMetadataOnly}) →
-	// array info; a null in shape keeps that dimension.
-	fn("resize", func(a []js.Value) (js.Value, error) {
-		arr, err := lookupArray(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		shape := make([]int, a[1].Length())
-		for i := range shape {
-			shape[i] = -1
-			if v := a[1].Index(i); v.Type() == js.TypeNumber {
-				if shape[i], err = intFromJS(v, "shape entry"); err != nil {
-					return js.Value{}, err
-				}
-				if shape[i] < 0 {
-					return js.Value{}, errs.New(errs.Selection, arr.Path(), "negative dimension in new shape")
-				}
-			}
-		}
-		o := a[2]
-		flag := func(name string) bool { return o.Type() == js.TypeObject && o.Get(name).Truthy() }
-		opt := zarr.ResizeOptions{ExpandOnly: flag("expandOnly"), ShrinkOnly: flag("shrinkOnly"), MetadataOnly: flag("resizeMetadataOnly")}
-		if err := arr.ResizeWith(context.Background(), shape, opt); err != nil {
-			return js.Value{}, err
-		}
-		return arrayInfo(arr, jsObject.New()), nil
-	})
-	// setAttrs(id, json, merge) → attrs
-	fn("setAttrs", func(a []js.Value) (js.Value, error) {
-		n, err := lookup(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		var attrs map[string]any
-		if err := jsonx.Unmarshal([]byte(a[1].String()), &attrs); err != nil {
-			return js.Value{}, errs.Wrap(errs.InvalidMetadata, n.Path(), err, "attributes")
-		}
-		ctx := context.Background()
-		merge := a[2].Truthy()
-		switch x := n.(type) {
-		case *zarr.Array:
-			if merge {
-				err = x.UpdateAttrs(ctx, attrs)
-			} else {
-				err = x.SetAttrs(ctx, attrs)
-			}
-		case *zarr.Group:
-			if merge {
-				err = x.UpdateAttrs(ctx, attrs)
-			} else {
-				err = x.SetAttrs(ctx, attrs)
-			}
-		}
-		if err != nil {
-			return js.Value{}, err
-		}
-		return valueToJS(n.Attrs()), nil
-	})
 	// children(id, signal) → [node info with name]
 	fn("children", func(a []js.Value) (js.Value, error) {
 		n, err := lookup(a[0])
@@ -347,40 +266,6 @@ func init() {
 			return js.Value{}, abortAware(ctx, err)
 		}
 		return nodeInfo(c), nil
-	})
-	// create(store, optionsJSON) → node info; the options object is matched
-	// to zarr.ArrayOptions field by field (case-insensitive), so options the
-	// engine adds (codecs, chunk key encodings, ...) pass straight through.
-	fn("create", func(a []js.Value) (js.Value, error) {
-		s, err := newStore(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		path, opt, err := arrayOptions(a[1].String())
-		if err != nil {
-			return js.Value{}, err
-		}
-		arr, err := zarr.CreateArray(context.Background(), s, path, opt)
-		if err != nil {
-			return js.Value{}, err
-		}
-		return nodeInfo(arr), nil
-	})
-	fn("createGroup", func(a []js.Value) (js.Value, error) {
-		s, err := newStore(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		var opt zarr.GroupOptions
-		path, err := decodeOptions(a[1].String(), &opt)
-		if err != nil {
-			return js.Value{}, err
-		}
-		g, err := zarr.CreateGroup(context.Background(), s, path, opt)
-		if err != nil {
-			return js.Value{}, err
-		}
-		return nodeInfo(g), nil
 	})
 	// getChunk(id, coords, signal) → {data, shape, stride}: one chunk of
 	// those a read decodes (a shard's inner chunks), decoded (the fill
@@ -607,11 +492,8 @@ func arrayInfo(a *zarr.Array, o js.Value) js.Value {
 	info := typeInfo(dt)
 	o.Set("type", info)
 	o.Set("fillValue", fillToJS(dt, a.Fill()))
-	if a.IsView() {
-		// A subarray field's fill is the whole subarray, as the schema has it.
-		if s, err := a.Schema(); err == nil {
-			o.Set("fillValue", jsonToJS(s["fill_value"]))
-		}
+	if a.IsView() && viewFill != nil {
+		o.Set("fillValue", viewFill(a, o.Get("fillValue")))
 	}
 	o.Set("order", a.LayoutOrder())
 	codecs := jsArray.New(len(a.Codecs()))

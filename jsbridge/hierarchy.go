@@ -3,7 +3,6 @@
 package jsbridge
 
 import (
-	"context"
 	"syscall/js"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
@@ -11,24 +10,6 @@ import (
 )
 
 func init() {
-	// consolidate(store, path) → group info: writes consolidated metadata
-	// for the hierarchy at path, then opens the group through it.
-	handleAsync("consolidate", func(a []js.Value) (js.Value, error) {
-		s, err := newStore(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		ctx := context.Background()
-		path := optString(a[1])
-		if err := zarr.Consolidate(ctx, s, path); err != nil {
-			return js.Value{}, err
-		}
-		g, err := zarr.OpenGroup(ctx, s, path)
-		if err != nil {
-			return js.Value{}, err
-		}
-		return nodeInfo(g), nil
-	})
 	// consolidatedDocs(key, bytes, v3) → {key: Uint8Array}: the documents of
 	// a consolidated metadata file (v2 .zmetadata, or a v3 root zarr.json)
 	// by store key, each as its writer wrote it (withConsolidatedMetadata).

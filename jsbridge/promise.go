@@ -69,6 +69,9 @@ func errorValue(err error) js.Value {
 	} else if errors.Is(err, context.Canceled) {
 		code = string(errs.Aborted)
 	}
+	if errors.Is(err, errs.OtherBuild) {
+		o.Set("otherBuild", true) // the npm wrapper repeats the call in the full build
+	}
 	o.Set("code", code)
 	o.Set("message", err.Error())
 	o.Set("__zarrWasmError", true)

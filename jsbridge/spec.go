@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && !zarrcore
 
 package jsbridge
 
@@ -14,6 +14,13 @@ import (
 )
 
 func init() {
+	// A subarray field's fill is the whole subarray, as the schema has it.
+	viewFill = func(a *zarr.Array, plain js.Value) js.Value {
+		if s, err := a.Schema(); err == nil {
+			return jsonToJS(s["fill_value"])
+		}
+		return plain
+	}
 	// openSpec(spec, store, openKvStore, signal) → node info. spec is the
 	// JSON text of a TensorStore spec or a TensorStore URL; store, when an
 	// object, is the kvstore (a JS store the spec could not name);

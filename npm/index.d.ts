@@ -864,14 +864,19 @@ export declare function consolidate(where: Store | Location<any>, path?: string)
 
 export { ZarrArray as Array, ZarrGroup as Group };
 
+/** Where a build of the engine comes from: a URL, a Response, the bytes or a compiled module. */
+export type WasmSource = string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
 /**
- * Starts the engine (otherwise the first call does). Pass where the .wasm
- * comes from when a bundler or CDN moves it: a URL, a Response, the bytes
- * or a compiled WebAssembly.Module.
+ * Starts the engine (otherwise the first call does). The engine has two
+ * builds: zarr-core.wasm (reading, the common codecs) starts first, and
+ * zarr.wasm (everything: writing, bz2, lzma, pcodec, ZFP, TIFF codecs,
+ * reference sets, TensorStore specs) when something needs it. Pass where
+ * they come from when a bundler or CDN moves them: `source` for the first,
+ * `options.full` for the full build; `options.engine: "full"` starts the
+ * full build at once (and `source` is then the full build).
  */
-export declare function init(
-  source?: string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module,
-): Promise<void>;
+export declare function init(source?: WasmSource, options?: { full?: WasmSource; engine?: "core" | "full" }): Promise<void>;
 
 /** The compiled module once started (to instantiate it again in a worker). */
 export declare function wasmModule(): WebAssembly.Module | null;

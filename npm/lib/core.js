@@ -1,6 +1,6 @@
 // The public API: open, create, arrays and groups. Every method is async and
 // runs in the Go engine (one goroutine per call).
-import { callBridge, bridgeIfRunning, unlimitedListeners } from "./runtime.js";
+import { callBridge, callBuild, bridgeIfRunning, unlimitedListeners, OtherBuildError } from "./runtime.js";
 import { ZarrError, toZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
 import { cacheOptions } from "./cache.js";
@@ -80,7 +80,33 @@ class ZarrNode {
     this.#info = info;
     /** The store the node was opened from. */
     this.store = store;
-    registry?.register(this, info.id);
+    registry?.register(this, info.id, this);
+  }
+  /**
+   * @internal Calls a bridge function on this node's handle. A node of the
+   * engine's core build that needs the full build (to be written to, or
+   * for a chunk only the full build decodes) is opened there first.
+   */
+  async _call(name, ...args) {
+    try {
+      return await callBridge(name, this.#info.id, ...args);
+    } catch (e) {
+      if (!(e instanceof OtherBuildError)) throw e;
+      await this.#moveToFullBuild();
+      return callBridge(name, this.#info.id, ...args);
+    }
+  }
+  async #moveToFullBuild() {
+    const old = this.#info.id;
+    const info = await callBuild("full", "open", this.store, this.#info.path, this.#info.kind);
+    if (this.#info.id !== old) {
+      bridgeIfRunning()?.release(info.id); // moved meanwhile by another call
+      return;
+    }
+    this.#info = { ...this.#info, id: info.id };
+    registry?.unregister(this);
+    registry?.register(this, info.id, this);
+    bridgeIfRunning()?.release(old);
   }
   /** @internal */
   get _info() {
@@ -114,13 +140,13 @@ class ZarrNode {
   }
   /** Replaces the attributes (written to the store). */
   async setAttrs(attrs) {
-    const a = await callBridge("setAttrs", this.#info.id, toJSONText(attrs ?? {}), false);
+    const a = await this._call("setAttrs", toJSONText(attrs ?? {}), false);
     this.#info.attrs = a;
     return a;
   }
   /** Merges attributes into the existing ones (written to the store). */
   async updateAttrs(attrs) {
-    const a = await callBridge("setAttrs", this.#info.id, toJSONText(attrs ?? {}), true);
+    const a = await this._call("setAttrs", toJSONText(attrs ?? {}), true);
     this.#info.attrs = a;
     return a;
   }
@@ -196,7 +222,7 @@ export class ZarrArray extends ZarrNode {
    */
   async get(selection = null, options = {}) {
     const sel = normSelection(selection);
-    return withSignal(options.signal, (signal) => callBridge("get", this._info.id, sel, signal, options.concurrency));
+    return withSignal(options.signal, (signal) => this._call("get", sel, signal, options.concurrency));
   }
   /**
    * Writes a selection: value is a scalar (broadcast), a TypedArray or
@@ -210,7 +236,7 @@ export class ZarrArray extends ZarrNode {
       throw e instanceof ZarrError ? e : new ZarrError("SELECTION", e.message, { cause: e });
     }
     const sel = normSelection(selection);
-    return withSignal(options.signal, (signal) => callBridge("set", this._info.id, sel, desc, signal));
+    return withSignal(options.signal, (signal) => this._call("set", sel, desc, signal));
   }
   /**
    * One chunk of those a read decodes (`chunks`: a sharded array's inner
@@ -220,15 +246,15 @@ export class ZarrArray extends ZarrNode {
    */
   async getChunk(coords, options = {}) {
     const c = Array.from(coords, Number);
-    return withSignal(options.signal, (signal) => callBridge("getChunk", this._info.id, c, signal));
+    return withSignal(options.signal, (signal) => this._call("getChunk", c, signal));
   }
   /** Decodes the stored bytes of chunk `coords` (the pure step; no store access). */
   async decodeChunk(coords, bytes) {
-    return callBridge("decodeChunk", this._info.id, Array.from(coords, Number), bytes);
+    return this._call("decodeChunk", Array.from(coords, Number), bytes);
   }
   /** The store key of a chunk ("/path/c/0/1"). */
   async chunkKey(coords) {
-    return callBridge("chunkKey", this._info.id, Array.from(coords, Number));
+    return this._call("chunkKey", Array.from(coords, Number));
   }
   /**
    * Changes the shape (null keeps a dimension); chunks outside the new shape
@@ -238,7 +264,7 @@ export class ZarrArray extends ZarrNode {
    */
   async resize(shape, options = {}) {
     const s = Array.from(shape, (x) => (x === null || x === undefined ? null : Number(x)));
-    const info = await callBridge("resize", this._info.id, s, options);
+    const info = await this._call("resize", s, options);
     this._update({ shape: info.shape, metadata: info.metadata });
   }
   /** TensorStore's Schema of the array (domain, chunk_layout, codec, dtype, fill_value, rank). */
@@ -268,8 +294,19 @@ export class ZarrGroup extends ZarrNode {
    * @returns {Promise<Array<{name: string, path: string, kind: "array"|"group"|"unknown", node: ZarrArray|ZarrGroup|null, error?: ZarrError}>>}
    */
   async children(options = {}) {
-    const kids = await withSignal(options.signal, (signal) => callBridge("children", this._info.id, signal));
-    return kids.map((info) =>
+    const kids = await withSignal(options.signal, (signal) => this._call("children", signal));
+    // A child only the engine's full build reads is opened there.
+    const moved = await Promise.all(
+      kids.map((info) =>
+        info.kind === "unknown" && info.error?.otherBuild
+          ? callBuild("full", "open", this.store, info.path, "").then(
+              (i) => ({ ...i, name: info.name }),
+              (e) => ({ ...info, error: e }),
+            )
+          : info,
+      ),
+    );
+    return moved.map((info) =>
       info.kind === "unknown"
         ? { name: info.name, path: info.path, kind: "unknown", node: null, error: toZarrError(info.error) }
         : { name: info.name, path: info.path, kind: info.kind, node: node(info, this.store) },
@@ -277,7 +314,7 @@ export class ZarrGroup extends ZarrNode {
   }
   /** Opens a node below this group by relative path. */
   async open(path, options = {}) {
-    const info = await withSignal(options.signal, (signal) => callBridge("openChild", this._info.id, normPath(path), signal));
+    const info = await withSignal(options.signal, (signal) => this._call("openChild", normPath(path), signal));
     if (options.kind && info.kind !== options.kind) {
       bridgeIfRunning()?.release(info.id);
       throw new ZarrError("NOT_FOUND", `${JSON.stringify(info.path)}: is a ${info.kind}, not a ${options.kind}`, { where: info.path });

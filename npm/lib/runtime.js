@@ -1,5 +1,16 @@
-// Loads the Go WebAssembly module once, on first use (or when init() is
-// called), and hands out the bridge's API object.
+// Loads the Go WebAssembly engine on first use (or when init() is called)
+// and hands out the bridge's API.
+//
+// The engine comes in two builds: zarr-core.wasm reads arrays with the
+// common codecs and is what a page downloads and compiles first;
+// zarr.wasm has everything (writing, bz2, lzma, pcodec, ZFP, TIFF codecs,
+// reference sets, TensorStore specs, and Go's own zstd and zlib decoders
+// for what the package's libzstd and zlib decline). The full build starts
+// when something needs it: a bridge function the core build lacks, or an
+// error the core build marks `otherBuild`. From then on new nodes open in
+// the full build; nodes opened in the core build stay there (core.js moves
+// one when it is written to). A handle's engine, and so its build, is known
+// from its range.
 //
 // An engine that stops (a Go panic outside a call, the Go runtime running
 // out of memory, a WebAssembly trap) rejects every call in flight with a
@@ -14,14 +25,52 @@ import { loadCodecs, hostDecoders } from "./codecs.js";
 
 const Go = globalThis.Go;
 
-/** @type {Promise<any> | null} */
-let starting = null;
-/** The running engine: {api, death (a promise rejected when it stops), dead}. */
-let current = null;
-/** @type {WebAssembly.Module | null} */
-let compiled = null;
+/** One build of the engine: where it comes from, its module, its running engine. */
+class Build {
+  constructor(name, defaultSource) {
+    this.name = name;
+    this.defaultSource = defaultSource;
+    /** @type {any} what init() was given */
+    this.source = undefined;
+    /** @type {Promise<WebAssembly.Module> | null} */
+    this.compiling = null;
+    /** @type {Promise<any> | null} */
+    this.starting = null;
+    /** The running engine: {api, death (a promise rejected when it stops), dead}. */
+    this.current = null;
+  }
+  module() {
+    this.compiling ??= compile(this.source ?? this.defaultSource()).catch((e) => {
+      this.compiling = null;
+      throw e;
+    });
+    return this.compiling;
+  }
+  start() {
+    this.starting ??= start(this).catch((e) => {
+      this.starting = null;
+      throw e;
+    });
+    return this.starting;
+  }
+  alive() {
+    return this.current && !this.current.dead ? this.current : null;
+  }
+}
+
+// (Literal new URL(..., import.meta.url) forms, so bundlers emit the files.)
+const builds = {
+  core: new Build("core", () => new URL("../zarr-core.wasm", import.meta.url)),
+  full: new Build("full", () => new URL("../zarr.wasm", import.meta.url)),
+};
+/** The build init() starts. */
+let first = builds.core;
 /** Engines started so far (each gets its own range of handle ids). */
 let generation = 0;
+/** The build of each engine started, by generation. */
+const buildOfGeneration = new Map();
+/** The last call of each setting made through bridge() (setCacheBytes, ...), replayed on engines that start later. */
+const settings = new Map();
 /** Functions run with the API of every engine that starts (workers re-attach). */
 const setups = new Set();
 /** Engines that stopped, with why (for tests and diagnostics). */
@@ -29,36 +78,50 @@ export const engineLog = { starts: 0, stops: [] };
 
 export const isNode = typeof process === "object" && process !== null && !!process.versions?.node;
 
-function defaultSource() {
-  return new URL("../zarr.wasm", import.meta.url);
-}
+let configured = false;
 
 /**
  * Starts the engine. Called automatically by the first API call; call it
- * yourself to choose where the .wasm comes from (a URL, a Response, bytes or
- * a compiled WebAssembly.Module) or to start early.
+ * yourself to choose where the .wasm files come from (a URL, a Response,
+ * bytes or a compiled WebAssembly.Module) or to start early. By default the
+ * core build (zarr-core.wasm) starts, and the full build (zarr.wasm beside
+ * it) when it is needed; `source` replaces the first, `options.full` the
+ * second, and `options.engine: "full"` starts the full build at once (then
+ * `source`, when given, is the full build).
  * @param {string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
+ * @param {{full?: any, engine?: "core" | "full"}} [options]
  */
-export function init(source) {
-  if (!starting) {
-    starting = start(source).catch((e) => {
-      starting = null;
-      throw e;
-    });
+export function init(source, options = {}) {
+  if (!configured) {
+    configured = true;
+    if (options.engine === "full") {
+      first = builds.full;
+      builds.full.source = source ?? options.full;
+    } else {
+      if (source !== undefined) builds.core.source = source;
+      if (options.full !== undefined) builds.full.source = options.full;
+    }
   }
-  return starting.then(() => undefined);
+  return first.start().then(() => undefined);
 }
 
-/** The compiled module (after init), so workers can instantiate it again. */
+/** The compiled module of the full build (compiled now if need be): what decode workers run. */
+export function fullModule() {
+  return builds.full.module();
+}
+
+/** The compiled module of the build new nodes open in (after init), to instantiate it again elsewhere. */
 export function wasmModule() {
-  return compiled;
+  return preferred().compiled ?? null;
 }
 
-/** Runs fn(api) now (if an engine runs) and for every engine started later. */
+/** Runs fn(api) now (for each running engine) and for every engine started later. */
 export function onEngineStart(fn) {
   setups.add(fn);
-  const eng = current;
-  if (eng && !eng.dead) fn(eng.api);
+  for (const b of Object.values(builds)) {
+    const eng = b.alive();
+    if (eng) fn(eng.api);
+  }
   return () => setups.delete(fn);
 }
 
@@ -88,7 +151,7 @@ function stopReason(fallback) {
   return line ?? fallback;
 }
 
-async function start(source) {
+async function start(build) {
   if (typeof Go !== "function") {
     throw new ZarrError("INTERNAL", "wasm_exec.js did not define Go; the package is incomplete (run `make wasm`)");
   }
@@ -107,9 +170,9 @@ async function start(source) {
     );
     engineLog.stops.push(reason);
     rejectDeath(eng.dead);
-    if (current === eng) {
-      current = null;
-      starting = null;
+    if (build.current === eng) {
+      build.current = null;
+      build.starting = null;
     }
   };
   // After the engine stops, JS may still call into it (a store's promise
@@ -136,8 +199,8 @@ async function start(source) {
   go.argv = ["zarr-wasm", name, String(gen * 2 ** 32)];
   go.env = {};
   const codecsReady = loadCodecs();
-  const module = source === undefined && compiled ? compiled : await compile(source ?? defaultSource());
-  compiled = module;
+  const module = await build.module();
+  build.compiled = module;
   const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance).then(
     () => die("the Go program ended"),
@@ -148,10 +211,23 @@ async function start(source) {
   api.setHelpers(helpers);
   // Decoders the host does faster than Go compiled to WebAssembly.
   if (await codecsReady) api.setHostDecoders(hostDecoders);
+  for (const [name, args] of settings) api[name]?.(...args);
   for (const fn of setups) fn(api);
   if (eng.dead) throw eng.dead;
+  // init(source) may have been handed the other build (code written for
+  // one build passes zarr.wasm): file the engine where its build is.
+  const real = api.build === "core" ? builds.core : builds.full;
+  if (real !== build) {
+    real.compiled = module;
+    real.starting = build.starting;
+    if (first === build) first = real;
+    build.starting = null;
+    build.source = undefined;
+    build.compiling = null;
+  }
   eng.api = api;
-  current = eng;
+  real.current = eng;
+  buildOfGeneration.set(gen, real);
   engineLog.starts++;
   return api;
 }
@@ -177,7 +253,7 @@ async function compile(source) {
   }
   const res = await source;
   if (typeof Response !== "undefined" && res instanceof Response) {
-    if (!res.ok) throw new ZarrError("STORE", `cannot load zarr.wasm: HTTP ${res.status} for ${res.url}`);
+    if (!res.ok) throw new ZarrError("STORE", `cannot load the zarr-wasm engine: HTTP ${res.status} for ${res.url}`);
     const type = res.headers.get("Content-Type") || "";
     if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {
       return WebAssembly.compileStreaming(res);
@@ -206,35 +282,139 @@ const helpers = {
   },
 };
 
-/** The running engine, started if needed. */
-async function running() {
+/** The running engine of a build, started if needed. */
+async function running(build) {
   for (;;) {
-    const eng = current;
-    if (eng && !eng.dead) return eng;
+    const eng = build.alive();
+    if (eng) return eng;
     await init();
-    if (current && !current.dead) return current;
+    await build.start();
+    if (build.alive()) return build.current;
   }
 }
 
-/** Returns the bridge, starting the engine if needed. */
-export async function bridge() {
-  return (await running()).api;
+/** The build new nodes open in: the full build once it runs, else the first. */
+function preferred() {
+  return builds.full.alive() || builds.full.starting ? builds.full : first;
+}
+
+/** The build of a handle (by its engine's range of ids). */
+function buildOf(id) {
+  return buildOfGeneration.get(Math.floor(id / 2 ** 32)) ?? preferred();
+}
+
+/** The build a call goes to: its handle's, a Go store's among its arguments, else the preferred one. */
+function buildFor(args) {
+  if (typeof args[0] === "number") return buildOf(args[0]);
+  for (const a of args) {
+    const h = a?._zarrWasmHandle;
+    if (typeof h === "number") return buildOf(h);
+  }
+  return preferred();
+}
+
+/**
+ * Raised for a call on a node of the core build that only the full build
+ * can answer; core.js opens the node again in the full build and repeats it.
+ */
+export class OtherBuildError extends Error {}
+
+/** Calls name on a build's engine; ENGINE_EXITED when it stops meanwhile. */
+async function invoke(build, name, args) {
+  const eng = await running(build);
+  if (typeof eng.api[name] !== "function") throw Object.assign(new Error(`${name} is not in the ${build.name} build`), { otherBuild: true });
+  const p = eng.api[name](...args);
+  if (eng.dead) throw eng.dead; // it stopped during the call's synchronous part
+  return await Promise.race([p, eng.death]);
 }
 
 /**
  * Calls a bridge function and turns its rejection into a ZarrError. If the
  * engine stops before the call settles, the call rejects with
- * ENGINE_EXITED.
+ * ENGINE_EXITED. What the core build cannot do goes to the full build (a
+ * call on a handle of the core build throws OtherBuildError for core.js).
  */
 export async function callBridge(name, ...args) {
-  const eng = await running();
+  await init();
+  const build = buildFor(args);
   try {
-    const p = eng.api[name](...args);
-    if (eng.dead) throw eng.dead; // it stopped during the call's synchronous part
-    return await Promise.race([p, eng.death]);
+    return await invoke(build, name, args);
+  } catch (e) {
+    if (!(e?.otherBuild && build === builds.core)) throw toZarrError(e);
+    if (typeof args[0] === "number") throw new OtherBuildError(name);
+  }
+  try {
+    return await invoke(builds.full, name, args);
   } catch (e) {
     throw toZarrError(e);
   }
+}
+
+/** Calls a bridge function in one build ("core" or "full"), starting it if need be. */
+export async function callBuild(buildName, name, ...args) {
+  await init();
+  try {
+    return await invoke(builds[buildName], name, args);
+  } catch (e) {
+    throw toZarrError(e);
+  }
+}
+
+/** The build ("core" or "full") of a handle. */
+export function buildOfHandle(id) {
+  return buildOf(id).name;
+}
+
+/** Which builds have an engine running: {core, full}. */
+export function engines() {
+  return { core: !!builds.core.alive(), full: !!builds.full.alive() };
+}
+
+// Synchronous calls: those on a handle go to its build; settings go to
+// every running engine (and are replayed on engines that start later);
+// storeStats adds up what each engine counted; the rest go to the build
+// new nodes open in.
+const onHandle = new Set(["release", "arraySpec", "cacheStats", "clearCache"]);
+const syncBridge = new Proxy(
+  {},
+  {
+    get(_, name) {
+      if (typeof name !== "string" || name === "then") return undefined; // (not a promise)
+      return (...args) => {
+        const live = Object.values(builds).map((b) => b.alive()).filter(Boolean);
+        if (name.startsWith("set")) {
+          settings.set(name, args);
+          let out;
+          for (const eng of live) out = eng.api[name]?.(...args);
+          return out;
+        }
+        if (name === "storeStats") return sumStats(live.map((eng) => eng.api.storeStats(...args)));
+        const build = onHandle.has(name) && typeof args[0] === "number" ? buildOf(args[0]) : preferred();
+        const fn = build.alive()?.api?.[name];
+        if (typeof fn === "function") return fn(...args);
+        if (name === "release") return undefined;
+        return { error: { code: "UNSUPPORTED", message: `${name} needs the full build of the engine: start it with zarr.init(undefined, { engine: "full" }) before opening the array` } };
+      };
+    },
+  },
+);
+
+function sumStats(list) {
+  const found = list.filter((s) => s && typeof s === "object");
+  if (found.length <= 1) return found[0] ?? null;
+  const out = { ...found[0] };
+  for (const s of found.slice(1)) for (const [k, v] of Object.entries(s)) if (typeof v === "number") out[k] = (out[k] ?? 0) + v;
+  return out;
+}
+
+/**
+ * Returns the bridge, starting the engine if needed (calls on a handle go
+ * to its build, see syncBridge).
+ */
+export async function bridge() {
+  await init();
+  await running(preferred());
+  return syncBridge;
 }
 
 let setMaxListeners = null;
@@ -253,5 +433,5 @@ export function unlimitedListeners(signal) {
 
 /** Synchronous access once started (for release from finalizers). */
 export function bridgeIfRunning() {
-  return current && !current.dead ? current.api : null;
+  return builds.core.alive() || builds.full.alive() ? syncBridge : null;
 }

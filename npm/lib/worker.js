@@ -7,7 +7,7 @@ function serve(post, onMessage) {
   onMessage(async (msg) => {
     if (msg.type === "init") {
       try {
-        await init(msg.module);
+        await init(msg.module, { engine: "full" });
         post({ type: "ready" });
       } catch (e) {
         post({ type: "failed", message: String(e?.message ?? e) });

@@ -3,7 +3,7 @@
 // compiled here) and decompresses chunks, so a read decodes on as many cores
 // as the pool has while this thread fetches and assembles.
 import { ZarrError } from "./errors.js";
-import { bridge, init, isNode, wasmModule, onEngineStart } from "./runtime.js";
+import { bridge, fullModule, isNode, onEngineStart } from "./runtime.js";
 
 /** The pool in use, or null. */
 let pool = null;
@@ -48,8 +48,9 @@ async function changePool(count, options) {
     throw new ZarrError("SELECTION", `useWorkers: minBytes must be a number ≥ 0, got ${options.minBytes}`);
   }
   if (count === 0) return poolInfo(null);
-  await init();
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startWorker(wasmModule())));
+  // Workers run the full build: they decode what only it has (bz2, lzma).
+  const module = await fullModule();
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startWorker(module)));
   // (startWorker terminates a worker that fails to start.)
   const failed = started.find((s) => s.status === "rejected");
   if (failed) {

@@ -48,7 +48,7 @@ for (const [name, what, re] of tooLarge) {
     assert.match(r.message, re);
     assert.match(r.message, /\d+ bytes.*\d+ bytes/, "the message names the size and the limit in bytes");
     assert.equal(r.after, "ok");
-    assert.equal(r.engines, 1, "the engine did not stop");
+    assert.deepEqual(r.stops, [], "the engine did not stop");
   });
 }
 
@@ -63,7 +63,7 @@ for (const [name, reason] of [
     assert.equal(r.code, "ENGINE_EXITED", r.message);
     assert.match(r.message, reason);
     assert.equal(r.after, "ok");
-    assert.equal(r.engines, 2, "a second engine started");
+    assert.ok(r.engines >= 2, "a second engine started"); // (the core build's, the full build's, the fresh one)
     assert.equal(r.stops.length, 1);
   });
 }

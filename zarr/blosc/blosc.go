@@ -457,7 +457,7 @@ func (h *header) decodeRange(out, src []byte, l layout, start, step int) error {
 				continue
 			}
 			if err := decodeStream(code, d, stream); err != nil {
-				return &blockError{j, corrupt("block %d stream %d (%s): %v", j, k, codeNames[code], err)}
+				return &blockError{j, corrupt("block %d stream %d (%s): %w", j, k, codeNames[code], err)}
 			}
 		}
 		switch bmode {

@@ -101,7 +101,7 @@ func Names() []string {
 func Known(name string) bool {
 	_, ok := registry[name]
 	_, refused := knownUnsupported[name]
-	return ok || refused
+	return ok || refused || inOtherBuild(name)
 }
 
 // Refusal returns why a known codec is never run, or "".
@@ -113,6 +113,9 @@ func Build(cfg Config, in Spec) (any, error) {
 	if !ok {
 		if msg, known := knownUnsupported[cfg.Name]; known {
 			return nil, errs.New(errs.Unsupported, cfg.Name, "%s", msg)
+		}
+		if inOtherBuild(cfg.Name) {
+			return nil, otherBuild(cfg.Name)
 		}
 		return nil, errs.New(errs.Unsupported, cfg.Name, "unknown codec").WithSuggestion(cfg.Name, Names())
 	}

@@ -1,14 +1,8 @@
 package codec
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-
-	"github.com/klauspost/compress/flate"
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zlib"
 )
 
 // DEFLATE expands at most 1032:1 (a 258-byte match in under 2 bits).
@@ -59,20 +53,7 @@ func newGzip(cfg json.RawMessage, _ Spec) (any, error) {
 	return &gzipCodec{level: level}, nil
 }
 
-func (c *zlibCodec) Encode(b []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	w, err := zlib.NewWriterLevel(&buf, c.level)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(b); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
+func (c *zlibCodec) Encode(b []byte) ([]byte, error) { return deflateZlib(b, c.level) }
 
 func (c *zlibCodec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
 
@@ -82,14 +63,11 @@ func (c *zlibCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 	var err error
 	switch {
 	case isZlibHeader(b):
-		var r io.ReadCloser
-		if r, err = zlib.NewReader(bytes.NewReader(b)); err == nil {
-			out, err = readAllLimit(r, limit)
-		}
+		out, err = inflateZlib(b, limit)
 	case len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b:
 		out, err = gunzip(b, limit)
 	default:
-		out, err = readAllLimit(flate.NewReader(bytes.NewReader(b)), limit)
+		out, err = inflateRaw(b, limit)
 	}
 	if err != nil {
 		return nil, decodeFailed("zlib", len(b), err)
@@ -103,20 +81,7 @@ func isZlibHeader(b []byte) bool {
 	return len(b) >= 2 && b[0]&0x0f == 8 && b[0]>>4 <= 7 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0
 }
 
-func (c *gzipCodec) Encode(b []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	w, err := gzip.NewWriterLevel(&buf, c.level)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(b); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
+func (c *gzipCodec) Encode(b []byte) ([]byte, error) { return deflateGzip(b, c.level) }
 
 func (c *gzipCodec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
 
@@ -127,29 +92,6 @@ func (c *gzipCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 		return nil, decodeFailed("gzip", len(b), err)
 	}
 	return out, nil
-}
-
-// gunzip decodes every gzip member of b. Zero bytes after the last member
-// are padding (Python's gzip module skips them too).
-func gunzip(b []byte, limit int) ([]byte, error) {
-	br := bytes.NewReader(b)
-	zr, err := gzip.NewReader(br)
-	if err != nil {
-		return nil, err
-	}
-	out := blocks{limit: limit}
-	for {
-		zr.Multistream(false)
-		if err := out.readFrom(zr); err != nil {
-			return nil, err
-		}
-		if allZero(b[len(b)-br.Len():]) {
-			return out.join()
-		}
-		if err := zr.Reset(br); err != nil {
-			return nil, err
-		}
-	}
 }
 
 func allZero(b []byte) bool {

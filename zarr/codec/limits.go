@@ -45,6 +45,9 @@ func effectiveLimit(max int) int {
 // decodeFailed is the CODEC error of a decompressor; one that stopped at
 // the limit keeps ErrTooLarge in its chain.
 func decodeFailed(codec string, n int, err error) error {
+	if errors.Is(err, errs.OtherBuild) {
+		return err
+	}
 	if errors.Is(err, ErrTooLarge) {
 		return &errs.Error{Code: errs.Codec, Where: codec, Msg: fmt.Sprintf("cannot decompress %d bytes", n), Err: err}
 	}

@@ -4,9 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"sync"
-
-	"github.com/klauspost/compress/zstd"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -45,61 +42,7 @@ func newZstd(cfg json.RawMessage, _ Spec) (any, error) {
 	return &zstdCodec{level: level, checksum: checksum}, nil
 }
 
-// Encoders and the decoder are expensive to create; EncodeAll and DecodeAll
-// are safe for concurrent use, so one of each is shared.
-var (
-	zstdEncoders sync.Map // zstdKey → *zstd.Encoder
-	zstdDecOnce  sync.Once
-	zstdDec      *zstd.Decoder
-	zstdDecErr   error
-)
-
-type zstdKey struct {
-	level    zstd.EncoderLevel
-	checksum bool
-}
-
-func zstdEncoder(level int, checksum bool) (*zstd.Encoder, error) {
-	if level == 0 {
-		level = 3 // the zstd library default
-	}
-	key := zstdKey{zstd.EncoderLevelFromZstd(level), checksum}
-	if e, ok := zstdEncoders.Load(key); ok {
-		return e.(*zstd.Encoder), nil
-	}
-	e, err := zstd.NewWriter(nil,
-		zstd.WithEncoderLevel(key.level),
-		zstd.WithEncoderCRC(checksum),
-		zstd.WithEncoderConcurrency(1),
-		// numcodecs before 0.13 needs the content size in every frame;
-		// without a single segment the library omits it for small inputs.
-		zstd.WithSingleSegment(true),
-		// An empty chunk still becomes a frame: numcodecs cannot read an
-		// empty buffer.
-		zstd.WithZeroFrames(true))
-	if err != nil {
-		return nil, err
-	}
-	actual, _ := zstdEncoders.LoadOrStore(key, e)
-	return actual.(*zstd.Encoder), nil
-}
-
-func zstdDecoder() (*zstd.Decoder, error) {
-	zstdDecOnce.Do(func() {
-		zstdDec, zstdDecErr = zstd.NewReader(nil,
-			zstd.WithDecoderMaxMemory(maxDecodedSize),
-			zstd.WithDecoderConcurrency(0))
-	})
-	return zstdDec, zstdDecErr
-}
-
-func (c *zstdCodec) Encode(b []byte) ([]byte, error) {
-	e, err := zstdEncoder(c.level, c.checksum)
-	if err != nil {
-		return nil, err
-	}
-	return e.EncodeAll(b, make([]byte, 0, len(b)/2+64)), nil
-}
+func (c *zstdCodec) Encode(b []byte) ([]byte, error) { return zstdCompress(b, c.level, c.checksum) }
 
 func (c *zstdCodec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
 
@@ -112,18 +55,7 @@ func (c *zstdCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 	if bound > limit {
 		return nil, &errs.Error{Code: errs.Codec, Where: "zstd", Msg: fmt.Sprintf("frames may decode to %d bytes, more than the limit of %d", bound, limit), Err: ErrTooLarge}
 	}
-	d, err := zstdDecoder()
-	if err != nil {
-		return nil, err
-	}
-	out, err := d.DecodeAll(b, nil)
-	if err != nil {
-		return nil, Corrupt("zstd", "cannot decompress %d bytes: %v", len(b), err)
-	}
-	if out == nil {
-		out = []byte{}
-	}
-	return out, nil
+	return zstdDecompress(b)
 }
 
 const zstdMaxBlock = 128 << 10

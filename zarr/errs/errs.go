@@ -32,6 +32,11 @@ const (
 	Conflict Code = "CONFLICT"
 )
 
+// OtherBuild marks an error that only means "the full build of the engine
+// can do this" (see package codec): the npm package then repeats the call
+// in the full build.
+var OtherBuild = errors.New("not in this build of the engine")
+
 // Error is the error type of the whole engine.
 type Error struct {
 	Code    Code

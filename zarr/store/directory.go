@@ -2,14 +2,14 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -248,9 +248,10 @@ func (d *Directory) SetIf(ctx context.Context, key string, value []byte, ifMatch
 			return "", d.fail(key, err, "cannot create directory")
 		}
 	}
-	var rnd [6]byte
-	rand.Read(rnd[:])
-	tmp := filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+"."+hex.EncodeToString(rnd[:])+".partial")
+	// (A name no other writer picks; O_EXCL guards the rest. math/rand/v2
+	// is seeded by the runtime, and crypto/rand would add 100 KB of
+	// WebAssembly.)
+	tmp := filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+"."+strconv.FormatUint(rand.Uint64()>>16, 16)+".partial")
 	w, err := f.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return "", d.fail(key, err, "cannot create temporary file")

@@ -37,7 +37,7 @@ func main() {
 	verbose := flag.Bool("v", false, "log every request")
 	flag.Parse()
 
-	for _, f := range []string{filepath.Join(*demo, "index.html"), filepath.Join(*pkg, "zarr.wasm"), filepath.Join(*pkg, "wasm_exec.js")} {
+	for _, f := range []string{filepath.Join(*demo, "index.html"), filepath.Join(*pkg, "zarr.wasm"), filepath.Join(*pkg, "zarr-core.wasm"), filepath.Join(*pkg, "wasm_exec.js")} {
 		if _, err := os.Stat(f); err != nil {
 			log.Fatalf("%s is missing (run `make demo`, which builds the package and the sample data)", f)
 		}
@@ -81,7 +81,7 @@ func listen(addr string) (net.Listener, error) {
 // pkgFiles are the files of the npm package a browser needs.
 func pkgAllowed(rel string) bool {
 	switch rel {
-	case "index.js", "index.d.ts", "zarr.wasm", "wasm_exec.js", "package.json":
+	case "index.js", "index.d.ts", "zarr.wasm", "zarr-core.wasm", "wasm_exec.js", "package.json":
 		return true
 	}
 	return strings.HasPrefix(rel, "lib/") && strings.HasSuffix(rel, ".js")
