@@ -2,7 +2,8 @@
 // in-memory layout of an element (always little-endian, C order, packed) and,
 // for v1/v2 documents, the byte order the element is stored in. The bytes
 // codec uses Leaves to swap bytes; fill values and scalars are converted to
-// element bytes here.
+// element bytes here. The fixed-size numeric types are one registry
+// (Numeric: names in each format, JavaScript array, float conversions).
 package dtype
 
 import (
@@ -17,7 +18,7 @@ const (
 	Bool Kind = iota
 	Int
 	Uint
-	Float // IEEE float16/32/64; FloatFormat names other formats (bfloat16, float8_*)
+	Float // IEEE float16/32/64; DataType.Format names the others (bfloat16, float8_*, ...)
 	Complex
 	Datetime  // int64 ticks of Unit
 	Timedelta // int64 ticks of Unit
@@ -61,8 +62,9 @@ type DataType struct {
 	Scale int
 	// Fields of a Struct, in order, packed.
 	Fields []Field
-	// Format names a non-IEEE float format ("bfloat16", "float8_e4m3fn", ...);
-	// empty for IEEE float16/32/64.
+	// Format is the registry name (see Numeric) of a numeric type that Kind
+	// and Size do not identify: bfloat16, the float8/6/4 formats, int2,
+	// int4, uint2, uint4; empty otherwise.
 	Format string
 	// Name is the v3 name (or v2 typestr) this type was parsed from, for
 	// messages.
