@@ -59,8 +59,9 @@ npm/wasm_exec.js: FORCE
 
 FORCE:
 
-# libzstd's decompressor and zlib's inflate as WebAssembly, base64 in
-# npm/lib/codecs-module.js (committed, so building needs only Go).
+# libzstd's and zlib's decoders, and (a second module, for writing) their
+# encoders, as WebAssembly, base64 in npm/lib/codecs-module.js and
+# npm/lib/codecs-encode-module.js (committed, so building needs only Go).
 # codecs-wasm regenerates it; check-codecs-wasm rebuilds it and fails if the
 # committed file differs (needs Debian's clang, lld, wasi-libc,
 # libclang-rt-14-dev-wasm32).
@@ -81,9 +82,9 @@ check-codecs-wasm:
 	  if [ "$$ZARR_WASM_REQUIRE_PEERS" = 1 ]; then echo "check-codecs-wasm: clang or wasi-libc missing" >&2; exit 1; fi; \
 	  echo "check-codecs-wasm: skipped (no clang/wasi-libc)"; exit 0; \
 	fi; \
-	tmp=$$(mktemp); npm/codecs/build.sh "$$tmp" >/dev/null && cmp -s "$$tmp" npm/lib/codecs-module.js; st=$$?; rm -f "$$tmp"; \
-	if [ $$st -ne 0 ]; then echo "npm/lib/codecs-module.js is not what npm/codecs/build.sh builds (run make codecs-wasm)" >&2; exit 1; fi; \
-	echo "check-codecs-wasm: npm/lib/codecs-module.js rebuilds byte for byte"
+	tmp=$$(mktemp); tmp2=$$(mktemp); npm/codecs/build.sh "$$tmp" "$$tmp2" >/dev/null && cmp -s "$$tmp" npm/lib/codecs-module.js && cmp -s "$$tmp2" npm/lib/codecs-encode-module.js; st=$$?; rm -f "$$tmp" "$$tmp2"; \
+	if [ $$st -ne 0 ]; then echo "npm/lib/codecs-module.js or codecs-encode-module.js is not what npm/codecs/build.sh builds (run make codecs-wasm)" >&2; exit 1; fi; \
+	echo "check-codecs-wasm: npm/lib/codecs-module.js and codecs-encode-module.js rebuild byte for byte"
 
 # devDependencies of the JS suites (zarrita, playwright-core, vite), from
 # npm/package-lock.json.

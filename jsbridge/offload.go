@@ -163,7 +163,40 @@ func decodeOnHost(name string, b []byte, max int) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	return copyResult(fn.Invoke(bytesToJS(b), max), max)
+	if max > 0 {
+		return copyResult(fn.Invoke(bytesToJS(b), max), max)
+	}
+	// The decoded size is not known: the host grows its output up to a bound.
+	limit := codec.HostDecodeLimit(name, b)
+	if limit <= 0 {
+		return nil, false
+	}
+	return copyResult(fn.Invoke(bytesToJS(b), 0, limit), limit)
+}
+
+// hostEncoders are the host's synchronous compressors by format:
+// encode(bytes, level, checksum) → Uint8Array, or null to leave it to Go.
+var (
+	hostEncodersMu sync.Mutex
+	hostEncoders   = map[string]js.Value{}
+)
+
+// Encode compresses with the host's library when it has one for the
+// format (libzstd and zlib compiled to WebAssembly are faster than the Go
+// encoders compiled to WebAssembly), else with Go.
+func (h *hostDecoded) Encode(b []byte) ([]byte, error) {
+	if hc, ok := h.BytesToBytes.(codec.HostCompressor); ok {
+		format, level, checksum := hc.HostEncoding()
+		hostEncodersMu.Lock()
+		fn, ok := hostEncoders[format]
+		hostEncodersMu.Unlock()
+		if ok {
+			if out, ok := copyResult(fn.Invoke(bytesToJS(b), level, checksum), 0); ok {
+				return out, nil
+			}
+		}
+	}
+	return h.BytesToBytes.Encode(b)
 }
 
 // copyResult copies a host decoder's Uint8Array into Go; ok is false for
@@ -234,7 +267,25 @@ func init() {
 		}
 		return nil
 	})
-	// setHostDecoders({name: decode(bytes, max) → Uint8Array | null}).
+	// setHostEncoders({format: encode(bytes, level, checksum) → Uint8Array | null}).
+	handleSync("setHostEncoders", func(args []js.Value) any {
+		encoders := map[string]js.Value{}
+		if len(args) > 0 && args[0].Type() == js.TypeObject {
+			keys := js.Global().Get("Object").Call("keys", args[0])
+			for i := 0; i < keys.Length(); i++ {
+				name := keys.Index(i).String()
+				if fn := args[0].Get(name); fn.Type() == js.TypeFunction {
+					encoders[name] = fn
+				}
+			}
+		}
+		hostEncodersMu.Lock()
+		hostEncoders = encoders
+		hostEncodersMu.Unlock()
+		return nil
+	})
+	// setHostDecoders({name: decode(bytes, max[, limit]) → Uint8Array | null};
+	// limit instead of max when the decoded size is not known).
 	handleSync("setHostDecoders", func(args []js.Value) any {
 		decoders := map[string]js.Value{}
 		if len(args) > 0 && args[0].Type() == js.TypeObject {

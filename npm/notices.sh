@@ -4,7 +4,8 @@
 #   npm/THIRD_PARTY_NOTICES.md  every Go module linked into zarr.wasm (from
 #                               `go list -deps` of ./wasm for GOOS=js), Go's
 #                               runtime and wasm_exec.js, and the C libraries
-#                               in lib/codecs-module.js (zstd, zlib, the parts
+#                               in lib/codecs-module.js and
+#                               lib/codecs-encode-module.js (zstd, zlib, the parts
 #                               of wasi-libc they link), each with its licence
 # With --check, writes nothing and fails when either file is not current
 # (make check-notices, part of make test).
@@ -31,7 +32,7 @@ notices() {
   echo "the MIT licence (LICENSE). The files of this package contain the following"
   echo "third-party code."
   echo
-  echo "## Go modules compiled into zarr.wasm"
+  echo "## Go modules compiled into zarr.wasm (zarr-core.wasm has a subset of them)"
   echo
   GOOS=js GOARCH=wasm go mod download
   GOOS=js GOARCH=wasm go list -deps -f '{{if not .Standard}}{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}} {{.Dir}}{{end}}{{end}}{{end}}' ./wasm |
@@ -40,21 +41,21 @@ notices() {
       echo
       licence_of "$dir"
     done
-  echo "## The Go runtime and standard library (zarr.wasm), and wasm_exec.js"
+  echo "## The Go runtime and standard library (zarr.wasm, zarr-core.wasm), and wasm_exec.js"
   echo
   licence_of "$(go env GOROOT)"
   local zstd zlib
   zstd="$(sed -n 's/^zstd_version=//p' npm/codecs/build.sh)"
   zlib="$(sed -n 's/^zlib_version=//p' npm/codecs/build.sh)"
-  echo "## C libraries compiled into lib/codecs-module.js"
+  echo "## C libraries compiled into lib/codecs-module.js and lib/codecs-encode-module.js"
   echo
-  echo "### zstd $zstd (decompressor)"
+  echo "### zstd $zstd (decompressor; compressor in lib/codecs-encode-module.js)"
   echo
   licence_of_file npm/codecs/LICENSE-zstd
-  echo "### zlib $zlib (inflate)"
+  echo "### zlib $zlib (inflate; deflate in lib/codecs-encode-module.js)"
   echo
   licence_of_file npm/codecs/LICENSE-zlib
-  echo "### wasi-libc (the C library functions the decoders link, such as malloc and memcpy), as Debian packages it"
+  echo "### wasi-libc (the C library functions the decoders and encoders link, such as malloc and memcpy), as Debian packages it"
   echo
   licence_of_file npm/codecs/LICENSE-wasi-libc
 }

@@ -3,25 +3,46 @@
 // to one small WebAssembly module by npm/codecs/build.sh. The runtime hands
 // them to the engine as host decoders (called synchronously). Whenever one
 // declines (returns null: not loaded, corrupt data, more than `max` bytes),
-// the Go decoder decodes and reports, so errors stay the engine's.
+// the Go decoder decodes and reports, so errors stay the engine's. The
+// encoders (libzstd's compressor, zlib's deflate) are a second module,
+// loaded only when the engine's full build (the one that writes) starts.
 import { codecsModuleBase64 } from "./codecs-module.js";
 
 /** @type {any} the module's exports once instantiated */
 let wasm = null;
 let loading = null;
 
+async function instantiate(base64) {
+  const bin = atob(base64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const { instance } = await WebAssembly.instantiate(bytes, {});
+  instance.exports._initialize();
+  return instance.exports;
+}
+
 /** Instantiates the module once; resolves to whether it is available. */
 export function loadCodecs() {
-  loading ??= (async () => {
-    const bin = atob(codecsModuleBase64);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    const { instance } = await WebAssembly.instantiate(bytes, {});
-    instance.exports._initialize();
-    wasm = instance.exports;
-    return true;
-  })().catch(() => false);
+  loading ??= instantiate(codecsModuleBase64).then(
+    (exports) => ((wasm = exports), true),
+    () => false,
+  );
   return loading;
+}
+
+/** @type {any} the encoders' exports once instantiated */
+let enc = null;
+let loadingEncoders = null;
+
+/** Loads the encoders' module once (a separate file, fetched on first use); resolves to whether it is available. */
+export function loadEncoders() {
+  loadingEncoders ??= import("./codecs-encode-module.js")
+    .then((m) => instantiate(m.encodeModuleBase64))
+    .then(
+      (exports) => ((enc = exports), true),
+      () => false,
+    );
+  return loadingEncoders;
 }
 
 /** Counts, for tests and the curious: chunks decoded here, and declined. */
@@ -93,9 +114,83 @@ function decodeInto(w, cap, run) {
   return null;
 }
 
-/** The decoders by the engine's names: decode(bytes, max) → Uint8Array | null. */
+/**
+ * Decodes a chunk whose decoded size is not known, growing the output up
+ * to limit bytes (the bound the engine computed from the frames or the
+ * format's largest ratio): run(srcPtr, srcLen, outPtrPtr) → size, or < 0.
+ */
+function grow(src, limit, run) {
+  return counted(() => {
+    const w = wasm;
+    if (!w || src.length === 0 || !(limit > 0)) return null;
+    const sp = w.malloc_(src.length);
+    const pp = w.malloc_(4);
+    if (!sp || !pp) {
+      if (sp) w.free_(sp);
+      if (pp) w.free_(pp);
+      return null;
+    }
+    try {
+      new Uint8Array(w.memory.buffer, sp, src.length).set(src);
+      const n = run(w, sp, src.length, pp);
+      if (n < 0) return null;
+      const dp = new Uint32Array(w.memory.buffer, pp, 1)[0];
+      const out = new Uint8Array(w.memory.buffer, dp, n).slice();
+      w.free_(dp);
+      return out;
+    } finally {
+      w.free_(sp);
+      w.free_(pp);
+    }
+  });
+}
+
+/** A decoder by its known-size and unknown-size forms: decode(bytes, max) or decode(bytes, 0, limit). */
+function either(known, unknown) {
+  return (src, max, limit) => (max > 0 ? known(src, max) : unknown(src, limit));
+}
+
+/** The decoders by the engine's names: decode(bytes, max) → Uint8Array | null (or decode(bytes, 0, limit)). */
 export const hostDecoders = {
-  zstd: zstdDecode,
-  zlib: (src, max) => inflate(false, src, max),
-  gzip: (src, max) => inflate(true, src, max),
+  zstd: either(zstdDecode, (src, limit) => grow(src, limit, (w, sp, n, pp) => w.zstd_decompress_grow(sp, n, limit, pp))),
+  zlib: either(
+    (src, max) => inflate(false, src, max),
+    (src, limit) => grow(src, limit, (w, sp, n, pp) => w.inflate_grow(0, sp, n, limit, pp)),
+  ),
+  gzip: either(
+    (src, max) => inflate(true, src, max),
+    (src, limit) => grow(src, limit, (w, sp, n, pp) => w.inflate_grow(1, sp, n, limit, pp)),
+  ),
+};
+
+/** Counts chunks the encoders compressed. */
+export const encodeStats = { encoded: 0 };
+
+/** Compresses src with compress(dstPtr, cap, srcPtr, n) → size or -1: a copy of the output, or null. */
+function encodeWith(src, bound, compress) {
+  const w = enc;
+  if (!w) return null;
+  const cap = bound(w, src.length);
+  const sp = w.malloc_(Math.max(1, src.length));
+  const dp = w.malloc_(cap);
+  try {
+    if (!sp || !dp) return null;
+    new Uint8Array(w.memory.buffer, sp, src.length).set(src);
+    const n = compress(w, dp, cap, sp, src.length);
+    if (n < 0) return null;
+    encodeStats.encoded++;
+    return new Uint8Array(w.memory.buffer, dp, n).slice();
+  } catch {
+    return null;
+  } finally {
+    if (sp) w.free_(sp);
+    if (dp) w.free_(dp);
+  }
+}
+
+/** The encoders by format: encode(bytes, level, checksum) → Uint8Array | null (null: the engine's Go encoder writes it). */
+export const hostEncoders = {
+  zstd: (src, level, checksum) => encodeWith(src, (w, n) => w.zstd_bound(n), (w, dp, cap, sp, n) => w.zstd_compress(dp, cap, sp, n, level, checksum ? 1 : 0)),
+  zlib: (src, level) => encodeWith(src, (w, n) => w.deflate_bound(n), (w, dp, cap, sp, n) => w.deflate_(0, level, dp, cap, sp, n)),
+  gzip: (src, level) => encodeWith(src, (w, n) => w.deflate_bound(n), (w, dp, cap, sp, n) => w.deflate_(1, level, dp, cap, sp, n)),
 };

@@ -21,7 +21,7 @@
 // handles are numbered per engine, so they never reach another object).
 import "../wasm_exec.js"; // Go's JS support for GOOS=js (defines globalThis.Go)
 import { ZarrError, toZarrError } from "./errors.js";
-import { loadCodecs, hostDecoders } from "./codecs.js";
+import { loadCodecs, loadEncoders, hostDecoders, hostEncoders } from "./codecs.js";
 
 const Go = globalThis.Go;
 
@@ -211,6 +211,8 @@ async function start(build) {
   api.setHelpers(helpers);
   // Decoders the host does faster than Go compiled to WebAssembly.
   if (await codecsReady) api.setHostDecoders(hostDecoders);
+  // The full build writes: libzstd's and zlib's encoders, a module of their own.
+  if (api.build === "full" && typeof api.setHostEncoders === "function" && (await loadEncoders())) api.setHostEncoders(hostEncoders);
   for (const [name, args] of settings) api[name]?.(...args);
   for (const fn of setups) fn(api);
   if (eng.dead) throw eng.dead;
