@@ -16,7 +16,8 @@ import (
 // chunkSource is the one place where an array's chunks are read and
 // decoded: plain reads, regions of shards, Array.ReadChunk (the bridge's
 // getChunk) and the read half of a write all come through it, and the
-// decode worker pool works inside its decode step. It
+// npm package's decode workers (jsbridge/offload.go) work inside its decode
+// step. It
 //   - ties the reads that make one chunk to one generation: a shard's inner
 //     chunks are read on condition that the shard is still the version
 //     whose index was read; when it is not, the index is read again, up to

@@ -1,6 +1,17 @@
-// Package zarr reads and writes Zarr arrays and groups (v1 read, v2 read and
-// write) in any key/value store. Every format is parsed into one array model
-// (package meta); reading and writing work on that model only.
+// Package zarr reads and writes Zarr arrays and groups in any key/value
+// store: v1 (read), v2 and v3 (read and write; v3 with sharding), with
+// consolidated metadata (v2 .zmetadata, v3 inline) and zip stores; OpenSpec
+// opens a TensorStore JSON spec (zarr2 and zarr3 drivers). Every format is
+// parsed into one array model (package meta), and reading and writing
+// chunks work on that model only; creating nodes, SetAttrs and Consolidate
+// write each format's own documents.
+//
+// An array's chunks are read and decoded in one place, which a pool of
+// decoded chunks wraps (CachePool, WithCache, WithRecheck); the reads that
+// make one chunk keep to one version of it, and a write into part of a
+// chunk starts over when another writer changed the chunk meanwhile (the
+// versions of package store). Sizes that input asks for are checked against
+// a memory budget before anything is allocated (SetMemoryLimit).
 //
 //	store, _ := zarr.NewDirectoryStore("data.zarr")
 //	arr, _ := zarr.OpenArray(ctx, store, "temperature")

@@ -71,7 +71,10 @@ var registry = map[string]Factory{}
 
 // Register adds a codec under its model name(s): a v3 name or a namespaced
 // name such as "numcodecs.delta". Which document names reach it (v2 ids in
-// a .zarray, v3 names and aliases in zarr.json) is decided by package meta.
+// a .zarray, v3 names and aliases in zarr.json) is decided by package meta
+// (zarr/meta/names). Registering a name again replaces its factory for
+// every array: the WebAssembly bridge wraps the compressors the host can
+// decode that way at init (Lookup, then Register).
 func Register(f Factory, names ...string) {
 	for _, n := range names {
 		registry[n] = f

@@ -1,8 +1,10 @@
-// Package meta parses Zarr metadata documents (v1 "meta", v2 ".zarray" /
-// ".zgroup" / ".zattrs" / ".zmetadata") into one array model — shape, data
+// Package meta parses Zarr metadata documents (v1 "meta"; v2 ".zarray",
+// ".zgroup", ".zattrs"; v3 "zarr.json") into one array model — shape, data
 // type, chunk grid, chunk key encoding, fill value, codec chain, attributes —
-// and writes them back. Reading and writing never branch on the format;
-// only this package does.
+// with explicit codec configurations (v2 ids and v3 names translated through
+// package names, the byte order on the bytes codec), and writes documents
+// back. Reading and writing chunks never branch on the format; creating
+// nodes, attributes and consolidated metadata (package zarr) still do.
 package meta
 
 import (
