@@ -5,9 +5,12 @@
 // their default compressor. zarr-wasm runs in the browser as
 // GOOS=js GOARCH=wasm, where cgo and libblosc are not available, so this
 // package implements the format itself: the 16-byte header, blocks, split
-// streams, byte shuffle and bitshuffle, and the codecs (its own blosclz and
-// LZ4 decoders and blosclz compressor; lz4/lz4hc compression, snappy, zlib
-// and zstd via github.com/pierrec/lz4/v4 and github.com/klauspost/compress).
+// streams, byte shuffle and bitshuffle, and the codecs (its own blosclz,
+// LZ4 and snappy decoders and blosclz compressor; lz4/lz4hc compression,
+// snappy compression, zlib and zstd via github.com/pierrec/lz4/v4 and
+// github.com/klauspost/compress). The core WebAssembly build (build tag
+// zarrcore), which only reads, leaves zlib and zstd streams to the host's
+// decoders (SetStreamDecoder).
 //
 // Decoding follows the rules of the c-blosc 1.21 decoder and reads every
 // chunk c-blosc 1.x writes. Encoding produces chunks c-blosc decodes, with
