@@ -88,10 +88,7 @@ func openJSKvStore(ctx context.Context, open js.Value, kv *tsspec.KvStore) (zarr
 		v, err = await(ctx, v)
 	}
 	if err != nil {
-		if errs.CodeOf(err) == "" {
-			err = errs.Wrap(errs.Store, "spec.kvstore", err, "cannot open the %s kvstore", kv.Driver)
-		}
-		return nil, err
+		return nil, errs.Wrap(errs.Store, "spec.kvstore", err, "cannot open the %s kvstore", kv.Driver)
 	}
 	return newStore(v)
 }

@@ -645,20 +645,16 @@ func pause(ctx context.Context, attempt int) error {
 func (a *Array) storeChunk(ctx context.Context, key string, chain *codec.Chain, chunk *nd.Array, ifMatch store.Generation) (store.Generation, error) {
 	data, err := chain.Encode(chunk)
 	if err != nil {
-		code := errs.CodeOf(err)
-		if code == "" {
-			code = errs.Codec
-		}
-		return "", &errs.Error{Code: code, Where: key, Msg: "cannot encode chunk", Err: err}
+		return "", errs.Wrap(errs.Codec, key, err, "cannot encode chunk")
 	}
 	if err := ctx.Err(); err != nil {
 		return "", errs.Wrap(errs.Aborted, key, err, "aborted")
 	}
 	gen, err := store.SetIf(ctx, a.store, key, data, ifMatch)
-	if err != nil && errs.CodeOf(err) == "" {
-		err = errs.Wrap(errs.Store, key, err, "write failed")
+	if err != nil {
+		return "", errs.Wrap(errs.Store, key, err, "write failed")
 	}
-	return gen, err
+	return gen, nil
 }
 
 // deleteChunk deletes a chunk that holds only the fill value, on condition
@@ -667,11 +663,10 @@ func (a *Array) deleteChunk(ctx context.Context, key string, ifMatch store.Gener
 	if ifMatch == store.Absent {
 		return nil // nothing stored, nothing to delete
 	}
-	err := store.DeleteIf(ctx, a.store, key, ifMatch)
-	if err != nil && errs.CodeOf(err) == "" {
-		err = errs.Wrap(errs.Store, key, err, "delete failed")
+	if err := store.DeleteIf(ctx, a.store, key, ifMatch); err != nil {
+		return errs.Wrap(errs.Store, key, err, "delete failed")
 	}
-	return err
+	return nil
 }
 
 func setKey(ctx context.Context, w store.Writer, key string, data []byte) error {
@@ -679,9 +674,6 @@ func setKey(ctx context.Context, w store.Writer, key string, data []byte) error 
 		return errs.Wrap(errs.Aborted, key, err, "aborted")
 	}
 	if err := w.Set(ctx, key, data); err != nil {
-		if errs.CodeOf(err) != "" {
-			return err
-		}
 		return errs.Wrap(errs.Store, key, err, "write failed")
 	}
 	return nil
@@ -689,9 +681,6 @@ func setKey(ctx context.Context, w store.Writer, key string, data []byte) error 
 
 func deleteKey(ctx context.Context, w store.Writer, key string) error {
 	if err := w.Delete(ctx, key); err != nil {
-		if errs.CodeOf(err) != "" {
-			return err
-		}
 		return errs.Wrap(errs.Store, key, err, "delete failed")
 	}
 	return nil

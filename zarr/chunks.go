@@ -59,13 +59,13 @@ func (a *Array) readKey(ctx context.Context, key string, r store.ByteRange, c st
 		return store.Versioned{}, errs.Wrap(errs.Aborted, key, err, "aborted")
 	}
 	v, err := store.Read(ctx, a.src.store, key, r, c)
-	if err != nil && errs.CodeOf(err) == "" {
+	if err != nil {
 		if ctx.Err() != nil {
 			return store.Versioned{}, errs.Wrap(errs.Aborted, key, err, "aborted")
 		}
-		err = errs.Wrap(errs.Store, key, err, "read of %s failed", r)
+		return store.Versioned{}, errs.Wrap(errs.Store, key, err, "read of %s failed", r)
 	}
-	return v, err
+	return v, nil
 }
 
 // fits reports whether a cached chunk has the data type and shape the

@@ -158,10 +158,7 @@ func (g *Group) Children(ctx context.Context) ([]Child, error) {
 	}
 	entries, err := l.List(ctx, meta.Prefix(g.path))
 	if err != nil {
-		if errs.CodeOf(err) == "" {
-			err = errs.Wrap(errs.Store, g.path, err, "list failed")
-		}
-		return nil, err
+		return nil, errs.Wrap(errs.Store, g.path, err, "list failed")
 	}
 	var names []string
 	for _, e := range entries {
@@ -258,9 +255,6 @@ func newConsolidatedStore(base Store, prefix string, data []byte) (*consolidated
 		}
 	})
 	if err != nil {
-		if errs.CodeOf(err) != "" {
-			return nil, err
-		}
 		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
 	}
 	if string(format) != "1" {

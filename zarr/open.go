@@ -85,13 +85,10 @@ func get(ctx context.Context, s Store, key string) ([]byte, bool, error) {
 	}
 	data, ok, err := s.Get(ctx, key)
 	if err != nil {
-		if errs.CodeOf(err) == "" {
-			if ctx.Err() != nil {
-				return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
-			}
-			return nil, false, errs.Wrap(errs.Store, key, err, "read failed")
+		if ctx.Err() != nil {
+			return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
 		}
-		return nil, false, err
+		return nil, false, errs.Wrap(errs.Store, key, err, "read failed")
 	}
 	if ok && htmlStandIn(key, data) {
 		return nil, false, nil

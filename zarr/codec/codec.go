@@ -124,9 +124,6 @@ func Build(cfg Config, in Spec) (any, error) {
 	}
 	c, err := f(cfg.Configuration, in)
 	if err != nil {
-		if errs.CodeOf(err) != "" {
-			return nil, err
-		}
 		return nil, errs.Wrap(errs.InvalidMetadata, cfg.Name, err, "bad codec configuration")
 	}
 	return c, nil

@@ -48,22 +48,34 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(string(e.Code))
-	b.WriteString(": ")
-	if e.Where != "" {
-		fmt.Fprintf(&b, "%q: ", e.Where)
+	e.write(&b, "", "", "")
+	return b.String()
+}
+
+// write appends the message, leaving out what the error it is the cause of
+// (code, where and suggestion given) already says.
+func (e *Error) write(b *strings.Builder, code Code, where, suggest string) {
+	if e.Code != code {
+		b.WriteString(string(e.Code))
+		b.WriteString(": ")
+	}
+	if e.Where != "" && e.Where != where {
+		fmt.Fprintf(b, "%q: ", e.Where)
 	}
 	b.WriteString(e.Msg)
 	if e.Err != nil {
 		if e.Msg != "" {
 			b.WriteString(": ")
 		}
-		b.WriteString(e.Err.Error())
+		if inner, ok := e.Err.(*Error); ok {
+			inner.write(b, e.Code, e.Where, e.Suggest)
+		} else {
+			b.WriteString(e.Err.Error())
+		}
 	}
-	if e.Suggest != "" {
-		fmt.Fprintf(&b, " (did you mean %q?)", e.Suggest)
+	if e.Suggest != "" && e.Suggest != suggest {
+		fmt.Fprintf(b, " (did you mean %q?)", e.Suggest)
 	}
-	return b.String()
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -79,10 +91,18 @@ func New(code Code, where, format string, args ...any) *Error {
 	return &Error{Code: code, Where: where, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Wrap returns an error around cause. A cause that already is an *Error keeps
-// its code unless it has none.
+// Wrap returns an error around cause naming where and what failed. A cause
+// that already carries a code (an *Error, or an error wrapping one) keeps
+// it, and its suggestion: the layer nearest the failure classified it
+// best. code is for causes without one (a context's error, an I/O error).
+// To give a failure another code on purpose, make a new error (New).
 func Wrap(code Code, where string, cause error, format string, args ...any) *Error {
-	return &Error{Code: code, Where: where, Msg: fmt.Sprintf(format, args...), Err: cause}
+	e := &Error{Code: code, Where: where, Msg: fmt.Sprintf(format, args...), Err: cause}
+	var inner *Error
+	if errors.As(cause, &inner) && inner.Code != "" {
+		e.Code, e.Suggest = inner.Code, inner.Suggest
+	}
+	return e
 }
 
 // CodeOf returns the code of err, or "" if err is not (and does not wrap) an *Error.

@@ -243,13 +243,7 @@ func (c *coalescer) fetch(ctx context.Context, key, url string, off, n int64) ([
 	}
 	data, ok, err := c.f.Fetch(ctx, url, r)
 	if err != nil {
-		if errs.CodeOf(err) != "" {
-			return nil, err
-		}
-		if ctx.Err() != nil {
-			return nil, errs.Wrap(errs.Aborted, key, err, "aborted")
-		}
-		return nil, errs.Wrap(errs.Store, key, err, "cannot read %s", url)
+		return nil, fetchError(ctx, key, url, err)
 	}
 	if !ok {
 		return nil, errs.New(errs.Store, key, "reference target %s does not exist", url)
@@ -273,10 +267,7 @@ func (c *coalescer) fetchSuffix(ctx context.Context, key, url string, n int64) (
 	c.fetches.Add(1)
 	data, ok, err := c.f.Fetch(ctx, url, store.Last(n))
 	if err != nil {
-		if errs.CodeOf(err) != "" {
-			return nil, err
-		}
-		return nil, errs.Wrap(errs.Store, key, err, "cannot read %s", url)
+		return nil, fetchError(ctx, key, url, err)
 	}
 	if !ok {
 		return nil, errs.New(errs.Store, key, "reference target %s does not exist", url)
@@ -298,13 +289,16 @@ func (c *coalescer) get(ctx context.Context, key, url string) ([]byte, bool, err
 	c.fetches.Add(1)
 	data, ok, err := c.f.Fetch(ctx, url, store.WholeValue())
 	if err != nil {
-		if errs.CodeOf(err) != "" {
-			return nil, false, err
-		}
-		if ctx.Err() != nil {
-			return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
-		}
-		return nil, false, errs.Wrap(errs.Store, key, err, "cannot read %s", url)
+		return nil, false, fetchError(ctx, key, url, err)
 	}
 	return data, ok, nil
+}
+
+// fetchError is the error of a failed read of url for key: the fetcher's
+// own code when it gave one, else ABORTED when ctx ended, else STORE.
+func fetchError(ctx context.Context, key, url string, err error) error {
+	if ctx.Err() != nil {
+		return errs.Wrap(errs.Aborted, key, err, "aborted reading %s", url)
+	}
+	return errs.Wrap(errs.Store, key, err, "cannot read %s", url)
 }

@@ -215,11 +215,7 @@ func (l *lazy) file(ctx context.Context, field string, i int64) (*table, error) 
 		}
 		t, err := readTable(data, int(min(l.recordSize, parquet.MaxRows)), l.s.opt.parquetPage)
 		if err != nil {
-			code := errs.CodeOf(err)
-			if code == "" {
-				code = errs.InvalidMetadata
-			}
-			return nil, errs.Wrap(code, u, err, "cannot read the Parquet references")
+			return nil, errs.Wrap(errs.InvalidMetadata, u, err, "cannot read the Parquet references")
 		}
 		return t, nil
 	})

@@ -216,7 +216,7 @@ func decompressJSON(data []byte) ([]byte, error) {
 	limit := textLimit()
 	out, err := c.(codec.LimitedDecoder).DecodeLimit(data, limit)
 	if errors.Is(err, codec.ErrTooLarge) {
-		return nil, errs.Wrap(errs.TooLarge, "", err, "the %s-compressed reference file decompresses to more than %s (%d bytes), the most the memory budget (%s available, %d bytes; zarr.SetMemoryLimit) allows for a reference file's text", name, budget.Size(int64(limit)), limit, budget.Size(avail), avail)
+		return nil, errs.New(errs.TooLarge, "", "the %s-compressed reference file decompresses to more than %s (%d bytes), the most the memory budget (%s available, %d bytes; zarr.SetMemoryLimit) allows for a reference file's text", name, budget.Size(int64(limit)), limit, budget.Size(avail), avail)
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, "", err, "cannot read %s-compressed references", name)
@@ -279,10 +279,7 @@ func FromURL(ctx context.Context, url string, opt Options) (*Store, error) {
 	}
 	data, ok, err := f.Fetch(ctx, m(url), store.WholeValue())
 	if err != nil {
-		if errs.CodeOf(err) == "" {
-			return nil, errs.Wrap(errs.Store, url, err, "cannot read the reference file")
-		}
-		return nil, err
+		return nil, errs.Wrap(errs.Store, url, err, "cannot read the reference file")
 	}
 	if ok {
 		data, err = decompressJSON(data)

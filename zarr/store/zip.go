@@ -231,9 +231,7 @@ func (z *Zip) readTail(ctx context.Context, n int64) (tail []byte, whole bool, e
 	// suffix. Read the smallest end record to learn the size.
 	first := err
 	probe, ok, perr := z.readBase(ctx, Last(eocdLen))
-	if c := errs.CodeOf(first); c == "" || c == errs.Store {
-		first = errs.Wrap(errs.Store, z.key, first, "cannot read the end of the zip file")
-	}
+	first = errs.Wrap(errs.Store, z.key, first, "cannot read the end of the zip file")
 	if perr != nil || !ok || len(probe) != eocdLen {
 		return nil, false, first
 	}

@@ -942,7 +942,7 @@ func (s *Spec) NewV2Metadata() (*V2Metadata, Field, error) {
 		c = &V2Constraints{Rank: -1}
 	}
 	fail := func(err error) (*V2Metadata, Field, error) {
-		return nil, Field{}, errs.Wrap(errs.CodeOf(err), "spec", err, "Cannot create using specified \"metadata\" and schema")
+		return nil, Field{}, errs.Wrap(errs.InvalidMetadata, "spec", err, "Cannot create using specified \"metadata\" and schema")
 	}
 	m := &V2Metadata{DimensionSeparator: ".", Order: "C", Extra: map[string]json.RawMessage{}, Filters: json.RawMessage("null")}
 	if c.DimensionSeparator != "" {

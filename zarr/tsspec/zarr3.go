@@ -405,7 +405,7 @@ func unitText(u any) string {
 // dimension units in the attributes.
 func (s *Spec) NewV3Metadata() (*V3Metadata, error) {
 	fail := func(err error) (*V3Metadata, error) {
-		return nil, errs.Wrap(errs.CodeOf(err), "spec", err, "Cannot create using specified \"metadata\" and schema")
+		return nil, errs.Wrap(errs.InvalidMetadata, "spec", err, "Cannot create using specified \"metadata\" and schema")
 	}
 	if err := s.checkV3Members(); err != nil {
 		return nil, err
