@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/dsnet/compress/bzip2"
 )
@@ -32,18 +33,9 @@ func newBZ2(cfg json.RawMessage, _ Spec) (any, error) {
 }
 
 func (c *bz2Codec) Encode(b []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	w, err := bzip2.NewWriter(&buf, &bzip2.WriterConfig{Level: c.level})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(b); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return compressAll(b, func(w io.Writer) (io.WriteCloser, error) {
+		return bzip2.NewWriter(w, &bzip2.WriterConfig{Level: c.level})
+	})
 }
 
 func (c *bz2Codec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }

@@ -4,6 +4,7 @@ package codec
 
 import (
 	"bytes"
+	"io"
 
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/gzip"
@@ -11,33 +12,11 @@ import (
 )
 
 func deflateZlib(b []byte, level int) ([]byte, error) {
-	var buf bytes.Buffer
-	w, err := zlib.NewWriterLevel(&buf, level)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(b); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return compressAll(b, func(w io.Writer) (io.WriteCloser, error) { return zlib.NewWriterLevel(w, level) })
 }
 
 func deflateGzip(b []byte, level int) ([]byte, error) {
-	var buf bytes.Buffer
-	w, err := gzip.NewWriterLevel(&buf, level)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(b); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return compressAll(b, func(w io.Writer) (io.WriteCloser, error) { return gzip.NewWriterLevel(w, level) })
 }
 
 func inflateZlib(b []byte, limit int) ([]byte, error) {

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,6 +63,23 @@ func readAllLimit(r io.Reader, limit int) ([]byte, error) {
 		return nil, err
 	}
 	return b.join()
+}
+
+// compressAll writes b through the compressing writer open makes around an
+// output buffer, closes it and returns what it wrote.
+func compressAll(b []byte, open func(io.Writer) (io.WriteCloser, error)) ([]byte, error) {
+	var buf bytes.Buffer
+	w, err := open(&buf)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(b); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // blocks collects a decompressor's output of unknown size: in blocks that

@@ -231,31 +231,18 @@ func (c *lzmaCodec) Encode(b []byte) ([]byte, error) {
 	}
 	props, dict := c.props()
 	dict = encodeDictSize(dict, len(b))
-	var buf bytes.Buffer
-	var w io.WriteCloser
-	var err error
-	switch c.format {
-	case lzmaFormatXZ, lzmaFormatAuto:
-		w, err = xz.WriterConfig{Properties: props, DictCap: dict, CheckSum: c.check, NoCheckSum: c.check == xz.None}.NewWriter(&buf)
-	case lzmaFormatAlone:
-		w, err = lzma.WriterConfig{Properties: props, DictCap: dict, EOSMarker: true}.NewWriter(&buf)
-	case lzmaFormatRaw:
-		if c.filter.lzma1 {
-			w, err = lzma.WriterConfig{Properties: props, DictCap: dict, EOSMarker: true}.NewWriter(&buf)
-		} else {
-			w, err = lzma.Writer2Config{Properties: props, DictCap: dict}.NewWriter2(&buf)
+	out, err := compressAll(b, func(w io.Writer) (io.WriteCloser, error) {
+		switch {
+		case c.format == lzmaFormatAlone, c.format == lzmaFormatRaw && c.filter.lzma1:
+			return lzma.WriterConfig{Properties: props, DictCap: dict, EOSMarker: true}.NewWriter(w)
+		case c.format == lzmaFormatRaw:
+			return lzma.Writer2Config{Properties: props, DictCap: dict}.NewWriter2(w)
 		}
-	}
+		return xz.WriterConfig{Properties: props, DictCap: dict, CheckSum: c.check, NoCheckSum: c.check == xz.None}.NewWriter(w)
+	})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := w.Write(b); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	out := buf.Bytes()
 	if c.format == lzmaFormatRaw && c.filter.lzma1 {
 		out = out[lzma.HeaderLen:] // a raw stream has no header
 	}
