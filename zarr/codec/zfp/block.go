@@ -82,32 +82,38 @@ func (c *coder[I, U]) blocks(fn func(origin, count [4]int) bool) bool {
 // ---- decoding ----------------------------------------------------------
 
 func (c *coder[I, U]) decode(r *reader, dst []byte) bool {
-	esize := int(c.intprec / 8)
-	sx, sy, sz := 1, c.shape[0], c.shape[0]*c.shape[1]
-	sw := sz * c.shape[2]
 	return c.blocks(func(o, n [4]int) bool {
 		c.decodeBlock(r)
 		if r.overrun() {
 			return false
 		}
-		base := o[0]*sx + o[1]*sy + o[2]*sz + o[3]*sw
-		for w := 0; w < n[3]; w++ {
-			for z := 0; z < n[2]; z++ {
-				for y := 0; y < n[1]; y++ {
-					q := c.values[64*w+16*z+4*y:]
-					p := base + w*sw + z*sz + y*sy
-					for x := 0; x < n[0]; x++ {
-						if esize == 4 {
-							binary.LittleEndian.PutUint32(dst[4*(p+x):], uint32(q[x]))
-						} else {
-							binary.LittleEndian.PutUint64(dst[8*(p+x):], uint64(q[x]))
-						}
-					}
+		c.lines(o, n, func(q []U, p int) {
+			for x := 0; x < n[0]; x++ {
+				if c.intprec == 32 {
+					binary.LittleEndian.PutUint32(dst[4*(p+x):], uint32(q[x]))
+				} else {
+					binary.LittleEndian.PutUint64(dst[8*(p+x):], uint64(q[x]))
 				}
 			}
-		}
+		})
 		return true
 	})
+}
+
+// lines calls fn for each x-line of the block at o of extent n inside the
+// array: q is the line in c.values, p the index of its first element in
+// the array.
+func (c *coder[I, U]) lines(o, n [4]int, fn func(q []U, p int)) {
+	sy, sz := c.shape[0], c.shape[0]*c.shape[1]
+	sw := sz * c.shape[2]
+	base := o[0] + o[1]*sy + o[2]*sz + o[3]*sw
+	for w := 0; w < n[3]; w++ {
+		for z := 0; z < n[2]; z++ {
+			for y := 0; y < n[1]; y++ {
+				fn(c.values[64*w+16*z+4*y:], base+w*sw+z*sz+y*sy)
+			}
+		}
+	}
 }
 
 // decodeBlock decodes one block into c.values.
@@ -218,46 +224,46 @@ func (c *coder[I, U]) invCast(emax int) {
 // ---- encoding ----------------------------------------------------------
 
 func (c *coder[I, U]) encode(w *writer, src []byte) {
-	esize := int(c.intprec / 8)
-	sx, sy, sz := 1, c.shape[0], c.shape[0]*c.shape[1]
-	sw := sz * c.shape[2]
-	d := c.dims
 	c.blocks(func(o, n [4]int) bool {
-		base := o[0]*sx + o[1]*sy + o[2]*sz + o[3]*sw
-		for wi := 0; wi < n[3]; wi++ {
-			for z := 0; z < n[2]; z++ {
-				for y := 0; y < n[1]; y++ {
-					q := c.values[64*wi+16*z+4*y:]
-					p := base + wi*sw + z*sz + y*sy
-					for x := 0; x < n[0]; x++ {
-						if esize == 4 {
-							q[x] = U(binary.LittleEndian.Uint32(src[4*(p+x):]))
-						} else {
-							q[x] = U(binary.LittleEndian.Uint64(src[8*(p+x):]))
-						}
-					}
-					padLine(q, n[0], 1)
-				}
-				if d >= 2 {
-					for x := 0; x < 4; x++ {
-						padLine(c.values[64*wi+16*z+x:], n[1], 4)
-					}
+		c.lines(o, n, func(q []U, p int) {
+			for x := 0; x < n[0]; x++ {
+				if c.intprec == 32 {
+					q[x] = U(binary.LittleEndian.Uint32(src[4*(p+x):]))
+				} else {
+					q[x] = U(binary.LittleEndian.Uint64(src[8*(p+x):]))
 				}
 			}
-			if d >= 3 {
-				for i := 0; i < 16; i++ {
-					padLine(c.values[64*wi+i:], n[2], 16)
-				}
-			}
-		}
-		if d >= 4 {
-			for i := 0; i < 64; i++ {
-				padLine(c.values[i:], n[3], 64)
-			}
-		}
+			padLine(q, n[0], 1)
+		})
+		c.pad(n)
 		c.encodeBlock(w)
 		return true
 	})
+}
+
+// pad fills the rest of a partial block of extent n along y, z and w (x is
+// padded line by line as it is gathered), each axis from the values the
+// previous ones left.
+func (c *coder[I, U]) pad(n [4]int) {
+	for wi := 0; wi < n[3]; wi++ {
+		if c.dims >= 2 {
+			for z := 0; z < n[2]; z++ {
+				for x := 0; x < 4; x++ {
+					padLine(c.values[64*wi+16*z+x:], n[1], 4)
+				}
+			}
+		}
+		if c.dims >= 3 {
+			for i := 0; i < 16; i++ {
+				padLine(c.values[64*wi+i:], n[2], 16)
+			}
+		}
+	}
+	if c.dims >= 4 {
+		for i := 0; i < 64; i++ {
+			padLine(c.values[i:], n[3], 64)
+		}
+	}
 }
 
 // padLine fills a partial line of n < 4 values as zfp does: the missing
