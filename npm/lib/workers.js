@@ -98,13 +98,21 @@ class Pool {
   constructor(workers) {
     this.workers = workers;
     this.nextId = 1;
+    this.turn = 0;
   }
 
   /** Resolves to the decoded bytes, or null for "decode it yourself". */
   decode(name, config, bytes, max) {
+    // The least busy worker; ties go round in turn, so sequential reads
+    // spread over the pool too.
     let w = null;
-    for (const c of this.workers) if (c.alive && (!w || c.pending.size < w.pending.size)) w = c;
+    const n = this.workers.length;
+    for (let i = 0; i < n; i++) {
+      const c = this.workers[(this.turn + i) % n];
+      if (c.alive && (!w || c.pending.size < w.pending.size)) w = c;
+    }
     if (!w) return null;
+    this.turn = (this.workers.indexOf(w) + 1) % n;
     const id = this.nextId++;
     return new Promise((resolve) => {
       w.pending.set(id, resolve);
