@@ -31,6 +31,8 @@ bench: bench-js
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./zarr/...
 
 # Short fuzzing runs of every fuzz target (the seed corpora run in `make test`).
+# Each target runs with the engine's memory budget at 64 MiB, and an input
+# that allocates more than 1 GiB in all fails it (tests/fuzzmem).
 fuzz:
 	for pkg in $$($(GO) list ./zarr/...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
+
+	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
 )
 
 // FuzzOpenAndRead feeds arbitrary metadata and chunk bytes to the engine:
@@ -24,7 +26,9 @@ func FuzzOpenAndRead(f *testing.F) {
 	for i, s := range seeds {
 		f.Add([]byte(s), chunks[i%len(chunks)])
 	}
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, meta, chunk []byte) {
+		defer fuzzmem.Input(t)()
 		ctx := context.Background()
 		s := zarr.NewMemoryStore()
 		_ = s.Set(ctx, "a/.zarray", meta)

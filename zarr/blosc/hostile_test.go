@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/pierrec/lz4/v4"
+
+	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
 )
 
 // allocBound is the most Decode may allocate for an input of n bytes: the
@@ -160,7 +162,9 @@ func FuzzDecode(f *testing.F) {
 	for _, s := range hostileSeeds() {
 		f.Add(s)
 	}
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
+		defer fuzzmem.Input(t)()
 		checkDecode(t, src)
 	})
 }
@@ -220,7 +224,9 @@ func FuzzLZ4(f *testing.F) {
 		f.Add(buf[:m], uint16(n))
 	}
 	f.Add([]byte{0x10, 'a', 1, 0, 0x50, 'b', 'c', 'd', 'e', 'f'}, uint16(11))
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
+		defer fuzzmem.Input(t)()
 		if len(src) == 0 {
 			return // blosc streams are never empty; pierrec accepts it
 		}

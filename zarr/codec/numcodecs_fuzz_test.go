@@ -11,6 +11,8 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+
+	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
 )
 
 // fuzzCodecs are the codecs FuzzDecode drives; the fuzzer picks one with
@@ -159,7 +161,9 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte{}, uint8(i), uint16(0))
 		f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0}, uint8(i), uint16(1))
 	}
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, data []byte, sel uint8, n uint16) {
+		defer fuzzmem.Input(t)()
 		fuzzDecode(t, data, sel, n)
 	})
 }

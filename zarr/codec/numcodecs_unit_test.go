@@ -499,3 +499,24 @@ func TestDeltaBoolReadOnly(t *testing.T) {
 		t.Fatalf("encode: got %v, want UNSUPPORTED", err)
 	}
 }
+
+// TestZstdOver1GiB: a chunk may decode to anything metadata allows (up to
+// 2 GiB - 1; the decoders stopped at 1 GiB before), within the budget.
+func TestZstdOver1GiB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates 2.3 GB")
+	}
+	const n = 1<<30 + 1<<27 // 1.125 GiB
+	src := make([]byte, n)
+	src[n-1] = 7
+	c := &zstdCodec{level: 1}
+	enc, err := c.Encode(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = nil
+	out, err := c.DecodeLimit(enc, n)
+	if err != nil || len(out) != n || out[n-1] != 7 {
+		t.Fatalf("%d bytes, %v", len(out), err)
+	}
+}

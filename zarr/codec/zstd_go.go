@@ -51,6 +51,10 @@ func zstdDecoder() (*zstd.Decoder, error) {
 	zstdDecOnce.Do(func() {
 		zstdDec, zstdDecErr = zstd.NewReader(nil,
 			zstd.WithDecoderMaxMemory(maxDecodedSize),
+			// a single-segment frame's window is its content size, so a
+			// chunk as large as metadata allows needs a window that large
+			// (DecodeAll decodes into the output; nothing else is kept)
+			zstd.WithDecoderMaxWindow(maxDecodedSize),
 			zstd.WithDecoderConcurrency(0))
 	})
 	return zstdDec, zstdDecErr

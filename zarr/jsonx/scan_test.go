@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
 )
 
 // scanCases are documents for comparing the scanner with encoding/json.
@@ -100,7 +102,9 @@ func FuzzScanner(f *testing.F) {
 	for _, c := range scanCases {
 		f.Add([]byte(c))
 	}
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
+		defer fuzzmem.Input(t)()
 		compareWithEncodingJSON(t, src)
 	})
 }

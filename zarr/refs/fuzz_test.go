@@ -14,6 +14,8 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
+
+	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
 )
 
 // Fuzz targets: the JSON reference parser (with gen and templates), the
@@ -35,7 +37,9 @@ func checkErr(t *testing.T, err error) {
 }
 
 func FuzzJSON(f *testing.F) {
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzmem.Input(t)()
 		ctx := context.Background()
 		mf := &memFetcher{files: fuzzFiles}
 		s, err := FromJSON(ctx, data, Options{BaseURL: "https://h/d/refs.json", Fetcher: mf, Target: "t.bin",
@@ -82,7 +86,9 @@ func FuzzJSON(f *testing.F) {
 }
 
 func FuzzTemplate(f *testing.F) {
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, src string) {
+		defer fuzzmem.Input(t)()
 		e := &env{vars: map[string]value{"i": intValue(3), "s": strValue("x")},
 			templates: map[string]string{"u": "base", "f": "{{c}}/{{ c }}", "g": "{{ f(c=c) }}{{ f(c=c) }}", "r": "{{ r(x=1) }}"}}
 		out, err := renderString(src, e)
@@ -102,7 +108,9 @@ func FuzzTemplate(f *testing.F) {
 // FuzzLazy serves a .zmetadata and one record file as a Parquet reference
 // directory and reads chunk keys of every array it declares.
 func FuzzLazy(f *testing.F) {
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, zmeta, parq []byte, field string) {
+		defer fuzzmem.Input(t)()
 		ctx := context.Background()
 		if strings.ContainsAny(field, "?#%") {
 			return

@@ -23,6 +23,8 @@ import (
 
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+
+	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
 )
 
 // rangeStore serves one or more files with HTTP range semantics (a suffix
@@ -1060,7 +1062,9 @@ func FuzzZip(f *testing.F) {
 	f.Add(buildZip([]rawEntry{{name: "a", data: []byte("0123456789")}}, nil))
 	f.Add(buildZip([]rawEntry{{name: "a/b", data: []byte("aaaaaaaaaaaaaaaaaaaaaaaa"), method: 8}, {name: "c/", data: nil}}, []byte("comment")))
 	f.Add(buildZip([]rawEntry{{name: "d/.zgroup", data: []byte("{}")}, {name: "d/a", data: []byte("abcabcabc"), method: 8, localExtra: padExtra(80)}}, []byte("c")))
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzmem.Input(t)()
 		ctx := context.Background()
 		const key = "f.zip"
 		bases := []struct {

@@ -3,6 +3,8 @@ package tsspec
 import (
 	"reflect"
 	"testing"
+
+	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
 )
 
 // The chunk shapes of TensorStore's documentation: the zarr2 driver's
@@ -83,7 +85,9 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, s string) {
+		defer fuzzmem.Input(t)()
 		spec, err := Parse(s)
 		if err != nil {
 			return

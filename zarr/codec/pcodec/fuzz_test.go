@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
 )
 
 // FuzzDecode feeds arbitrary bytes to the decoder, seeded with every stored
@@ -17,7 +19,9 @@ func FuzzDecode(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzmem.Input(t)()
 		const maxN = 1 << 14
 		nt, out, err := DecodeAny(data, maxN)
 		if err == nil && len(out) > maxN*8 {

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+
+	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
 )
 
 // fixtureChunk is one chunk zfpy wrote (tests/fixtures/zfpy) with the
@@ -267,7 +269,9 @@ func FuzzDecodeWithHeader(f *testing.F) {
 			f.Add(c.stream, uint8(hdr.Type), uint16(hdr.Len()))
 		}
 	}
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, src []byte, typ uint8, count uint16) {
+		defer fuzzmem.Input(t)()
 		out, _, err := DecodeWithHeader(src, Type(typ%4+1), int(count))
 		if err != nil {
 			if errs.CodeOf(err) != errs.Codec {
@@ -287,7 +291,9 @@ func FuzzDecodeHeaderless(f *testing.F) {
 	f.Add([]byte{0xff, 0x01, 0x80}, uint8(3), uint8(2), uint64(2176))
 	f.Add([]byte{0x12, 0x34, 0x56, 0x78, 0x9a}, uint8(1), uint8(4), uint64(100))
 	f.Add(bytes.Repeat([]byte{0xff}, 40), uint8(2), uint8(1), uint64(0x123456789abcdfff))
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, src []byte, typ, dims uint8, mode uint64) {
+		defer fuzzmem.Input(t)()
 		p, ok := paramsOfMode(mode)
 		if !ok {
 			return

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+
+	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
 )
 
 // FuzzParquet decodes every column of arbitrary bytes: no panic, typed
@@ -15,7 +17,9 @@ import (
 // holds record files of every writer and layout under tests/refs/data/pq;
 // ZARR_WASM_WRITE_SEEDS=1 go test -run TestWriteSeeds rewrites it.
 func FuzzParquet(f *testing.F) {
+	fuzzmem.Limit(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzmem.Input(t)()
 		err := readAll(data, Limits{Rows: 1 << 12, PageSize: 1 << 20})
 		if err != nil && errs.CodeOf(err) == "" {
 			t.Fatal(err)
