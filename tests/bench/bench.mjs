@@ -5,7 +5,10 @@
 // then, for a codec the decode worker pool takes (bz2, which zarrita.js
 // cannot read), zarr-wasm on one thread and with a worker per core.
 // Prints MB/s of decoded output (10^6 bytes/s, median of RUNS interleaved
-// runs after a warm-up) and the ratio, then the .wasm size and the time to initialise.
+// runs after a warm-up) and the ratio (and their geometric mean over the 15
+// cells of raw, blosc-lz4, blosc-zstd, zstd and zlib), then writes, the
+// decode worker pool, startup in fresh processes, the download, and reads
+// over HTTP (tests/bench/sections.mjs), with the machine's load.
 //
 //   node tests/bench/bench.mjs            (make bench-js)
 //   RUNS=9 node tests/bench/bench.mjs
@@ -17,6 +20,7 @@ import * as os from "node:os";
 import { fileURLToPath } from "node:url";
 import * as zarr from "../../npm/index.js";
 import { zarrita } from "../../npm/dev/deps.mjs";
+import { startup, download, overHTTP, writeToDisk } from "./sections.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const npmDir = path.resolve(here, "..", "..", "npm");
@@ -53,7 +57,28 @@ const codecs = [
   ["zlib", { compressor: { id: "zlib", level: 1 } }],
   // Zarr v3 as zarr-python 3 writes it by default, in 1024×1024 shards.
   ["v3 sharded zstd", { zarrFormat: 3, shardShape: [1024, 1024], codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 3 } }] }],
+  // A 16-bit image (microscopy-like: blobs on a dark background, noise), zstd.
+  ["uint16 image zstd", { dtype: "<u2", compressor: { id: "zstd", level: 3 } }],
 ];
+
+// The 15 cells the geometric mean is over.
+const meanCodecs = ["raw", "blosc-lz4", "blosc-zstd", "zstd", "zlib"];
+
+function makeImage() {
+  const img = new Uint16Array(N * N);
+  let seed = 777;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const blobs = Array.from({ length: 300 }, () => [rnd() * N, rnd() * N, 10 + rnd() * 40, 500 + rnd() * 3000]);
+  for (const [y, x, r, v] of blobs) {
+    for (let i = Math.max(0, Math.floor(y - 3 * r)); i < Math.min(N, y + 3 * r); i++) {
+      for (let j = Math.max(0, Math.floor(x - 3 * r)); j < Math.min(N, x + 3 * r); j++) {
+        img[i * N + j] += v * Math.exp(-((i - y) ** 2 + (j - x) ** 2) / (2 * r * r));
+      }
+    }
+  }
+  for (let k = 0; k < img.length; k++) img[k] = Math.min(65535, img[k] + 100 + Math.floor(rnd() * 20));
+  return img;
+}
 
 // Codecs whose repeated window read is also timed with caches on.
 const cachedCodecs = ["blosc-lz4", "zstd", "v3 sharded zstd"];
@@ -71,10 +96,11 @@ async function main() {
 
   const store = new zarr.MemoryStore();
   const data = makeData();
+  const image = makeImage();
   const stored = {};
   for (const [name, opts] of codecs) {
     const arr = await zarr.create(store, { path: name, shape: [N, N], chunks: [C, C], dtype: "<f4", zarrFormat: 2, ...opts });
-    await arr.set(null, { data, shape: [N, N] });
+    await arr.set(null, { data: opts.dtype === "<u2" ? image : data, shape: [N, N] });
     let bytes = 0;
     for (const [k, v] of store.map) if (k.startsWith(`/${name}/`) && !k.endsWith(".zarray") && !k.endsWith("zarr.json")) bytes += v.length;
     stored[name] = bytes;
@@ -97,8 +123,9 @@ async function main() {
   for (const [name] of codecs) {
     const ours = await zarr.open(store, { path: name, kind: "array" });
     const theirs = await zarrita.open(zarrita.root(store).resolve(name), { kind: "array" });
+    const itemSize = ours.dtype === "uint16" ? 2 : 4;
     for (const [label, selW, selZ, outBytes] of reads) {
-      jobs.push({ codec: name, read: label, outBytes, wasm: () => ours.get(selW), zarrita: () => zarrita.get(theirs, selZ), tw: [], tz: [] });
+      jobs.push({ codec: name, read: label, outBytes: (outBytes / 4) * itemSize, wasm: () => ours.get(selW), zarrita: () => zarrita.get(theirs, selZ), tw: [], tz: [] });
     }
     // The same window read again and again with a cache: zarr-wasm's
     // decoded-chunk cache (recheck false: no store request; recheck true:
@@ -122,7 +149,6 @@ async function main() {
   const pool = await zarr.useWorkers();
   const workers = pool.size;
   await zarr.useWorkers(0);
-  const bz2Times = { alone: [], pooled: [] };
   for (let w = 0; w < 2; w++) {
     for (const j of jobs) {
       await j.wasm();
@@ -148,17 +174,25 @@ async function main() {
   }
   // The pool's runs come after the others (starting and stopping workers
   // would load the machine during them).
-  await bz2.get();
-  for (let r = 0; r < RUNS; r++) await timed(() => bz2.get(), bz2Times.alone);
+  // The same for whole reads of blosc-zstd and zstd (the pool leaves them
+  // to this thread's libzstd: see README).
+  const parallel = [["bz2", bz2], ...(await Promise.all(["blosc-zstd", "zstd"].map(async (n) => [n, await zarr.open(store, { path: n, kind: "array" })])))].map(([name, arr]) => ({ name, arr, alone: [], pooled: [] }));
+  for (const p of parallel) {
+    await p.arr.get();
+    for (let r = 0; r < RUNS; r++) await timed(() => p.arr.get(), p.alone);
+  }
   await zarr.useWorkers(workers);
-  await bz2.get();
-  for (let r = 0; r < RUNS; r++) await timed(() => bz2.get(), bz2Times.pooled);
+  for (const p of parallel) {
+    await p.arr.get();
+    for (let r = 0; r < RUNS; r++) await timed(() => p.arr.get(), p.pooled);
+  }
   await zarr.useWorkers(0);
   // Writing the whole array into a fresh store, both libraries, v3 with the
   // same codecs, alternately.
   const writeCodecs = {
     zstd: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 3, checksum: false } }],
     "blosc-lz4": [{ name: "bytes", configuration: { endian: "little" } }, { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 } }],
+    "gzip (zlib's deflate)": [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 1 } }],
   };
   const writes = Object.keys(writeCodecs).map((name) => ({ name, tw: [], tz: [] }));
   for (let r = 0; r < RUNS + 1; r++) {
@@ -167,8 +201,12 @@ async function main() {
       const theirs = await zarrita.create(zarrita.root(new Map()).resolve("a"), { shape: [N, N], chunkShape: [C, C], dtype: "float32", codecs: writeCodecs[w.name] });
       const tw = [], tz = [];
       await timed(() => ours.set(null, { data, shape: [N, N] }), tw);
-      await timed(() => zarrita.set(theirs, null, { data, shape: [N, N], stride: [N, 1] }), tz);
-      if (r > 0) w.tw.push(tw[0]), w.tz.push(tz[0]); // the first round warms up
+      try {
+        await timed(() => zarrita.set(theirs, null, { data, shape: [N, N], stride: [N, 1] }), tz);
+      } catch (e) {
+        w.theirsFailed = String(e?.cause?.message ?? e?.message ?? e);
+      }
+      if (r > 0) w.tw.push(tw[0]), tz.length && w.tz.push(tz[0]); // the first round warms up
     }
   }
   process.stderr.write("\n");
@@ -180,23 +218,18 @@ async function main() {
     return { codec: j.codec, read: j.read, wasmMs: tw, zarritaMs: tz, wasm: mbs(tw), zarrita: mbs(tz) };
   });
 
-  const wasm = await fs.readFile(path.join(npmDir, "zarr.wasm"));
-  const gz = zlib.gzipSync(wasm, { level: 9 }).length;
-  const br = zlib.brotliCompressSync(wasm, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-
-  // Time to initialise in a fresh Node process (compile + instantiate + Go runtime start).
-  const inits = [];
-  for (let i = 0; i < Math.max(3, RUNS); i++) {
-    const out = execFileSync(process.execPath, [
-      "--input-type=module",
-      "-e",
-      `const t0 = performance.now(); const z = await import(${JSON.stringify(path.join(npmDir, "index.js"))}); const t1 = performance.now(); await z.init(); console.log(JSON.stringify([t1 - t0, performance.now() - t1]));`,
-    ]);
-    inits.push(JSON.parse(out));
-  }
+  const loadBefore = os.loadavg().map((x) => x.toFixed(1)).join(" ");
+  const diskDir = await writeToDisk(data, N, C, codecs.filter(([n]) => ["zstd", "blosc-lz4", "v3 sharded zstd"].includes(n)));
+  // (A section that fails prints its error; the tables before it stand.)
+  const section = (run) => run().catch((e) => [`section failed: ${e?.stack ?? e}`]);
+  const sections = [await section(() => startup(diskDir, Math.max(5, RUNS))), await section(download), await section(() => overHTTP(diskDir, N, Math.max(3, RUNS)))];
+  await fs.rm(diskDir, { recursive: true, force: true });
 
   const f = (x, d = 0) => x.toFixed(d);
   const load = os.loadavg().map((x) => x.toFixed(1)).join(" ");
+  const cells = rows.filter((r) => meanCodecs.includes(r.codec) && !r.read.includes("cached"));
+  const geomean = Math.exp(cells.reduce((a, r) => a + Math.log(r.wasm / r.zarrita), 0) / cells.length);
+  const worst = cells.reduce((a, r) => (r.wasm / r.zarrita < a.wasm / a.zarrita ? r : a));
   console.log(`zarr-wasm vs zarrita.js ${zarritaVersion()} — Node ${process.version}, ${N}×${N} float32 in ${C}×${C} chunks, in-memory store, median of ${RUNS} interleaved runs after a warm-up`);
   console.log("");
   console.log("| codec (stored MB) | read | zarr-wasm MB/s | zarrita.js MB/s | ratio (zarr-wasm / zarrita.js) |");
@@ -206,19 +239,30 @@ async function main() {
       `| ${r.codec} (${f(stored[r.codec] / 1e6, 1)}) | ${r.read} | ${f(r.wasm)} (${f(r.wasmMs, 1)} ms) | ${f(r.zarrita)} (${f(r.zarritaMs, 1)} ms) | ${f(r.wasm / r.zarrita, 2)} |`,
     );
   }
-  const [ba, bp] = [median(bz2Times.alone), median(bz2Times.pooled)];
   const bmbs = (ms) => (N * N * 4) / 1e6 / (ms / 1000);
   console.log("");
-  console.log(`decode worker pool, bz2 level 1, whole array: ${f(bmbs(ba))} MB/s (${f(ba, 1)} ms) on one thread, ${f(bmbs(bp))} MB/s (${f(bp, 1)} ms) with ${workers} workers: ${f(ba / bp, 2)}×`);
+  console.log(`Parallel decode (whole array, median of ${RUNS}; useWorkers(${workers}) on ${os.cpus().length} cores)`);
+  console.log("");
+  console.log("| codec | one thread MB/s | with the pool MB/s | speed-up |");
+  console.log("|---|---:|---:|---:|");
+  for (const p of parallel) {
+    const [ba, bp] = [median(p.alone), median(p.pooled)];
+    console.log(`| ${p.name} | ${f(bmbs(ba))} | ${f(bmbs(bp))} | ${f(ba / bp, 2)} |`);
+  }
   console.log("");
   for (const w of writes) {
     const [a, b] = [median(w.tw), median(w.tz)];
-    console.log(`write, ${w.name} (v3), whole array: zarr-wasm ${f(bmbs(a))} MB/s (${f(a, 1)} ms), zarrita.js ${f(bmbs(b))} MB/s (${f(b, 1)} ms): ${f(b / a, 2)}`);
+    const them = w.tz.length ? `zarrita.js ${f(bmbs(b))} MB/s (${f(b, 1)} ms): ${f(b / a, 2)}` : `zarrita.js cannot (${w.theirsFailed})`;
+    console.log(`write, ${w.name} (v3), whole array: zarr-wasm ${f(bmbs(a))} MB/s (${f(a, 1)} ms), ${them}`);
+  }
+  for (const lines of sections) {
+    console.log("");
+    for (const l of lines) console.log(l);
   }
   console.log("");
-  console.log(`zarr.wasm: ${wasm.length.toLocaleString("en")} bytes raw, ${gz.toLocaleString("en")} gzip -9, ${br.toLocaleString("en")} brotli q11`);
-  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average at the end ${load}`);
-  console.log(`init in a fresh Node process: import ${f(median(inits.map((x) => x[0])), 1)} ms + init() ${f(median(inits.map((x) => x[1])), 1)} ms (median of ${inits.length}); in this process ${f(initInProcess, 1)} ms`);
+  console.log(`geometric mean of the ratios over the ${cells.length} cells of ${meanCodecs.join(", ")}: ${f(geomean, 2)}; lowest ${f(worst.wasm / worst.zarrita, 2)} (${worst.codec}, ${worst.read})`);
+  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, load average (1, 5, 15 min) before the last sections ${loadBefore}, at the end ${load}`);
+  console.log(`init() in this process ${f(initInProcess, 1)} ms`);
 }
 
 function zarritaVersion() {

@@ -1,0 +1,179 @@
+// The bench's sections beyond the in-memory reads (tests/bench/bench.mjs
+// runs them after its own): startup in fresh Node processes, the download a
+// read-only program needs, and reads over HTTP from a server that adds
+// 20 ms to every request — zarr-wasm and zarrita.js in the same run,
+// interleaved, medians.
+import { execFileSync } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as zlib from "node:zlib";
+import * as zarr from "../../npm/index.js";
+import { FileSystemStore } from "../../npm/node.js";
+import { zarrita, ZarritaFetchStore } from "../../npm/dev/deps.mjs";
+import { npmDir, startServer } from "../node/helpers.mjs";
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const f = (x, d = 0) => x.toFixed(d);
+
+/** Writes the bench arrays to a directory (v2 and v3 as in bench.mjs) and returns it. */
+export async function writeToDisk(data, N, C, codecs) {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-bench-"));
+  const store = new FileSystemStore(dir);
+  for (const [name, opts] of codecs) {
+    const arr = await zarr.create(store, { path: name, shape: [N, N], chunks: [C, C], dtype: "<f4", zarrFormat: 2, ...opts });
+    await arr.set(null, { data, shape: [N, N] });
+  }
+  return dir;
+}
+
+/**
+ * Startup: a fresh Node process imports the library, opens an array on disk
+ * (zstd, v2) and reads one element; the figure is the process's own clock
+ * at the end (performance.now(), from the process's start, Node's own
+ * start included for both). Alternately zarr-wasm and zarrita.js.
+ */
+export async function startup(dir, runs) {
+  const ours = `
+    const z = await import(${JSON.stringify(path.join(npmDir, "index.js"))});
+    const { FileSystemStore } = await import(${JSON.stringify(path.join(npmDir, "node.js"))});
+    const t = performance.now();
+    const a = await z.open(new FileSystemStore(${JSON.stringify(dir)}), { path: "zstd", kind: "array" });
+    const v = (await a.get([5, 7])).data[0];
+    console.log(JSON.stringify([t, performance.now(), v]));`;
+  const theirs = `
+    const { zarrita, ZarritaFileSystemStore } = await import(${JSON.stringify(path.join(npmDir, "dev", "deps.mjs"))});
+    const t = performance.now();
+    const a = await zarrita.open(zarrita.root(new ZarritaFileSystemStore(${JSON.stringify(dir)})).resolve("zstd"), { kind: "array" });
+    const r = await zarrita.get(a, [5, 7]); // (a scalar for integer indices)
+    const v = typeof r === "object" ? r.data[0] : r;
+    console.log(JSON.stringify([t, performance.now(), v]));`;
+  const run = (code) => JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" }).trim().split("\n").pop());
+  const w = [], z = [];
+  run(ours), run(theirs); // warm the file cache
+  for (let i = 0; i < runs; i++) {
+    const a = i % 2 ? null : run(ours);
+    const b = run(theirs);
+    const c = a ?? run(ours);
+    if (c[2] !== b[2]) throw new Error(`startup: the libraries read ${c[2]} and ${b[2]}`);
+    w.push(c), z.push(b);
+  }
+  const row = (name, xs) => `| ${name} | ${f(median(xs.map((x) => x[0])), 1)} | ${f(median(xs.map((x) => x[1] - x[0])), 1)} | ${f(median(xs.map((x) => x[1])), 1)} |`;
+  return [
+    `Startup in a fresh Node process (ms from the process's start, median of ${runs}, alternately): import, then open an array on disk (zstd) and read one element`,
+    "",
+    "| library | import done | open + first read | total |",
+    "|---|---:|---:|---:|",
+    row("zarr-wasm", w),
+    row(`zarrita.js`, z),
+    "",
+    `ratio of totals (zarr-wasm / zarrita.js): ${f(median(w.map((x) => x[1])) / median(z.map((x) => x[1])), 2)}`,
+  ];
+}
+
+const brotli = (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+
+async function jsFiles(dir, skip = /__tests__|\.d\.ts$|\.map$/) {
+  const out = [];
+  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    const p = path.join(e.parentPath ?? e.path, e.name);
+    if (e.isFile() && /\.(js|mjs|wasm)$/.test(e.name) && !skip.test(p)) out.push(p);
+  }
+  return out;
+}
+
+async function brotliOf(files) {
+  let raw = 0, br = 0;
+  for (const p of files) {
+    const b = await fs.readFile(p);
+    raw += b.length;
+    br += brotli(b);
+  }
+  return { raw, br };
+}
+
+/**
+ * Download: what a read-only program fetches before its first read (each
+ * file brotli q11, summed; no bundler), for zarr-wasm (its JavaScript with
+ * the libzstd/zlib module inside, and the core build) and zarrita.js (its
+ * JavaScript, and numcodecs.js's zstd module, fetched when a zstd array is
+ * first read; every codec for the second row).
+ */
+export async function download() {
+  // (The encoders' module comes with the full build, for writing.)
+  const encoders = path.join(npmDir, "lib", "codecs-encode-module.js");
+  const lib = [path.join(npmDir, "index.js"), path.join(npmDir, "wasm_exec.js"), ...(await jsFiles(path.join(npmDir, "lib"))).filter((p) => p !== encoders)];
+  const ourJS = await brotliOf(lib);
+  const core = await brotliOf([path.join(npmDir, "zarr-core.wasm")]);
+  const full = await brotliOf([path.join(npmDir, "zarr.wasm"), encoders]);
+  const nm = path.join(npmDir, "node_modules");
+  const zJS = await brotliOf([...(await jsFiles(path.join(nm, "zarrita", "dist"))), ...(await jsFiles(path.join(nm, "@zarrita", "storage", "dist")))]);
+  const ncDir = path.join(nm, "numcodecs", "dist");
+  const ncShared = (await jsFiles(ncDir)).filter((p) => /index\.js$|chunk-/.test(p));
+  const zZstd = await brotliOf([...ncShared, path.join(ncDir, "zstd.js")]);
+  const zAll = await brotliOf(await jsFiles(ncDir));
+  const kb = (x) => f(x / 1024, 0);
+  return [
+    "Download before the first read (brotli q11 of each file, summed; KB = 1024 bytes)",
+    "",
+    "| what | zarr-wasm | zarrita.js |",
+    "|---|---:|---:|",
+    `| JavaScript (zarr-wasm's includes libzstd + zlib as base64) | ${kb(ourJS.br)} | ${kb(zJS.br)} |`,
+    `| WebAssembly compiled before a zstd read (zarr-wasm: zarr-core.wasm; zarrita: numcodecs' zstd module with its loader) | ${kb(core.br)} | ${kb(zZstd.br)} |`,
+    `| total for a zstd read | ${kb(ourJS.br + core.br)} | ${kb(zJS.br + zZstd.br)} |`,
+    `| loaded later when needed (zarr-wasm: zarr.wasm, the full build, and the encoders; zarrita: every numcodecs module) | ${kb(full.br)} | ${kb(zAll.br)} |`,
+    "",
+    `zarr-core.wasm ${core.raw.toLocaleString("en")} bytes raw; zarr.wasm and the encoders ${full.raw.toLocaleString("en")}`,
+  ];
+}
+
+/**
+ * Over HTTP: a local server on 127.0.0.1 that waits 20 ms before every
+ * answer; each library reads with its own FetchStore (wall time, median of
+ * RUNS, alternately), and the server counts the requests of one read.
+ */
+export async function overHTTP(dir, N, runs) {
+  const server = await startServer(dir, { delayMs: 20 });
+  const lines = [
+    "Over HTTP (a server on 127.0.0.1 adding 20 ms to every request; each library's own FetchStore; wall time, median of " + runs + ", alternately)",
+    "",
+    "| array | read | zarr-wasm ms (requests) | zarrita.js ms (requests) | time ratio |",
+    "|---|---|---:|---:|---:|",
+  ];
+  const reads = [
+    ["whole array", null, [null, null]],
+    ["1000×1000 window", [zarr.slice(1500, 2500), zarr.slice(1200, 2200)], [zarrita.slice(1500, 2500), zarrita.slice(1200, 2200)]],
+  ];
+  try {
+    for (const name of ["blosc-lz4", "zstd", "v3 sharded zstd"]) {
+      const url = `${server.url}/${encodeURIComponent(name)}`;
+      for (const [label, selW, selZ] of reads) {
+        // A fresh store and array per read, so no library keeps bytes between reads.
+        const ours = async () => (await zarr.open(new zarr.FetchStore(url), { kind: "array" })).get(selW);
+        const theirs = async () => zarrita.get(await zarrita.open(zarrita.root(new ZarritaFetchStore(url)), { kind: "array" }), selZ);
+        const counted = async (fn) => {
+          const before = server.stats.requests;
+          const t = performance.now();
+          await fn();
+          return [performance.now() - t, server.stats.requests - before];
+        };
+        await counted(ours), await counted(theirs);
+        const w = [], z = [];
+        for (let i = 0; i < runs; i++) {
+          if (i % 2) z.push(await counted(theirs)), w.push(await counted(ours));
+          else w.push(await counted(ours)), z.push(await counted(theirs));
+        }
+        const [tw, tz] = [median(w.map((x) => x[0])), median(z.map((x) => x[0]))];
+        lines.push(`| ${name} | ${label} | ${f(tw)} (${w[0][1]}) | ${f(tz)} (${z[0][1]}) | ${f(tw / tz, 2)} |`);
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  return lines;
+}
