@@ -194,3 +194,8 @@ export const hostEncoders = {
   zlib: (src, level) => encodeWith(src, (w, n) => w.deflate_bound(n), (w, dp, cap, sp, n) => w.deflate_(0, level, dp, cap, sp, n)),
   gzip: (src, level) => encodeWith(src, (w, n) => w.deflate_bound(n), (w, dp, cap, sp, n) => w.deflate_(1, level, dp, cap, sp, n)),
 };
+
+/** The decoders' module exports once loaded, else null (decode workers scatter from its memory). */
+export function codecsExports() {
+  return wasm;
+}

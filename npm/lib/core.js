@@ -5,6 +5,7 @@ import { ZarrError, toZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
 import { cacheOptions } from "./cache.js";
 import { describeValue } from "./values.js";
+import { pooledGet } from "./pooled.js";
 
 // Go-side handles are released when their JS object is garbage collected.
 const registry =
@@ -218,11 +219,15 @@ export class ZarrArray extends ZarrNode {
   /**
    * Reads a selection.
    * @param {import("../index.d.ts").Selection} [selection]
-   * @param {{signal?: AbortSignal, concurrency?: number}} [options]
+   * @param {{signal?: AbortSignal, concurrency?: number, workers?: boolean}} [options]
+   *   workers: false reads on this thread even with a pool of decode workers
    */
   async get(selection = null, options = {}) {
     const sel = normSelection(selection);
-    return withSignal(options.signal, (signal) => this._call("get", sel, signal, options.concurrency));
+    // With a pool of decode workers, the workers decode (and write) the
+    // chunks of a read worth it (lib/pooled.js); else the engine reads.
+    const pooled = options.workers === false ? null : pooledGet;
+    return withSignal(options.signal, async (signal) => (await pooled?.(this, sel, signal, options.concurrency)) ?? this._call("get", sel, signal, options.concurrency));
   }
   /**
    * Writes a selection: value is a scalar (broadcast), a TypedArray or

@@ -2,9 +2,11 @@
 // main thread sends) and decompresses chunks for the pool in workers.js.
 // Works as a browser module worker and as a Node worker thread.
 import { init, callBridge } from "./runtime.js";
+import { pooledMessage } from "./pooled-worker.js";
 
 function serve(post, onMessage) {
   onMessage(async (msg) => {
+    if (pooledMessage(msg, post)) return;
     if (msg.type === "init") {
       try {
         await init(msg.module, { engine: "full" });

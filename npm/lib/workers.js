@@ -8,7 +8,10 @@ import { bridge, fullModule, isNode, onEngineStart } from "./runtime.js";
 /** The pool in use, or null. */
 let pool = null;
 
-/** How many tasks one worker may hold before this thread decodes itself. */
+/** The pool in use (for pooled reads, lib/pooled.js), or null. */
+export function currentPool() {
+  return pool;
+}
 
 /**
  * Starts a pool of `count` decode workers (default: the number of cores,
@@ -44,6 +47,13 @@ async function changePool(count, options) {
     throw new ZarrError("SELECTION", `useWorkers: count must be a whole number ≥ 0, got ${count}`);
   }
   const minBytes = options.minBytes ?? 65536;
+  const shared = options.shared ?? "auto";
+  if (shared !== "auto" && typeof shared !== "boolean") {
+    throw new ZarrError("SELECTION", `useWorkers: shared is "auto", true or false, got ${JSON.stringify(shared)}`);
+  }
+  if (shared === true && !sharedMemory()) {
+    throw new ZarrError("UNSUPPORTED", "useWorkers: shared: true needs SharedArrayBuffer (a browser page must be cross-origin isolated)");
+  }
   if (!Number.isFinite(minBytes) || minBytes < 0) {
     throw new ZarrError("SELECTION", `useWorkers: minBytes must be a number ≥ 0, got ${options.minBytes}`);
   }
@@ -58,6 +68,11 @@ async function changePool(count, options) {
     throw new ZarrError("INTERNAL", `useWorkers: a decode worker did not start: ${failed.reason?.message ?? failed.reason}`);
   }
   const p = new Pool(started.map((s) => s.value));
+  // Pooled reads write into a SharedArrayBuffer where there is one (Node;
+  // a cross-origin isolated page), else the workers hand each decoded
+  // chunk back (transferred) and this thread copies it into the result.
+  p.shared = shared === "auto" ? sharedMemory() : shared;
+  p.minBytes = minBytes;
   pool = p;
   await bridge();
   // (again for an engine started after one stopped)
@@ -73,13 +88,26 @@ async function changePool(count, options) {
   return poolInfo(p);
 }
 
+/** Whether results can live in memory the workers share. */
+export function sharedMemory() {
+  return typeof SharedArrayBuffer === "function" && (isNode || globalThis.crossOriginIsolated === true);
+}
+
 function poolInfo(p) {
   return {
     size: p ? p.workers.length : 0,
-    /** Chunks each worker decoded, and how many it gave back (corrupt data, decoded here instead). */
+    /** Whether pooled reads write into a SharedArrayBuffer (else chunks are transferred back). */
+    shared: p ? p.shared : false,
+    /**
+     * Chunks each worker decoded, and how many it gave back (corrupt data,
+     * decoded here instead); reads: pooled reads by how their chunks came
+     * back (shared: written into a SharedArrayBuffer; transfer: transferred
+     * and copied here), and reads left to the engine on this thread.
+     */
     stats: () => ({
       decoded: p ? p.workers.map((w) => w.decoded) : [],
       failed: p ? p.workers.reduce((n, w) => n + w.failed, 0) : 0,
+      reads: p ? { ...p.reads } : { shared: 0, transfer: 0, engine: 0 },
     }),
   };
 }
@@ -99,20 +127,48 @@ class Pool {
     this.workers = workers;
     this.nextId = 1;
     this.turn = 0;
+    this.shared = false;
+    this.reads = { shared: 0, transfer: 0, engine: 0 };
   }
 
-  /** Resolves to the decoded bytes, or null for "decode it yourself". */
-  decode(name, config, bytes, max) {
-    // The least busy worker; ties go round in turn, so sequential reads
-    // spread over the pool too.
+  /** The least busy live worker (ties in turn), or null. */
+  pick() {
     let w = null;
     const n = this.workers.length;
     for (let i = 0; i < n; i++) {
       const c = this.workers[(this.turn + i) % n];
       if (c.alive && (!w || c.pending.size < w.pending.size)) w = c;
     }
+    if (w) this.turn = (this.workers.indexOf(w) + 1) % n;
+    return w;
+  }
+
+  /** Posts m to every live worker. */
+  broadcast(m) {
+    for (const w of this.workers) if (w.alive) w.post(m);
+  }
+
+  /**
+   * Sends a task to the least busy worker: resolves to the worker's answer
+   * (a message), or null when no worker takes it or the worker died.
+   */
+  task(m, transfer) {
+    const w = this.pick();
+    if (!w) return Promise.resolve(null);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      w.pending.set(id, resolve);
+      w.ref();
+      w.post({ ...m, id }, transfer);
+    });
+  }
+
+  /** Resolves to the decoded bytes, or null for "decode it yourself". */
+  decode(name, config, bytes, max) {
+    // The least busy worker; ties go round in turn, so sequential reads
+    // spread over the pool too.
+    const w = this.pick();
     if (!w) return null;
-    this.turn = (this.workers.indexOf(w) + 1) % n;
     const id = this.nextId++;
     return new Promise((resolve) => {
       w.pending.set(id, resolve);
@@ -153,14 +209,15 @@ async function startWorker(module) {
     w.onMessage((m) => {
       if (m.type === "ready") return resolve();
       if (m.type === "failed") return reject(new Error(m.message));
-      if (m.type !== "decoded") return;
+      if (m.type !== "decoded" && m.type !== "chunk-done") return;
       const resolveTask = w.pending.get(m.id);
       if (!resolveTask) return;
       w.pending.delete(m.id);
-      if (m.bytes) w.decoded++;
+      const ok = m.type === "decoded" ? !!m.bytes : m.ok;
+      if (ok) w.decoded++;
       else w.failed++; // the engine decodes it here and reports why
       if (w.pending.size === 0) w.unref();
-      resolveTask(m.bytes);
+      resolveTask(m.type === "decoded" ? m.bytes : m);
     });
     w.post({ type: "init", module });
   });

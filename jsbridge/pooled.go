@@ -1,0 +1,103 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"encoding/binary"
+	"math"
+	"syscall/js"
+
+)
+
+// Reads the npm package's decode workers decode and write into the result
+// themselves (npm/lib/pooled.js): the engine only plans them
+// (zarr.Array.PlanExternalRead). The plan is made only where the result
+// crosses to JS as the elements' own bytes (no float16 widening, no
+// strings) and the chunks come from a JS store object that the wrapper can
+// ask itself.
+
+func init() {
+	// planRead(id, selection) → {reason} (read it with get), or the plan:
+	// {store, shape, fullShape, array, itemSize, decoder, compressors,
+	// fill, path, metadataKey, metadata, keys, coords, geometry}. coords
+	// has ndim numbers per chunk; geometry 6·ndim per chunk: the chunk's
+	// shape, then per dimension in.start, in.step, out.start, out.step,
+	// count.
+	handleAsync("planRead", func(a []js.Value) (js.Value, error) {
+		arr, err := lookupArray(a[0])
+		if err != nil {
+			return js.Value{}, err
+		}
+		sel, err := selectionFromJS(a[1])
+		if err != nil {
+			return js.Value{}, err
+		}
+		reason := func(why string) (js.Value, error) {
+			o := jsObject.New()
+			o.Set("reason", why)
+			return o, nil
+		}
+		dt := arr.DType()
+		name, _ := typedArrayName(dt)
+		if name == "" || isFloat32Like(dt) {
+			return reason("data type converted on its way to JS")
+		}
+		st, ok := arr.ChunkStore().(*jsStore)
+		if !ok {
+			return reason("a store of the engine")
+		}
+		p, why, err := arr.PlanExternalRead(sel)
+		if err != nil {
+			return js.Value{}, err
+		}
+		if p == nil {
+			return reason(why)
+		}
+		ndim := len(p.FullShape)
+		keys := make([]string, len(p.Chunks))
+		coords := make([]byte, 0, 8*ndim*len(p.Chunks))
+		geometry := make([]byte, 0, 8*6*ndim*len(p.Chunks))
+		num := func(b []byte, v int) []byte {
+			return binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(v)))
+		}
+		for i, c := range p.Chunks {
+			keys[i] = jsKey(c.Key)
+			for d := 0; d < ndim; d++ {
+				coords = num(coords, c.Index[d])
+			}
+			for d := 0; d < ndim; d++ {
+				geometry = num(geometry, c.Shape[d])
+			}
+			for d := 0; d < ndim; d++ {
+				in, out := c.In[d], c.Out[d]
+				for _, v := range []int{in.Start, in.Step, out.Start, out.Step, in.Count} {
+					geometry = num(geometry, v)
+				}
+			}
+		}
+		o := jsObject.New()
+		o.Set("store", st.obj)
+		o.Set("shape", intsToJS(p.Shape))
+		o.Set("fullShape", intsToJS(p.FullShape))
+		o.Set("array", name)
+		o.Set("itemSize", max(dt.Size, 1))
+		o.Set("decoder", p.Decoder)
+		comp := jsArray.New(len(p.Compressors))
+		for i, c := range p.Compressors {
+			comp.SetIndex(i, c)
+		}
+		o.Set("compressors", comp)
+		if p.Fill != nil {
+			o.Set("fill", bytesToJS(p.Fill))
+		} else {
+			o.Set("fill", js.Null())
+		}
+		o.Set("path", arr.Path())
+		o.Set("metadataKey", jsKey(p.MetadataKey))
+		o.Set("metadata", string(p.Metadata))
+		o.Set("keys", stringsToJS(keys))
+		o.Set("coords", typedArray("Float64Array", coords))
+		o.Set("geometry", typedArray("Float64Array", geometry))
+		return o, nil
+	})
+}

@@ -1,0 +1,111 @@
+// The decode worker's half of pooled reads (lib/pooled.js): for each chunk,
+// decode the stored bytes and write the region the read needs into the
+// result (a SharedArrayBuffer), or hand the decoded chunk back (transfer).
+// A chain that is one compressor the package's libzstd or zlib decodes
+// (the plan's decoder) is decoded in that module and scattered from its
+// memory; anything else goes through this worker's copy of the engine
+// (decodeChunk on the array opened again from its metadata document).
+import { callBridge, bridgeIfRunning } from "./runtime.js";
+import { loadCodecs, codecsExports } from "./codecs.js";
+import { scatter } from "./scatter.js";
+
+/** The reads in progress, by id. */
+const reads = new Map();
+const encoder = new TextEncoder();
+/** Arrays opened here (handle promises) by path and metadata document; the oldest go first. */
+const opened = new Map();
+const keepOpen = 16;
+
+function openArray(r) {
+  const key = `${r.metadataKey}\0${r.metadata}`;
+  let id = opened.get(key);
+  if (id) {
+    opened.delete(key); // (to the end: recently used)
+  } else {
+    id = callBridge("open", new Map([[r.metadataKey, encoder.encode(r.metadata)]]), r.path, "array").then((info) => info.id);
+    id.catch(() => opened.delete(key));
+    if (opened.size >= keepOpen) {
+      const [oldKey, old] = opened.entries().next().value;
+      opened.delete(oldKey);
+      old.then((h) => bridgeIfRunning()?.release(h), () => {});
+    }
+  }
+  opened.set(key, id);
+  return id;
+}
+
+/** Handles a pooled-read message; false when m is not one. */
+export function pooledMessage(m, post) {
+  switch (m.type) {
+    case "read":
+      reads.set(m.read, { ...m, out: m.out ? new Uint8Array(m.out) : null });
+      return true;
+    case "end":
+      reads.delete(m.read);
+      return true;
+    case "chunk":
+      decodeChunk(m).then(
+        (data) => {
+          if (data) post({ type: "chunk-done", id: m.id, ok: true, data }, [data.buffer]);
+          else post({ type: "chunk-done", id: m.id, ok: true });
+        },
+        () => post({ type: "chunk-done", id: m.id, ok: false }),
+      );
+      return true;
+  }
+  return false;
+}
+
+/** Decodes one chunk: writes it into the shared result (resolves to null) or resolves to its bytes. */
+async function decodeChunk(m) {
+  const r = reads.get(m.read);
+  if (!r) throw new Error("no such read");
+  const g = m.geometry;
+  const ndim = r.fullShape.length;
+  let expected = r.itemSize;
+  for (let d = 0; d < ndim; d++) expected *= g[d];
+  // (owned: bytes of their own, which can be transferred as they are)
+  const place = (bytes, owned) => {
+    if (bytes.length !== expected) throw new Error("decoded size differs");
+    if (r.out) {
+      scatter(r.out, r.fullShape, bytes, g, 0, r.itemSize);
+      return null;
+    }
+    return owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  };
+  if (r.decoder && (await loadCodecs())) {
+    const out = hostDecode(r.decoder, m.bytes, expected, place);
+    if (out !== undefined) return out;
+  }
+  const id = await openArray(r);
+  const res = await callBridge("decodeChunk", id, m.coords, m.bytes);
+  const d = res.data;
+  return place(new Uint8Array(d.buffer, d.byteOffset, d.byteLength), true);
+}
+
+/**
+ * Decodes src with the package's libzstd or zlib into their module's memory
+ * and hands that to use; undefined when the module declines (the engine
+ * then decodes, and reports).
+ */
+function hostDecode(decoder, src, expected, use) {
+  const w = codecsExports();
+  if (!w || src.length === 0 || expected === 0) return undefined;
+  const sp = w.malloc_(src.length);
+  const dp = sp ? w.malloc_(expected) : 0;
+  try {
+    if (!sp || !dp) return undefined;
+    new Uint8Array(w.memory.buffer, sp, src.length).set(src);
+    let n;
+    try {
+      n = decoder === "zstd" ? w.zstd_decompress(dp, expected, sp, src.length) : w.inflate_(decoder === "gzip" ? 1 : 0, dp, expected, sp, src.length);
+    } catch {
+      return undefined;
+    }
+    if (n !== expected) return undefined;
+    return use(new Uint8Array(w.memory.buffer, dp, expected));
+  } finally {
+    if (sp) w.free_(sp);
+    if (dp) w.free_(dp);
+  }
+}

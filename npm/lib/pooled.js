@@ -1,0 +1,164 @@
+// Pooled reads: with a pool of decode workers (useWorkers), a read of many
+// compressed chunks is decoded by the workers, each writing its chunks
+// straight into the result, while this thread only fetches stored bytes,
+// hands them over and counts what came back: one message each way per
+// chunk. The engine plans the read (jsbridge/pooled.go): which chunks, their
+// keys, where each lands; it declines what it must read itself (a chunk
+// cache, a spec, a part of a shard, a store of the engine, a data type
+// converted on its way out), and then the read goes through the engine on
+// this thread as without a pool.
+//
+// The result lives in a SharedArrayBuffer when there is one (Node; a
+// cross-origin isolated page): workers write into it. Otherwise (or with
+// useWorkers(n, {shared: false})) each worker transfers its decoded chunk
+// back and this thread copies the region into an ordinary ArrayBuffer.
+//
+// What a worker cannot decode (corrupt bytes, a worker that died) is decoded
+// here by the engine (decodeChunk), so a CODEC error is the engine's, as in
+// a read without the pool; a store that fails, or an abort, hands the read
+// to the engine, which reports it as it would have.
+import { currentPool } from "./workers.js";
+import { scatter, fillWith } from "./scatter.js";
+
+/**
+ * Compressors whose chunks are worth a worker: decoding takes longer than
+ * handing the chunk over and back (measured in tests/bench/bench.mjs).
+ */
+const worthAWorker = new Set(["zstd", "zlib", "gzip", "bz2", "lzma", "blosc:zstd", "blosc:zlib", "blosc:lz4", "blosc:lz4hc", "blosc:blosclz", "blosc:snappy"]);
+
+
+let nextRead = 1;
+
+/**
+ * Reads through the pool when it is worth it: the result, or null when the
+ * read is the engine's (no pool, declined, not worth it).
+ * @param {import("./core.js").ZarrArray} arr
+ */
+export async function pooledGet(arr, sel, signal, concurrency) {
+  const pool = currentPool();
+  if (!pool || !pool.workers.some((w) => w.alive) || signal?.aborted) return null;
+  let plan;
+  try {
+    plan = await arr._call("planRead", sel);
+  } catch {
+    return null; // (the engine's read reports it)
+  }
+  if (plan.reason) {
+    pool.reads.engine++;
+    return null;
+  }
+  const keys = plan.keys;
+  const full = plan.fullShape;
+  const ndim = full.length;
+  const g = plan.geometry;
+  const per = 6 * ndim;
+  let nbytes = plan.itemSize;
+  for (const n of full) nbytes *= n;
+  let decoded = 0; // bytes of the chunks decoded
+  for (let i = 0; i < keys.length; i++) {
+    let n = plan.itemSize;
+    for (let d = 0; d < ndim; d++) n *= g[i * per + d];
+    decoded += n;
+  }
+  // Worth it: compressed chunks that decode to minBytes or more on average
+  // (useWorkers(n, {minBytes: 0}): every read the engine plans).
+  const worth = pool.minBytes === 0 || (keys.length >= 2 && decoded >= pool.minBytes * keys.length && plan.compressors.some((c) => worthAWorker.has(c)));
+  if (!worth) {
+    pool.reads.engine++;
+    return null;
+  }
+  const shared = pool.shared;
+  const buf = shared ? new SharedArrayBuffer(nbytes) : new ArrayBuffer(nbytes);
+  const out = new Uint8Array(buf);
+  if (plan.fill) fillWith(out, plan.fill);
+  const read = nextRead++;
+  pool.broadcast({
+    type: "read",
+    read,
+    out: shared ? buf : null,
+    fullShape: full,
+    itemSize: plan.itemSize,
+    decoder: plan.decoder,
+    path: plan.path,
+    metadataKey: plan.metadataKey,
+    metadata: plan.metadata,
+  });
+  const store = plan.store;
+  const opts = signal ? { signal } : undefined;
+  const limit = Math.max(Number(concurrency) > 0 ? Number(concurrency) : 16, 2 * pool.workers.length);
+
+  /** One chunk: fetched here, decoded by a worker (or here, by the engine, when no worker can). */
+  const chunk = async (i) => {
+    let bytes;
+    try {
+      bytes = await store.get(keys[i], opts);
+    } catch {
+      throw new Fallback();
+    }
+    if (bytes === undefined || bytes === null) return; // the fill value stands (already there)
+    if (!(bytes instanceof Uint8Array)) throw new Fallback();
+    const geometry = g.subarray(i * per, (i + 1) * per);
+    const coords = Array.from(plan.coords.subarray(i * ndim, (i + 1) * ndim));
+    // A copy goes to the worker (the store's own bytes stay where they are).
+    const copy = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? null : bytes.slice();
+    const answer = await pool.task({ type: "chunk", read, bytes: copy ?? bytes, geometry, coords }, copy ? [copy.buffer] : []);
+    if (answer?.ok) {
+      if (!shared) scatter(out, full, answer.data, geometry, 0, plan.itemSize);
+      return;
+    }
+    // The engine decodes it here: its result, or its error.
+    const res = await arr._call("decodeChunk", coords, bytes);
+    const d = res.data;
+    scatter(out, full, new Uint8Array(d.buffer, d.byteOffset, d.byteLength), geometry, 0, plan.itemSize);
+  };
+
+  try {
+    await new Promise((resolve, reject) => {
+      let next = 0;
+      let running = 0;
+      let failed = false;
+      const onAbort = () => fail(new Fallback());
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const fail = (e) => {
+        if (failed) return;
+        failed = true;
+        signal?.removeEventListener("abort", onAbort);
+        reject(e);
+      };
+      const pump = () => {
+        if (failed) return;
+        while (running < limit && next < keys.length) {
+          running++;
+          chunk(next++).then(() => {
+            running--;
+            pump();
+          }, fail);
+        }
+        if (running === 0 && next >= keys.length) {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        }
+      };
+      pump();
+    });
+  } catch (e) {
+    if (!(e instanceof Fallback)) throw e;
+    // A store that failed, or an abort: the engine reads (and reports) it.
+    pool.reads.engine++;
+    return null;
+  } finally {
+    pool.broadcast({ type: "end", read });
+  }
+  pool.reads[shared ? "shared" : "transfer"]++;
+  const Typed = globalThis[plan.array];
+  const shape = Array.from(plan.shape);
+  const stride = new Array(shape.length);
+  for (let d = shape.length - 1, s = 1; d >= 0; d--) {
+    stride[d] = s;
+    s *= shape[d];
+  }
+  return { data: new Typed(buf), shape, stride };
+}
+
+/** The read goes to the engine instead. */
+class Fallback extends Error {}
