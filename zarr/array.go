@@ -50,8 +50,13 @@ func newArray(ctx context.Context, s Store, path string, m *meta.Array, attrsKey
 	if err != nil {
 		return nil, err
 	}
+	return newArrayAttrs(s, path, m, attrs, attrsKey, cfg), nil
+}
+
+// newArrayAttrs is newArray with the attributes already read.
+func newArrayAttrs(s Store, path string, m *meta.Array, attrs map[string]any, attrsKey string, cfg openConfig) *Array {
 	m.Attrs = attrs
-	return &Array{store: s, path: path, meta: m, attrs: attrs, attrsKey: attrsKey, Concurrency: DefaultConcurrency, src: newChunkSource(s, cfg), cfg: cfg}, nil
+	return &Array{store: s, path: path, meta: m, attrs: attrs, attrsKey: attrsKey, Concurrency: DefaultConcurrency, src: newChunkSource(s, cfg), cfg: cfg}
 }
 
 // CachePool returns the pool the array's decoded chunks are kept in.

@@ -116,17 +116,31 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		return nil, err
 	}
 	prefix := meta.Prefix(p)
-	// Ask for every format's metadata at once: over HTTP that is one round
-	// trip instead of up to three in a row.
-	keys := []string{prefix + keyZarrJSON, prefix + keyZarray, prefix + keyZgroup}
+	// Ask for every format's metadata at once, and for a v2 array's
+	// attributes with them: over HTTP that is one round trip instead of up
+	// to three in a row. .zattrs is not asked for when opening a group (a
+	// v2 group's attributes may come from its consolidated metadata), nor
+	// .zgroup for an array (only the error message for a group needs it; it
+	// is asked for below when no array is there).
 	type result struct {
 		data []byte
 		ok   bool
 		err  error
 	}
+	const (
+		iZarrJSON = iota
+		iZarray
+		iZgroup
+		iZattrs
+	)
+	keys := []string{iZarrJSON: prefix + keyZarrJSON, iZarray: prefix + keyZarray, iZgroup: prefix + keyZgroup, iZattrs: prefix + keyZattrs}
+	ask := []bool{iZarrJSON: true, iZarray: true, iZgroup: kind != "array", iZattrs: kind != "group"}
 	res := make([]result, len(keys))
 	var wg sync.WaitGroup
 	for i, k := range keys {
+		if !ask[i] {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -134,14 +148,21 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		}()
 	}
 	wg.Wait()
-	for _, r := range res {
-		if r.err != nil {
+	// A failed read of .zattrs matters only for a v2 array (below).
+	for i, r := range res {
+		if r.err != nil && i != iZattrs {
 			return nil, r.err
 		}
 	}
+	if kind == "array" && !res[iZarrJSON].ok && !res[iZarray].ok {
+		res[iZgroup].data, res[iZgroup].ok, res[iZgroup].err = get(ctx, s, keys[iZgroup])
+		if res[iZgroup].err != nil {
+			return nil, res[iZgroup].err
+		}
+	}
 	switch {
-	case res[0].ok:
-		n, err := meta.ParseV3(keys[0], res[0].data)
+	case res[iZarrJSON].ok:
+		n, err := meta.ParseV3(keys[iZarrJSON], res[iZarrJSON].data)
 		if err != nil {
 			return nil, err
 		}
@@ -154,21 +175,31 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		if kind == "array" {
 			return nil, errs.New(errs.NotFound, p, "is a group, not an array")
 		}
-		return newGroupV3(s, p, n, res[0].data, cfg)
-	case res[1].ok:
+		return newGroupV3(s, p, n, res[iZarrJSON].data, cfg)
+	case res[iZarray].ok:
 		if kind == "group" {
 			return nil, errs.New(errs.NotFound, p, "is an array, not a group")
 		}
-		m, err := meta.ParseV2(keys[1], res[1].data)
+		m, err := meta.ParseV2(keys[iZarray], res[iZarray].data)
 		if err != nil {
 			return nil, err
 		}
-		return newArray(ctx, s, p, m, prefix+keyZattrs, cfg)
-	case res[2].ok:
+		a := res[iZattrs]
+		if a.err != nil {
+			return nil, a.err
+		}
+		attrs := map[string]any{}
+		if a.ok {
+			if attrs, err = meta.ParseAttrs(keys[iZattrs], a.data); err != nil {
+				return nil, err
+			}
+		}
+		return newArrayAttrs(s, p, m, attrs, keys[iZattrs], cfg), nil
+	case res[iZgroup].ok:
 		if kind == "array" {
 			return nil, errs.New(errs.NotFound, p, "is a group, not an array")
 		}
-		if err := meta.ParseGroupV2(keys[2], res[2].data); err != nil {
+		if err := meta.ParseGroupV2(keys[iZgroup], res[iZgroup].data); err != nil {
 			return nil, err
 		}
 		return newGroup(ctx, s, p, 2, cfg)
