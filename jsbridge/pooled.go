@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"math"
 	"syscall/js"
+	"unsafe"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
 // Reads the npm package's decode workers decode and write into the result
@@ -99,5 +101,46 @@ func init() {
 		o.Set("coords", typedArray("Float64Array", coords))
 		o.Set("geometry", typedArray("Float64Array", geometry))
 		return o, nil
+	})
+}
+
+// decoded keeps the last chunk decodeChunkInPlace decoded alive until the
+// next call: the caller reads it from this module's memory first.
+var decoded []byte
+
+func init() {
+	// decodeChunkInPlace(id, coords, bytes) → [address, length] of the
+	// decoded chunk in this module's memory, valid until the next call
+	// into the engine; or an error object. Synchronous, for the decode
+	// workers: no promise, and no copy out (the worker copies the region
+	// it needs straight into the read's result).
+	handleSync("decodeChunkInPlace", func(a []js.Value) any {
+		decoded = nil
+		arr, err := lookupArray(a[0])
+		if err != nil {
+			return errorValue(err)
+		}
+		idx, err := chunkCoords(arr, a[1])
+		if err != nil {
+			return errorValue(err)
+		}
+		data, ok, err := bytesFromJS(arr.ChunkKey(idx), a[2])
+		if err != nil {
+			return errorValue(err)
+		}
+		if !ok {
+			return errorValue(errs.New(errs.Codec, arr.ChunkKey(idx), "no bytes to decode"))
+		}
+		chunk, err := arr.DecodeChunk(idx, data)
+		if err != nil {
+			return errorValue(err)
+		}
+		decoded = chunk.Bytes()
+		out := jsArray.New(2)
+		if len(decoded) > 0 {
+			out.SetIndex(0, int(uintptr(unsafe.Pointer(&decoded[0]))))
+		}
+		out.SetIndex(1, len(decoded))
+		return out
 	})
 }

@@ -5,7 +5,8 @@
 // (the plan's decoder) is decoded in that module and scattered from its
 // memory; anything else goes through this worker's copy of the engine
 // (decodeChunk on the array opened again from its metadata document).
-import { callBridge, bridgeIfRunning } from "./runtime.js";
+import { callBridge, bridge, bridgeIfRunning, engineMemory } from "./runtime.js";
+import { toZarrError } from "./errors.js";
 import { loadCodecs, codecsExports } from "./codecs.js";
 import { scatter } from "./scatter.js";
 
@@ -78,9 +79,17 @@ async function decodeChunk(m) {
     if (out !== undefined) return out;
   }
   const id = await openArray(r);
-  const res = await callBridge("decodeChunk", id, m.coords, m.bytes);
-  const d = res.data;
-  return place(new Uint8Array(d.buffer, d.byteOffset, d.byteLength), true);
+  // Decoded in the engine's memory and copied from there (a synchronous
+  // call: nothing runs in the engine before the copy).
+  const b = await bridge();
+  const res = b.decodeChunkInPlace(id, m.coords, m.bytes);
+  if (!Array.isArray(res)) {
+    opened.delete(`${r.metadataKey}\0${r.metadata}`); // (opened again next time: the engine may have restarted)
+    throw toZarrError(res);
+  }
+  const mem = engineMemory();
+  if (!mem) throw new Error("the engine stopped");
+  return place(new Uint8Array(mem.buffer, res[0], res[1]));
 }
 
 /**

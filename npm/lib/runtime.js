@@ -228,6 +228,7 @@ async function start(build) {
     build.compiling = null;
   }
   eng.api = api;
+  eng.memory = instance.exports.mem;
   real.current = eng;
   buildOfGeneration.set(gen, real);
   engineLog.starts++;
@@ -365,6 +366,11 @@ export async function callBuild(buildName, name, ...args) {
 /** The build ("core" or "full") of a handle. */
 export function buildOfHandle(id) {
   return buildOf(id).name;
+}
+
+/** The linear memory of the engine new nodes open in, when it runs (decode workers read decoded chunks from it). */
+export function engineMemory() {
+  return preferred().alive()?.memory ?? null;
 }
 
 /** Which builds have an engine running: {core, full}. */
