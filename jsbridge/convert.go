@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall/js"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
@@ -267,17 +267,12 @@ func valueToJS(v any) js.Value {
 			return bigIntJS(strconv.FormatUint(x, 10))
 		}
 		return js.ValueOf(float64(x))
-	case *big.Int:
-		if x.IsInt64() {
-			return intToJS(x.Int64())
-		}
-		return bigIntJS(x.String())
 	case json.Number:
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return intToJS(i)
 		}
-		if bi, ok := new(big.Int).SetString(string(x), 10); ok {
-			return bigIntJS(bi.String())
+		if d := strings.TrimLeft(string(x), "+-"); len(x)-len(d) <= 1 && d != "" && strings.Trim(d, "0123456789") == "" {
+			return bigIntJS(string(x)) // (an integer beyond int64: BigInt reads the digits exactly)
 		}
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {

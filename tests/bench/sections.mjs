@@ -177,3 +177,106 @@ export async function overHTTP(dir, N, runs) {
   }
   return lines;
 }
+
+/**
+ * Startup in Chromium (Debian's, through playwright-core): a page bundled
+ * by Vite imports the library (a dynamic import, its own chunk), starts it
+ * (zarr-wasm: init(), which compiles zarr-core.wasm while it streams in),
+ * opens the zstd array over HTTP from 127.0.0.1 (FetchStore) and reads one
+ * element. A fresh page for every run (files served with no-store, so
+ * nothing comes from the HTTP cache), alternately zarr-wasm and zarrita.js;
+ * ms from the page's navigation start, medians. Skipped without Chromium.
+ */
+export async function browserStartup(dir, runs) {
+  const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+  try {
+    await fs.access(chromiumPath);
+  } catch {
+    return [`Startup in Chromium: skipped (no ${chromiumPath})`];
+  }
+  const { chromium, vite } = await import("../../npm/dev/browser-deps.mjs");
+  const app = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-startup-app-"));
+  const out = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-startup-out-"));
+  const profile = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-startup-chromium-"));
+  const page = (lib) => `<!doctype html><meta charset="utf-8"><title>startup</title><script type="module" src="./${lib}.js"></script>`;
+  // Each page reports [import done, started, opened, first value read] (ms from navigation start) and the value.
+  const ours = `
+    const t0 = performance.now();
+    const zarr = await import("zarr-wasm");
+    const t1 = performance.now();
+    await zarr.init();
+    const t2 = performance.now();
+    const a = await zarr.open(new zarr.FetchStore(location.origin + "/data/zstd"), { kind: "array" });
+    const t3 = performance.now();
+    const v = (await a.get([5, 7])).data[0];
+    globalThis.result = [t0, t1, t2, t3, performance.now(), v];`;
+  const theirs = `
+    const t0 = performance.now();
+    const zarrita = await import("zarrita");
+    const t1 = performance.now();
+    const t2 = t1; // (nothing to start)
+    const a = await zarrita.open(zarrita.root(new zarrita.FetchStore(location.origin + "/data/zstd")), { kind: "array" });
+    const t3 = performance.now();
+    const r = await zarrita.get(a, [5, 7]);
+    const v = typeof r === "object" ? r.data[0] : r;
+    globalThis.result = [t0, t1, t2, t3, performance.now(), v];`;
+  await fs.writeFile(path.join(app, "ours.html"), page("ours"));
+  await fs.writeFile(path.join(app, "theirs.html"), page("theirs"));
+  await fs.writeFile(path.join(app, "ours.js"), ours);
+  await fs.writeFile(path.join(app, "theirs.js"), theirs);
+  let server, context;
+  try {
+    await vite.build({
+      root: app,
+      base: "/app/",
+      logLevel: "warn",
+      configFile: false,
+      build: { outDir: out, emptyOutDir: true, target: "es2022", rollupOptions: { input: { ours: path.join(app, "ours.html"), theirs: path.join(app, "theirs.html") } } },
+      resolve: {
+        alias: [
+          { find: /^zarr-wasm$/, replacement: path.join(npmDir, "index.js") },
+          { find: /^zarrita$/, replacement: path.join(npmDir, "node_modules", "zarrita", "dist", "src", "index.js") },
+        ],
+      },
+    });
+    server = await startServer(dir, { mounts: { "/app": out, "/data": dir } });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    const run = async (lib) => {
+      const p = await context.newPage();
+      try {
+        await p.goto(`${server.url}/app/${lib}.html`);
+        await p.waitForFunction(() => globalThis.result, null, { timeout: 60_000 });
+        return await p.evaluate(() => globalThis.result);
+      } finally {
+        await p.close();
+      }
+    };
+    await run("ours"), await run("theirs"); // (Chromium's first page)
+    const w = [], z = [];
+    for (let i = 0; i < runs; i++) {
+      const a = i % 2 ? null : await run("ours");
+      const b = await run("theirs");
+      const c = a ?? (await run("ours"));
+      if (c[5] !== b[5]) throw new Error(`browser startup: the libraries read ${c[5]} and ${b[5]}`);
+      w.push(c), z.push(b);
+    }
+    const m = (xs, i, j) => f(median(xs.map((x) => x[j] - (i < 0 ? 0 : x[i]))), 1);
+    const row = (name, xs) => `| ${name} | ${m(xs, -1, 0)} | ${m(xs, 0, 1)} | ${m(xs, 1, 2)} | ${m(xs, 2, 3)} | ${m(xs, 1, 3)} | ${m(xs, 3, 4)} | ${m(xs, -1, 4)} |`;
+    return [
+      `Startup in Chromium ${context.browser()?.version() ?? ""} (a fresh page per run, bundled by Vite, the array over HTTP from 127.0.0.1; ms, median of ${runs}, alternately): the library's dynamic import, init(), open, then one element read`,
+      "",
+      "| library | page script starts | import | init | open | init + open | first read | total from navigation |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|",
+      row("zarr-wasm", w),
+      row("zarrita.js", z),
+    ];
+  } finally {
+    await context?.close();
+    await server?.close();
+    for (const d of [app, out, profile]) await fs.rm(d, { recursive: true, force: true });
+  }
+}

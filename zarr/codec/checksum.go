@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // checksumCodec appends or prepends a 32-bit checksum of the data as 4
@@ -22,10 +23,12 @@ type checksumCodec struct {
 	alt func([]byte) uint32
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is made on first use: building the table at package init made
+// V8 optimise the table builder during every WebAssembly start.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 func init() {
-	Register(checksumFactory("crc32c", func(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }, false),
+	Register(checksumFactory("crc32c", func(b []byte) uint32 { return crc32.Checksum(b, castagnoli()) }, false),
 		"crc32c")
 	Register(checksumFactory("crc32", crc32.ChecksumIEEE, true), "numcodecs.crc32")
 	Register(checksumFactory("adler32", adler32.Checksum, true), "numcodecs.adler32")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -135,29 +134,18 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 		if err != nil {
 			return fmt.Errorf("fill_value %v for %s: %v", v, t, err)
 		}
-		var lo, hi big.Int
 		if signed, bits, ok := LowPrecInt(t.Format); ok {
-			v, fits := Int4Bits(n.Int64(), signed, bits)
-			if !n.IsInt64() || !fits {
-				return fmt.Errorf("fill_value %v is out of range for %s", n, t)
+			i, inInt64 := n.int64()
+			v, fits := Int4Bits(i, signed, bits)
+			if !inInt64 || !fits {
+				return fmt.Errorf("fill_value %s is out of range for %s", n, t)
 			}
 			b[0] = v
 			return nil
 		}
-		if t.Kind == Uint {
-			hi.Lsh(big.NewInt(1), uint(8*t.Size)).Sub(&hi, big.NewInt(1))
-		} else {
-			hi.Lsh(big.NewInt(1), uint(8*t.Size-1)).Sub(&hi, big.NewInt(1))
-			lo.Neg(&hi).Sub(&lo, big.NewInt(1))
-		}
-		if n.Cmp(&lo) < 0 || n.Cmp(&hi) > 0 {
+		u, fits := n.fits(t.Kind == Uint, 8*t.Size)
+		if !fits {
 			return fmt.Errorf("fill_value %v is out of range for %s", v, t)
-		}
-		var u uint64
-		if n.Sign() < 0 {
-			u = uint64(n.Int64())
-		} else {
-			u = n.Uint64()
 		}
 		t.StoreUint64(b, u)
 		return nil
@@ -316,40 +304,110 @@ func toFloat(v any) (float64, error) {
 	return 0, fmt.Errorf("%v (%T) is not a number", v, v)
 }
 
-// exactInt converts a JSON number or Go integer to a big.Int without passing
-// through float64 (int64/uint64 fill values above 2^53 stay exact). Floats
-// with an integral value (0.0) are accepted.
-func exactInt(v any) (*big.Int, error) {
+// exactInteger is an integer fill value exactly (int64 and uint64 values
+// above 2^53 do not pass through float64): its sign and magnitude, or, for a
+// magnitude of 2^64 or more (out of range of every integer type), its
+// decimal digits only.
+type exactInteger struct {
+	neg  bool
+	mag  uint64
+	huge string // the magnitude's decimal digits when it is 2^64 or more
+}
+
+func (n exactInteger) String() string {
+	m := n.huge
+	if m == "" {
+		m = strconv.FormatUint(n.mag, 10)
+	}
+	if n.neg && m != "0" {
+		return "-" + m
+	}
+	return m
+}
+
+// int64 is n as an int64, and whether it is in range.
+func (n exactInteger) int64() (int64, bool) {
+	switch {
+	case n.huge != "":
+		return 0, false
+	case n.neg:
+		return -int64(n.mag), n.mag <= 1<<63
+	default:
+		return int64(n.mag), n.mag < 1<<63
+	}
+}
+
+// fits reports whether n is in range of an integer of the given width
+// (unsigned or two's complement), and its bits as a uint64 then.
+func (n exactInteger) fits(unsigned bool, bits int) (uint64, bool) {
+	if n.huge != "" {
+		return 0, false
+	}
+	if unsigned {
+		return n.mag, !(n.neg && n.mag != 0) && (bits == 64 || n.mag < 1<<uint(bits))
+	}
+	limit := uint64(1) << uint(bits-1) // |min|; max is limit-1
+	if n.neg {
+		return -n.mag, n.mag <= limit
+	}
+	return n.mag, n.mag < limit
+}
+
+// exactFromFloat is an integral float's exact value.
+func exactFromFloat(f float64) exactInteger {
+	n := exactInteger{neg: f < 0}
+	a := math.Abs(f)
+	if a >= 1<<64 {
+		n.huge = strings.TrimPrefix(strconv.FormatFloat(f, 'f', 0, 64), "-")
+		return n
+	}
+	n.mag = uint64(a)
+	return n
+}
+
+// exactInt converts a JSON number or Go integer to its exact integer value
+// without passing through float64. Floats with an integral value (0.0) are
+// accepted.
+func exactInt(v any) (exactInteger, error) {
 	switch x := v.(type) {
 	case json.Number:
-		if n, ok := new(big.Int).SetString(string(x), 10); ok {
+		s := string(x)
+		digits := strings.TrimLeft(s, "+-")
+		if len(s)-len(digits) <= 1 && digits != "" && strings.Trim(digits, "0123456789") == "" {
+			n := exactInteger{neg: s[0] == '-'}
+			if m, err := strconv.ParseUint(digits, 10, 64); err == nil {
+				n.mag = m
+			} else if d := strings.TrimLeft(digits, "0"); d != "" {
+				n.huge = d
+			}
 			return n, nil
 		}
-		f, err := strconv.ParseFloat(string(x), 64)
+		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || f != math.Trunc(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("%s is not an integer", x)
+			return exactInteger{}, fmt.Errorf("%s is not an integer", x)
 		}
-		n, _ := big.NewFloat(f).Int(nil)
-		return n, nil
+		return exactFromFloat(f), nil
 	case int:
-		return big.NewInt(int64(x)), nil
+		return exactInt(int64(x))
 	case int64:
-		return big.NewInt(x), nil
+		if x < 0 {
+			return exactInteger{neg: true, mag: -uint64(x)}, nil
+		}
+		return exactInteger{mag: uint64(x)}, nil
 	case uint64:
-		return new(big.Int).SetUint64(x), nil
+		return exactInteger{mag: x}, nil
 	case float64:
 		if x != math.Trunc(x) || math.IsInf(x, 0) || math.IsNaN(x) {
-			return nil, fmt.Errorf("%v is not an integer", x)
+			return exactInteger{}, fmt.Errorf("%v is not an integer", x)
 		}
-		n, _ := big.NewFloat(x).Int(nil)
-		return n, nil
+		return exactFromFloat(x), nil
 	case bool:
 		if x {
-			return big.NewInt(1), nil
+			return exactInteger{mag: 1}, nil
 		}
-		return big.NewInt(0), nil
+		return exactInteger{}, nil
 	}
-	return nil, fmt.Errorf("%v (%T) is not an integer", v, v)
+	return exactInteger{}, fmt.Errorf("%v (%T) is not an integer", v, v)
 }
 
 // ToLittle converts elements in place from t's stored byte order to the

@@ -9,7 +9,6 @@ package meta
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,7 +76,7 @@ func (k KeyEncoding) Key(idx []int) string {
 
 // Chain returns the codec chain for chunks of the given shape.
 func (a *Array) Chain(shape []int) (*codec.Chain, error) {
-	key := fmt.Sprint(shape)
+	key := shapeKey(shape)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if c, ok := a.chains[key]; ok {
@@ -92,6 +91,19 @@ func (a *Array) Chain(shape []int) (*codec.Chain, error) {
 	}
 	a.chains[key] = c
 	return c, nil
+}
+
+// shapeKey is a chunk shape as a map key ("256,256"); fmt.Sprint did it
+// once per chunk read, and made V8 compile fmt's printer at startup.
+func shapeKey(shape []int) string {
+	b := make([]byte, 0, 8*len(shape))
+	for i, n := range shape {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return string(b)
 }
 
 // invalid returns an INVALID_METADATA error naming the document and field.
