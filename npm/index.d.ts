@@ -166,7 +166,10 @@ export interface FetchStoreOptions extends HTTPPolicy {
   headers?: HeadersInit;
   /** Replaces fetch (auth, presigning, remapping statuses); receives a Request. */
   fetch?: (request: Request) => Promise<Response>;
-  /** Requests in flight at once (default 16). */
+  /**
+   * Requests in flight at once (default 64 in Node, 16 in a browser); an
+   * array's reads then fetch and decode as many chunks at once.
+   */
   concurrency?: number;
   /** Extra RequestInit fields (credentials, mode, cache, ...). */
   requestInit?: RequestInit;
@@ -193,6 +196,8 @@ export interface FetchStoreOptions extends HTTPPolicy {
 export declare class FetchStore implements Readable {
   constructor(url: string | URL, options?: FetchStoreOptions);
   readonly url: URL;
+  /** Requests in flight at most (the concurrency option resolved); arrays read as many chunks at once. */
+  readonly concurrency: number;
   /** Requests sent so far (retries included). */
   requests: number;
   /** Bytes received so far (bodies of answers). */
@@ -527,7 +532,7 @@ declare abstract class ZarrNode {
 
 export interface ReadOptions {
   signal?: AbortSignal;
-  /** Chunks fetched and decoded at once (default 16). */
+  /** Chunks fetched and decoded at once (default 16, or the store's `concurrency` such as FetchStore's). */
   concurrency?: number;
 }
 

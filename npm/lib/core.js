@@ -226,8 +226,11 @@ export class ZarrArray extends ZarrNode {
     const sel = normSelection(selection);
     // With a pool of decode workers, the workers decode (and write) the
     // chunks of a read worth it (lib/pooled.js); else the engine reads.
+    // A store that bounds its own requests (FetchStore's `concurrency`) is
+    // read that many chunks at a time.
     const pooled = options.workers === false ? null : pooledGet;
-    return withSignal(options.signal, async (signal) => (await pooled?.(this, sel, signal, options.concurrency)) ?? this._call("get", sel, signal, options.concurrency));
+    const c = options.concurrency ?? (Number.isInteger(this.store?.concurrency) ? this.store.concurrency : undefined);
+    return withSignal(options.signal, async (signal) => (await pooled?.(this, sel, signal, c)) ?? this._call("get", sel, signal, c));
   }
   /**
    * Writes a selection: value is a scalar (broadcast), a TypedArray or

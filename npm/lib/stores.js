@@ -118,7 +118,7 @@ export function writeAllowed(current, options) {
 /** A counting semaphore bounding requests in flight. */
 class Limiter {
   constructor(n) {
-    this.free = Math.max(1, n | 0);
+    this.size = this.free = Math.max(1, n | 0);
     this.waiting = [];
   }
   acquire(signal) {
@@ -558,6 +558,9 @@ async function readCapped(res, cap, progress, ac, url) {
   return out;
 }
 
+/** FetchStore's default `concurrency`: 64 in Node, 16 in a browser (see FetchStore). */
+const fetchConcurrency = globalThis.location === undefined ? 64 : 16;
+
 /**
  * A read-only store over HTTP(S).
  *
@@ -573,7 +576,13 @@ async function readCapped(res, cap, progress, ac, url) {
  *   truncated bodies and 408/425/429/500/502/503/504 after a jittered
  *   exponential back-off (`retryDelay`, `maxRetryDelay`) or the server's
  *   Retry-After.
- * - At most `concurrency` requests are in flight (default 16).
+ * - At most `concurrency` requests are in flight: by default 64 in Node
+ *   (whose fetch opens a connection per request in flight, as many as
+ *   asked) and 16 in a browser (which sends 6 at a time per server over
+ *   HTTP/1.1 and queues the rest, their attempt timers running). An
+ *   array's reads fetch and decode that many chunks at once (more than
+ *   the engine's default 16; `get(sel, {concurrency})` still decides), so
+ *   the 25 chunks of a 1000×1000 window are asked for in one round trip.
  * - Ranged requests are sent with `cache: "no-store"` (unless
  *   `requestInit.cache` or `noStoreRanges: false` says otherwise): Chromium's
  *   HTTP cache lets one request per URL through at a time, which would
@@ -602,10 +611,15 @@ export class FetchStore {
     const base = new URL(String(url), globalThis.location?.href);
     if (!base.pathname.endsWith("/")) base.pathname += "/";
     this.url = base;
-    this.#reader = new HTTPReader({ noStoreRanges: true, ...options });
+    this.#reader = new HTTPReader({ noStoreRanges: true, ...options, concurrency: options.concurrency ?? fetchConcurrency });
     const c = options.conditionalRequests ?? "same-origin";
     /** Whether conditions are sent as request headers (see the class comment). */
     this.conditionalRequests = c === "same-origin" ? globalThis.location === undefined || base.origin === globalThis.location.origin : !!c;
+  }
+
+  /** Requests in flight at most (the `concurrency` option); reads take as many chunks at once. */
+  get concurrency() {
+    return this.#reader.limiter.size;
   }
 
   /** Requests sent (each retry counts), for diagnostics. */

@@ -3,15 +3,16 @@
 // read-only program needs, and reads over HTTP from a server that adds
 // 20 ms to every request — zarr-wasm and zarrita.js in the same run,
 // interleaved, medians.
-import { execFileSync } from "node:child_process";
+import { execFileSync, fork } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
+import { fileURLToPath } from "node:url";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { zarrita, ZarritaFetchStore } from "../../npm/dev/deps.mjs";
-import { npmDir, startServer } from "../node/helpers.mjs";
+import { npmDir } from "../node/helpers.mjs";
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -133,46 +134,101 @@ export async function download() {
 }
 
 /**
- * Over HTTP: a local server on 127.0.0.1 that waits 20 ms before every
- * answer; each library reads with its own FetchStore (wall time, median of
- * RUNS, alternately), and the server counts the requests of one read.
+ * Starts tests/bench/http-server.mjs (a Node process of its own serving
+ * dir on 127.0.0.1, waiting delayMs before every answer) and returns {url,
+ * requests(): the requests it has received, close()}.
+ */
+export async function startServerProcess(dir, delayMs) {
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), "http-server.mjs"), [dir, String(delayMs)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const next = () =>
+    new Promise((resolve, reject) => {
+      const onExit = (code) => reject(new Error(`the bench's HTTP server exited (${code})`));
+      child.once("exit", onExit);
+      child.once("message", (m) => (child.off("exit", onExit), resolve(m)));
+    });
+  const { url } = await next();
+  return {
+    url,
+    requests: async () => (child.send("requests"), (await next()).requests),
+    close: async () => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.send("close");
+      await exited;
+    },
+  };
+}
+
+/**
+ * Over HTTP: a local server on 127.0.0.1 (another process) that waits 20
+ * ms before every answer; each library reads with its own FetchStore (wall
+ * time of open + read, and of open alone, median of RUNS, alternately), and
+ * the server counts the requests of one open + read. zarr-wasm is timed on
+ * this thread (get(sel, {workers: false})) and with useWorkers(2) (its
+ * decode workers; "—" when that read fails).
  */
 export async function overHTTP(dir, N, runs) {
-  const server = await startServer(dir, { delayMs: 20 });
+  const server = await startServerProcess(dir, 20);
   const lines = [
-    "Over HTTP (a server on 127.0.0.1 adding 20 ms to every request; each library's own FetchStore; wall time, median of " + runs + ", alternately)",
+    "Over HTTP (a server in another process on 127.0.0.1 adding 20 ms to every request; each library's own FetchStore; wall time of open + read, of which open, median of " + runs + ", alternately)",
     "",
-    "| array | read | zarr-wasm ms (requests) | zarrita.js ms (requests) | time ratio |",
-    "|---|---|---:|---:|---:|",
+    "| array | read | zarr-wasm ms (open; requests) | with useWorkers(2) ms | zarrita.js ms (open; requests) | time ratio | with useWorkers(2) |",
+    "|---|---|---:|---:|---:|---:|---:|",
   ];
   const reads = [
     ["whole array", null, [null, null]],
     ["1000×1000 window", [zarr.slice(1500, 2500), zarr.slice(1200, 2200)], [zarrita.slice(1500, 2500), zarrita.slice(1200, 2200)]],
   ];
+  await zarr.useWorkers(2);
   try {
     for (const name of ["blosc-lz4", "zstd", "v3 sharded zstd"]) {
       const url = `${server.url}/${encodeURIComponent(name)}`;
       for (const [label, selW, selZ] of reads) {
         // A fresh store and array per read, so no library keeps bytes between reads.
-        const ours = async () => (await zarr.open(new zarr.FetchStore(url), { kind: "array" })).get(selW);
-        const theirs = async () => zarrita.get(await zarrita.open(zarrita.root(new ZarritaFetchStore(url)), { kind: "array" }), selZ);
-        const counted = async (fn) => {
-          const before = server.stats.requests;
+        const ours = (workers) => async () => {
+          const a = await zarr.open(new zarr.FetchStore(url), { kind: "array" });
           const t = performance.now();
-          await fn();
-          return [performance.now() - t, server.stats.requests - before];
+          await a.get(selW, { workers });
+          return t;
         };
-        await counted(ours), await counted(theirs);
-        const w = [], z = [];
+        const theirs = async () => {
+          const a = await zarrita.open(zarrita.root(new ZarritaFetchStore(url)), { kind: "array" });
+          const t = performance.now();
+          await zarrita.get(a, selZ);
+          return t;
+        };
+        const counted = async (fn) => {
+          const before = await server.requests();
+          const t = performance.now();
+          const opened = await fn();
+          const end = performance.now();
+          return { ms: end - t, open: opened - t, requests: (await server.requests()) - before };
+        };
+        let pooledFailed = false;
+        const pooled = async () => {
+          if (pooledFailed) return null;
+          try {
+            return await counted(ours(undefined));
+          } catch (e) {
+            pooledFailed = true;
+            process.stderr.write(`over HTTP, ${name} ${label} with useWorkers(2): ${e?.message ?? e}\n`);
+            return null;
+          }
+        };
+        await counted(ours(false)), await pooled(), await counted(theirs);
+        const w = [], p = [], z = [];
         for (let i = 0; i < runs; i++) {
-          if (i % 2) z.push(await counted(theirs)), w.push(await counted(ours));
-          else w.push(await counted(ours)), z.push(await counted(theirs));
+          if (i % 2) z.push(await counted(theirs)), p.push(await pooled()), w.push(await counted(ours(false)));
+          else w.push(await counted(ours(false))), p.push(await pooled()), z.push(await counted(theirs));
         }
-        const [tw, tz] = [median(w.map((x) => x[0])), median(z.map((x) => x[0]))];
-        lines.push(`| ${name} | ${label} | ${f(tw)} (${w[0][1]}) | ${f(tz)} (${z[0][1]}) | ${f(tw / tz, 2)} |`);
+        const ms = (xs) => median(xs.map((x) => x.ms));
+        const cell = (xs) => `${f(ms(xs))} (${f(median(xs.map((x) => x.open)))}; ${xs[0].requests})`;
+        const tz = ms(z);
+        const pooledCells = pooledFailed ? ["—", "—"] : [f(ms(p)), f(ms(p) / tz, 2)];
+        lines.push(`| ${name} | ${label} | ${cell(w)} | ${pooledCells[0]} | ${cell(z)} | ${f(ms(w) / tz, 2)} | ${pooledCells[1]} |`);
       }
     }
   } finally {
+    await zarr.useWorkers(0);
     await server.close();
   }
   return lines;

@@ -40,11 +40,12 @@ const mime = {
  *    a function of the decoded path giving one
  *  - routes: {"/path": (req, res) => void} handlers tried first
  *  - mounts: {"/prefix": dir} serve dir under /prefix (root serves the rest)
- * stats: requests, rangeRequests, inFlight, maxInFlight, byStatus, paths,
+ *  - keepAliveTimeout: ms an idle connection is kept (Node's default: 5000)
+ * stats: requests, connections (TCP connections accepted), rangeRequests, inFlight, maxInFlight, byStatus, paths,
  * log ({path, range, headers} per request).
  */
 export async function startServer(root, options = {}) {
-  const stats = { requests: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [], log: [] };
+  const stats = { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [], log: [] };
   const failures = new Map();
   const server = http.createServer(async (req, res) => {
     stats.requests++;
@@ -130,13 +131,15 @@ export async function startServer(root, options = {}) {
       finish(500, {}, String(e));
     }
   });
+  if (options.keepAliveTimeout) server.keepAliveTimeout = options.keepAliveTimeout;
+  server.on("connection", () => stats.connections++);
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
     reset() {
-      Object.assign(stats, { requests: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [], log: [] });
+      Object.assign(stats, { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [], log: [] });
     },
     close: () =>
       new Promise((resolve) => {

@@ -189,6 +189,53 @@ describe("reading over HTTP overlaps the chunk requests", () => {
   });
 });
 
+describe("reading over HTTP takes as many chunks at once as the FetchStore allows", () => {
+  test("a 5×5-chunk window in one round trip (64 in Node by default); concurrency: 4 bounds the read too", async (t) => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-http-"));
+    try {
+      const a = await zarr.create(new FileSystemStore(root), { path: "a", shape: [100, 100], chunks: [10, 10], dtype: "<f4", zarrFormat: 2 });
+      await a.set(null, { data: Float32Array.from({ length: 10000 }, (_, i) => i), shape: [100, 100] });
+      const server = await startServer(root, { delayMs: 40 });
+      try {
+        const read = async (options) => {
+          // Client-side: how many requests were sent before the first answer came.
+          let sent = 0;
+          let firstAnswer = null;
+          const store = new zarr.FetchStore(server.url, {
+            ...options,
+            fetch: async (req) => {
+              sent++;
+              const res = await fetch(req);
+              firstAnswer ??= sent;
+              return res;
+            },
+          });
+          const arr = await zarr.open(store, { path: "a", kind: "array" });
+          server.reset();
+          sent = 0;
+          firstAnswer = null;
+          const r = await arr.get([zarr.slice(15, 65), zarr.slice(5, 55)]);
+          assert.equal(r.data[0], 1505);
+          assert.equal(r.data[r.data.length - 1], 6454);
+          return { store, requests: server.stats.requests, before: firstAnswer, maxInFlight: server.stats.maxInFlight };
+        };
+        const wide = await read();
+        assert.equal(wide.store.concurrency, 64);
+        assert.equal(wide.requests, 36); // (rows 1-6, columns 0-5)
+        t.diagnostic(`default: ${wide.before} of ${wide.requests} chunk requests sent before the first answer; the server saw ${wide.maxInFlight} at once`);
+        assert.equal(wide.before, 36, "every chunk of the window asked for before the first answer");
+        const narrow = await read({ concurrency: 4 });
+        assert.equal(narrow.store.concurrency, 4);
+        assert.ok(narrow.before <= 4, `concurrency 4: ${narrow.before} sent before the first answer`);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("FileSystemStore", () => {
   test("get, getRange, has, list, delete", async () => {
     const s = new FileSystemStore(dir);
