@@ -25,83 +25,97 @@ func init() {
 	// has ndim numbers per chunk; geometry 6·ndim per chunk: the chunk's
 	// shape, then per dimension in.start, in.step, out.start, out.step,
 	// count.
-	handleAsync("planRead", func(a []js.Value) (js.Value, error) {
-		arr, err := lookupArray(a[0])
+	// Synchronous: it reads nothing, and an async call costs a turn of
+	// the event loop.
+	handleSync("planRead", func(a []js.Value) any {
+		plan, err := planRead(a)
 		if err != nil {
-			return js.Value{}, err
+			return errorValue(err)
 		}
-		sel, err := selectionFromJS(a[1])
-		if err != nil {
-			return js.Value{}, err
-		}
-		reason := func(why string) (js.Value, error) {
-			o := jsObject.New()
-			o.Set("reason", why)
-			return o, nil
-		}
-		dt := arr.DType()
-		name, _ := typedArrayName(dt)
-		if name == "" || isFloat32Like(dt) {
-			return reason("data type converted on its way to JS")
-		}
-		st, ok := arr.ChunkStore().(*jsStore)
-		if !ok {
-			return reason("a store of the engine")
-		}
-		p, why, err := arr.PlanExternalRead(sel)
-		if err != nil {
-			return js.Value{}, err
-		}
-		if p == nil {
-			return reason(why)
-		}
-		ndim := len(p.FullShape)
-		keys := make([]string, len(p.Chunks))
-		coords := make([]byte, 0, 8*ndim*len(p.Chunks))
-		geometry := make([]byte, 0, 8*6*ndim*len(p.Chunks))
-		num := func(b []byte, v int) []byte {
-			return binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(v)))
-		}
-		for i, c := range p.Chunks {
-			keys[i] = jsKey(c.Key)
-			for d := 0; d < ndim; d++ {
-				coords = num(coords, c.Index[d])
-			}
-			for d := 0; d < ndim; d++ {
-				geometry = num(geometry, c.Shape[d])
-			}
-			for d := 0; d < ndim; d++ {
-				in, out := c.In[d], c.Out[d]
-				for _, v := range []int{in.Start, in.Step, out.Start, out.Step, in.Count} {
-					geometry = num(geometry, v)
-				}
-			}
-		}
-		o := jsObject.New()
-		o.Set("store", st.obj)
-		o.Set("shape", intsToJS(p.Shape))
-		o.Set("fullShape", intsToJS(p.FullShape))
-		o.Set("array", name)
-		o.Set("itemSize", max(dt.Size, 1))
-		o.Set("decoder", p.Decoder)
-		comp := jsArray.New(len(p.Compressors))
-		for i, c := range p.Compressors {
-			comp.SetIndex(i, c)
-		}
-		o.Set("compressors", comp)
-		if p.Fill != nil {
-			o.Set("fill", bytesToJS(p.Fill))
-		} else {
-			o.Set("fill", js.Null())
-		}
-		o.Set("path", arr.Path())
-		o.Set("metadataKey", jsKey(p.MetadataKey))
-		o.Set("metadata", string(p.Metadata))
-		o.Set("keys", stringsToJS(keys))
-		o.Set("coords", typedArray("Float64Array", coords))
-		o.Set("geometry", typedArray("Float64Array", geometry))
-		return o, nil
+		return plan
 	})
+}
+
+// planRead builds the plan (see above).
+func planRead(a []js.Value) (js.Value, error) {
+	for len(a) < 2 {
+		a = append(a, js.Undefined())
+	}
+	arr, err := lookupArray(a[0])
+	if err != nil {
+		return js.Value{}, err
+	}
+	sel, err := selectionFromJS(a[1])
+	if err != nil {
+		return js.Value{}, err
+	}
+	reason := func(why string) (js.Value, error) {
+		o := jsObject.New()
+		o.Set("reason", why)
+		return o, nil
+	}
+	dt := arr.DType()
+	name, _ := typedArrayName(dt)
+	if name == "" || isFloat32Like(dt) {
+		return reason("data type converted on its way to JS")
+	}
+	st, ok := arr.ChunkStore().(*jsStore)
+	if !ok {
+		return reason("a store of the engine")
+	}
+	p, why, err := arr.PlanExternalRead(sel)
+	if err != nil {
+		return js.Value{}, err
+	}
+	if p == nil {
+		return reason(why)
+	}
+	ndim := len(p.FullShape)
+	keys := make([]string, len(p.Chunks))
+	coords := make([]byte, 0, 8*ndim*len(p.Chunks))
+	geometry := make([]byte, 0, 8*6*ndim*len(p.Chunks))
+	num := func(b []byte, v int) []byte {
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(v)))
+	}
+	for i, c := range p.Chunks {
+		keys[i] = jsKey(c.Key)
+		for d := 0; d < ndim; d++ {
+			coords = num(coords, c.Index[d])
+		}
+		for d := 0; d < ndim; d++ {
+			geometry = num(geometry, c.Shape[d])
+		}
+		for d := 0; d < ndim; d++ {
+			in, out := c.In[d], c.Out[d]
+			for _, v := range []int{in.Start, in.Step, out.Start, out.Step, in.Count} {
+				geometry = num(geometry, v)
+			}
+		}
+	}
+	o := jsObject.New()
+	o.Set("store", st.obj)
+	o.Set("shape", intsToJS(p.Shape))
+	o.Set("fullShape", intsToJS(p.FullShape))
+	o.Set("array", name)
+	o.Set("itemSize", max(dt.Size, 1))
+	o.Set("decoder", p.Decoder)
+	comp := jsArray.New(len(p.Compressors))
+	for i, c := range p.Compressors {
+		comp.SetIndex(i, c)
+	}
+	o.Set("compressors", comp)
+	if p.Fill != nil {
+		o.Set("fill", bytesToJS(p.Fill))
+	} else {
+		o.Set("fill", js.Null())
+	}
+	o.Set("path", arr.Path())
+	o.Set("metadataKey", jsKey(p.MetadataKey))
+	o.Set("metadata", string(p.Metadata))
+	o.Set("keys", stringsToJS(keys))
+	o.Set("coords", typedArray("Float64Array", coords))
+	o.Set("geometry", typedArray("Float64Array", geometry))
+	return o, nil
 }
 
 // decoded keeps the last chunk decodeChunkInPlace decoded alive until the

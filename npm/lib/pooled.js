@@ -18,6 +18,7 @@
 // a read without the pool; a store that fails, or an abort, hands the read
 // to the engine, which reports it as it would have.
 import { currentPool } from "./workers.js";
+import { bridgeIfRunning } from "./runtime.js";
 import { scatter, fillWith } from "./scatter.js";
 
 /**
@@ -26,6 +27,14 @@ import { scatter, fillWith } from "./scatter.js";
  */
 const worthAWorker = new Set(["zstd", "zlib", "gzip", "bz2", "lzma", "blosc:zstd", "blosc:zlib", "blosc:lz4", "blosc:lz4hc", "blosc:blosclz", "blosc:snappy"]);
 
+
+/**
+ * A read that decodes less stays on this thread: what a pooled read costs
+ * besides decoding (a result the workers share, a message each way per
+ * chunk, waking the workers) ate the gain of a 1000×1000 window of 256×256
+ * float32 chunks (6.5 MB decoded) on a loaded machine (tests/bench).
+ */
+const minReadBytes = 16 << 20;
 
 let nextRead = 1;
 
@@ -37,12 +46,9 @@ let nextRead = 1;
 export async function pooledGet(arr, sel, signal, concurrency) {
   const pool = currentPool();
   if (!pool || !pool.workers.some((w) => w.alive) || signal?.aborted) return null;
-  let plan;
-  try {
-    plan = await arr._call("planRead", sel);
-  } catch {
-    return null; // (the engine's read reports it)
-  }
+  // (An error, or an engine that stopped: the engine's read reports it.)
+  const plan = bridgeIfRunning()?.planRead(arr._info.id, sel);
+  if (!plan || plan.error || plan.__zarrWasmError) return null;
   if (plan.reason) {
     pool.reads.engine++;
     return null;
@@ -60,9 +66,12 @@ export async function pooledGet(arr, sel, signal, concurrency) {
     for (let d = 0; d < ndim; d++) n *= g[i * per + d];
     decoded += n;
   }
-  // Worth it: compressed chunks that decode to minBytes or more on average
-  // (useWorkers(n, {minBytes: 0}): every read the engine plans).
-  const worth = pool.minBytes === 0 || (keys.length >= 2 && decoded >= pool.minBytes * keys.length && plan.compressors.some((c) => worthAWorker.has(c)));
+  // Worth it: compressed chunks that decode to minBytes or more on average,
+  // minReadBytes in all (useWorkers(n, {minBytes: 0}): every read the
+  // engine plans).
+  const worth =
+    pool.minBytes === 0 ||
+    (keys.length >= 2 && decoded >= minReadBytes && decoded >= pool.minBytes * keys.length && plan.compressors.some((c) => worthAWorker.has(c)));
   if (!worth) {
     pool.reads.engine++;
     return null;

@@ -382,7 +382,7 @@ export function engines() {
 // every running engine (and are replayed on engines that start later);
 // storeStats adds up what each engine counted; the rest go to the build
 // new nodes open in.
-const onHandle = new Set(["release", "arraySpec", "cacheStats", "clearCache"]);
+const onHandle = new Set(["release", "arraySpec", "cacheStats", "clearCache", "planRead"]);
 const syncBridge = new Proxy(
   {},
   {

@@ -2,8 +2,9 @@
 // chunks (raw, blosc-lz4, blosc-zstd, zstd, blosc-zlib, zlib, and v3 zstd in
 // 1024×1024 shards), read from the same in-memory store
 // in one run: the whole array, a 1000×1000 window, and a [::4, ::4] stride;
-// then, for a codec the decode worker pool takes (bz2, which zarrita.js
-// cannot read), zarr-wasm on one thread and with a worker per core.
+// then zarr-wasm on one thread against a pool of decode workers (WORKERS,
+// default 2) for bz2 (which zarrita.js cannot read), blosc-zstd, zstd,
+// blosc-lz4 and raw.
 // Prints MB/s of decoded output (10^6 bytes/s, median of RUNS interleaved
 // runs after a warm-up) and the ratio (and their geometric mean over the 15
 // cells of raw, blosc-lz4, blosc-zstd, zstd and zlib), then writes, the
@@ -12,6 +13,7 @@
 //
 //   node tests/bench/bench.mjs            (make bench-js)
 //   RUNS=9 node tests/bench/bench.mjs
+//   ONLY=parallel node tests/bench/bench.mjs   (the parallel table alone)
 import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
@@ -141,15 +143,15 @@ async function main() {
       }
     }
   }
-  // The decode worker pool takes only what Go decodes slowly (bz2, lzma),
-  // which zarrita.js cannot read: zarr-wasm on its own thread and with a
-  // worker per core, on the same data compressed with bz2.
+  // The decode worker pool: bz2 (which zarrita.js cannot read) beside the
+  // arrays above, read by zarr-wasm on this thread and with useWorkers
+  // (pooled reads, npm/lib/pooled.js).
   const bz2 = await zarr.create(store, { path: "bz2", shape: [N, N], chunks: [C, C], dtype: "<f4", zarrFormat: 2, compressor: { id: "bz2", level: 1 } });
   await bz2.set(null, { data, shape: [N, N] });
-  const pool = await zarr.useWorkers();
-  const workers = pool.size;
-  await zarr.useWorkers(0);
-  for (let w = 0; w < 2; w++) {
+  const workers = Number(process.env.WORKERS ?? 2);
+  // (ONLY=parallel: just the parallel table)
+  const parallelOnly = process.env.ONLY === "parallel";
+  for (let w = 0; w < 2 && !parallelOnly; w++) {
     for (const j of jobs) {
       await j.wasm();
       await j.zarrita();
@@ -160,7 +162,7 @@ async function main() {
     await fn();
     into.push(performance.now() - t0);
   };
-  for (let r = 0; r < RUNS; r++) {
+  for (let r = 0; r < RUNS && !parallelOnly; r++) {
     for (const j of jobs) {
       if (r % 2 === 0) {
         await timed(j.wasm, j.tw);
@@ -172,21 +174,69 @@ async function main() {
     }
     process.stderr.write(".");
   }
-  // The pool's runs come after the others (starting and stopping workers
-  // would load the machine during them).
-  // The same for whole reads of blosc-zstd and zstd (the pool leaves them
-  // to this thread's libzstd: see README).
-  const parallel = [["bz2", bz2], ...(await Promise.all(["blosc-zstd", "zstd"].map(async (n) => [n, await zarr.open(store, { path: n, kind: "array" })])))].map(([name, arr]) => ({ name, arr, alone: [], pooled: [] }));
-  for (const p of parallel) {
-    await p.arr.get();
-    for (let r = 0; r < RUNS; r++) await timed(() => p.arr.get(), p.alone);
+  // The pool's runs come after the others (starting workers would load the
+  // machine during them). With the pool running (idle workers cost
+  // nothing), each read is timed on this thread (get(sel, {workers: false}))
+  // and through the pool alternately, so both see the same load; wall time
+  // and the CPU time of the whole process (every thread), medians of
+  // PRUNS.
+  const PRUNS = Math.max(RUNS, 7);
+  const parallel = [];
+  for (const name of ["bz2", "blosc-zstd", "zstd", "blosc-lz4", "raw"]) {
+    const arr = name === "bz2" ? bz2 : await zarr.open(store, { path: name, kind: "array" });
+    for (const [label, selW, , outBytes] of name === "bz2" ? reads.slice(0, 1) : reads.slice(0, 2)) parallel.push({ name, label, arr, sel: selW, outBytes, alone: [], pooled: [], cpuAlone: [], cpuPooled: [] });
   }
-  await zarr.useWorkers(workers);
+  const pool = await zarr.useWorkers(workers);
+  const cpuTimed = async (fn, wall, cpu) => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await fn();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  };
   for (const p of parallel) {
-    await p.arr.get();
-    for (let r = 0; r < RUNS; r++) await timed(() => p.arr.get(), p.pooled);
+    await p.arr.get(p.sel, { workers: false });
+    await p.arr.get(p.sel);
   }
+  const pooledBefore = { ...pool.stats().reads };
+  for (let r = 0; r < PRUNS; r++) {
+    for (const p of parallel.filter((p) => p.name !== "bz2")) {
+      const one = () => cpuTimed(() => p.arr.get(p.sel, { workers: false }), p.alone, p.cpuAlone);
+      const pooled = () => cpuTimed(() => p.arr.get(p.sel), p.pooled, p.cpuPooled);
+      if (r % 2 === 0) await one(), await pooled();
+      else await pooled(), await one();
+    }
+  }
+  const poolReads = pool.stats().reads;
+  // bz2 on this thread with no pool at all (with a pool, the engine hands
+  // bz2 chunks of reads it keeps to the workers): the pool stopped and
+  // started again between the two (3 rounds; a read takes seconds).
+  for (let r = 0; r < 3; r++) {
+    for (const p of parallel.filter((p) => p.name === "bz2")) {
+      await zarr.useWorkers(0);
+      await cpuTimed(() => p.arr.get(p.sel), p.alone, p.cpuAlone);
+      await zarr.useWorkers(workers);
+      await cpuTimed(() => p.arr.get(p.sel), p.pooled, p.cpuPooled);
+    }
+  }
+  const poolLoad = os.loadavg().map((x) => x.toFixed(1)).join(" ");
   await zarr.useWorkers(0);
+  const printParallel = () => {
+    const f = (x, d = 0) => x.toFixed(d);
+    console.log(`Parallel decode: one thread against useWorkers(${workers}) on ${os.cpus().length} cores, alternately, median of ${PRUNS}; CPU: every thread of the process; load average after ${poolLoad}`);
+    console.log("");
+    console.log("| codec | read | one thread MB/s (ms) | with the pool MB/s (ms) | speed-up | CPU ms, one thread / pool |");
+    console.log("|---|---|---:|---:|---:|---:|");
+    for (const p of parallel) {
+      const [ba, bp] = [median(p.alone), median(p.pooled)];
+      const mb = (ms) => p.outBytes / 1e6 / (ms / 1000);
+      console.log(`| ${p.name} | ${p.label} | ${f(mb(ba))} (${f(ba, 1)}) | ${f(mb(bp))} (${f(bp, 1)}) | ${f(ba / bp, 2)} | ${f(median(p.cpuAlone))} / ${f(median(p.cpuPooled))} |`);
+    }
+    console.log(`(bz2: 3 rounds, the pool stopped for the one-thread read; the other rows: reads through the pool ${poolReads.shared - pooledBefore.shared} into a SharedArrayBuffer, ${poolReads.transfer - pooledBefore.transfer} transferred, left to the engine ${poolReads.engine - pooledBefore.engine})`);
+    console.log("");
+  };
+  if (parallelOnly) return printParallel();
   // Writing the whole array into a fresh store, both libraries, v3 with the
   // same codecs, alternately.
   const writeCodecs = {
@@ -241,15 +291,7 @@ async function main() {
   }
   const bmbs = (ms) => (N * N * 4) / 1e6 / (ms / 1000);
   console.log("");
-  console.log(`Parallel decode (whole array, median of ${RUNS}; useWorkers(${workers}) on ${os.cpus().length} cores)`);
-  console.log("");
-  console.log("| codec | one thread MB/s | with the pool MB/s | speed-up |");
-  console.log("|---|---:|---:|---:|");
-  for (const p of parallel) {
-    const [ba, bp] = [median(p.alone), median(p.pooled)];
-    console.log(`| ${p.name} | ${f(bmbs(ba))} | ${f(bmbs(bp))} | ${f(ba / bp, 2)} |`);
-  }
-  console.log("");
+  printParallel();
   for (const w of writes) {
     const [a, b] = [median(w.tw), median(w.tz)];
     const them = w.tz.length ? `zarrita.js ${f(bmbs(b))} MB/s (${f(b, 1)} ms): ${f(b / a, 2)}` : `zarrita.js cannot (${w.theirsFailed})`;
