@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -23,7 +24,7 @@ import (
 )
 
 // Version is the bridge protocol version the npm wrapper checks.
-const Version = 1
+const Version = 2
 
 // engineExited is the code of calls that reach an engine that stopped, or
 // that use a handle of one (the npm wrapper restarts the engine).
@@ -125,25 +126,59 @@ func handleSync(name string, f syncCall) {
 // through a view (spec.go, in the full build only).
 var viewFill func(a *zarr.Array, plain js.Value) js.Value
 
-// API returns the object of functions the npm wrapper calls.
+// API returns what the npm wrapper calls: {version, build, async, sync,
+// call}. async and sync name the bridge's functions (comma-separated, in
+// that order), and call(i, ...args) runs the i-th of them; the wrapper makes
+// one JS function per name. (One js.Func for all: registering a hundred at
+// every start made V8 optimise syscall/js's conversions, the finalizers and
+// the map of funcs before the first read.)
 func API() js.Value {
-	api := jsObject.New()
-	api.Set("version", Version)
-	api.Set("build", buildName)
-	for name, f := range asyncCalls {
-		api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
+	asyncNames := sortedNames(asyncCalls)
+	syncNames := sortedNames(syncCalls)
+	asyncFns := make([]asyncCall, len(asyncNames))
+	for i, name := range asyncNames {
+		asyncFns[i] = asyncCalls[name]
+	}
+	syncFns := make([]syncCall, len(syncNames))
+	for i, name := range syncNames {
+		syncFns[i] = syncCalls[name]
+	}
+	call := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeNumber {
+			return nil
+		}
+		i := args[0].Int()
+		args = args[1:]
+		if i >= 0 && i < len(asyncFns) {
+			f := asyncFns[i]
 			// Copy the arguments: the slice is reused after we return.
-			a := append([]js.Value(nil), args...)
+			a := append(make([]js.Value, 0, max(len(args), maxArgs)), args...)
 			for len(a) < maxArgs {
 				a = append(a, js.Undefined())
 			}
 			return async(func() (js.Value, error) { return f(a) })
-		}))
-	}
-	for name, f := range syncCalls {
-		api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) }))
-	}
+		}
+		if i -= len(asyncFns); i >= 0 && i < len(syncFns) {
+			return syncFns[i](args)
+		}
+		return nil
+	})
+	api := jsObject.New()
+	api.Set("version", Version)
+	api.Set("build", buildName)
+	api.Set("async", strings.Join(asyncNames, ","))
+	api.Set("sync", strings.Join(syncNames, ","))
+	api.Set("call", call)
 	return api
+}
+
+func sortedNames[F any](m map[string]F) []string {
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func init() {

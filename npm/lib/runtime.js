@@ -198,16 +198,20 @@ async function start(build) {
   });
   go.argv = ["zarr-wasm", name, String(gen * 2 ** 32)];
   go.env = {};
+  // The engine's module first (its fetch and compilation run in the
+  // background), then the decoders' (decoding its base64 takes the thread).
+  const compiling = build.module();
   const codecsReady = loadCodecs();
-  const module = await build.module();
+  const module = await compiling;
   build.compiled = module;
   const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance).then(
     () => die("the Go program ended"),
     (e) => die(`WebAssembly trap: ${e?.message ?? e}`),
   );
-  const api = await Promise.race([ready, eng.death]);
-  if (api.version !== 1) throw new ZarrError("INTERNAL", `zarr.wasm speaks bridge version ${api.version}, this wrapper 1`);
+  const raw = await Promise.race([ready, eng.death]);
+  if (raw.version !== 2) throw new ZarrError("INTERNAL", `zarr.wasm speaks bridge version ${raw.version}, this wrapper 2`);
+  const api = bridgeFunctions(raw);
   api.setHelpers(helpers);
   // Decoders the host does faster than Go compiled to WebAssembly.
   if (await codecsReady) api.setHostDecoders(hostDecoders);
@@ -232,6 +236,20 @@ async function start(build) {
   real.current = eng;
   buildOfGeneration.set(gen, real);
   engineLog.starts++;
+  return api;
+}
+
+/**
+ * The bridge's functions by name, from what the engine hands over: the names
+ * of its async and sync functions and one call(i, ...args) for them all.
+ */
+function bridgeFunctions(raw) {
+  const api = { version: raw.version, build: raw.build };
+  const call = raw.call;
+  const list = (s) => (s ? s.split(",") : []);
+  [...list(raw.async), ...list(raw.sync)].forEach((name, i) => {
+    api[name] = (...args) => call(i, ...args);
+  });
   return api;
 }
 

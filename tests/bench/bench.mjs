@@ -8,7 +8,7 @@
 // Prints MB/s of decoded output (10^6 bytes/s, median of RUNS interleaved
 // runs after a warm-up) and the ratio (and their geometric mean over the 15
 // cells of raw, blosc-lz4, blosc-zstd, zstd and zlib), then writes, the
-// decode worker pool, startup in fresh processes, the download, and reads
+// decode worker pool, startup in fresh Node processes and Chromium pages, the download, and reads
 // over HTTP (tests/bench/sections.mjs), with the machine's load.
 //
 //   node tests/bench/bench.mjs            (make bench-js)
@@ -22,7 +22,7 @@ import * as os from "node:os";
 import { fileURLToPath } from "node:url";
 import * as zarr from "../../npm/index.js";
 import { zarrita } from "../../npm/dev/deps.mjs";
-import { startup, download, overHTTP, writeToDisk } from "./sections.mjs";
+import { startup, browserStartup, download, overHTTP, writeToDisk } from "./sections.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const npmDir = path.resolve(here, "..", "..", "npm");
@@ -272,7 +272,7 @@ async function main() {
   const diskDir = await writeToDisk(data, N, C, codecs.filter(([n]) => ["zstd", "blosc-lz4", "v3 sharded zstd"].includes(n)));
   // (A section that fails prints its error; the tables before it stand.)
   const section = (run) => run().catch((e) => [`section failed: ${e?.stack ?? e}`]);
-  const sections = [await section(() => startup(diskDir, Math.max(5, RUNS))), await section(download), await section(() => overHTTP(diskDir, N, Math.max(3, RUNS)))];
+  const sections = [await section(() => startup(diskDir, Math.max(5, RUNS))), await section(() => browserStartup(diskDir, Math.max(5, RUNS))), await section(download), await section(() => overHTTP(diskDir, N, Math.max(3, RUNS)))];
   await fs.rm(diskDir, { recursive: true, force: true });
 
   const f = (x, d = 0) => x.toFixed(d);
