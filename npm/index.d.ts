@@ -534,6 +534,12 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** Chunks fetched and decoded at once (default 16, or the store's `concurrency` such as FetchStore's). */
   concurrency?: number;
+  /**
+   * false: not a pooled read even with useWorkers (the engine reads on this
+   * thread; it may still hand bz2 and lzma chunks to the pool). A pooled
+   * read's `data` may be backed by a SharedArrayBuffer.
+   */
+  workers?: boolean;
 }
 
 /** An array whose data type is D (DataTypeName until narrowed by is(), open's dtype option, or create). */
@@ -890,21 +896,36 @@ export declare function wasmModule(): WebAssembly.Module | null;
 export interface DecodePool {
   /** Number of workers. */
   readonly size: number;
-  /** Chunks each worker decoded, and how many were given back to be decoded (and reported) in this thread. */
-  stats(): { decoded: number[]; failed: number };
+  /** Whether pooled reads write into a SharedArrayBuffer (else decoded chunks are transferred back and copied). */
+  readonly shared: boolean;
+  /**
+   * Chunks each worker decoded, and how many were given back to be decoded
+   * (and reported) in this thread; reads: pooled reads by how their chunks
+   * came back, and reads the pool left to the engine on this thread.
+   */
+  stats(): { decoded: number[]; failed: number; reads: { shared: number; transfer: number; engine: number } };
 }
 
 /**
  * Starts `count` decode workers (Web Workers in browsers, worker threads in
  * Node; default: the number of cores, at most 8), each running its own copy
- * of the engine, and sends them the decompression of chunks
- * that decode to at least `minBytes` (default 65536) of the codecs only Go
- * decodes, slowly: bz2 and lzma (and zstd, zlib, gzip where the package's
- * own decoders cannot load). Faster codecs stay on the calling thread.
+ * of the engine. A read of compressed chunks (zstd, zlib, gzip, bz2, lzma,
+ * Blosc) that decodes at least 16 MiB, in chunks of `minBytes` (default
+ * 65536) or more on average, is then a pooled read: the engine plans it,
+ * this thread fetches each chunk's stored bytes and the workers decode them
+ * and write them into the result. The result is a SharedArrayBuffer where
+ * there is one (Node; a cross-origin isolated page; `shared: false` turns
+ * it off), else each decoded chunk is transferred back and copied here.
+ * The engine reads on this thread what it must (a chunk cache, a spec, a
+ * part of a shard, a store of the engine, a data type converted on its way
+ * out, strings); it also hands the workers bz2 and lzma chunks of such
+ * reads. `minBytes: 0` sends every read the engine can plan to the pool.
+ * Values and errors are the same with or without the pool (a chunk a
+ * worker cannot decode is decoded here and reported as without it).
  * Resolves when the workers are ready; `useWorkers(0)` stops the pool.
  * Idle workers do not keep Node running.
  */
-export declare function useWorkers(count?: number, options?: { minBytes?: number }): Promise<DecodePool>;
+export declare function useWorkers(count?: number, options?: { minBytes?: number; shared?: boolean | "auto" }): Promise<DecodePool>;
 
 // Opening what a user names: a URL of any kind, picked or dropped files.
 export { storeFromUrl, type StoreFromUrlOptions } from "./lib/sources.js";
