@@ -237,6 +237,14 @@ func init() {
 		if a[3].Type() == js.TypeNumber && a[3].Int() > 0 {
 			arr.Concurrency = a[3].Int()
 		}
+		// Into a result allocated in JS where the elements reach JS as
+		// their own bytes (place.go); else built in Go and converted.
+		if res, ok, err := readToJS(ctx, arr, sel); ok {
+			if err != nil {
+				return js.Value{}, abortAware(ctx, err)
+			}
+			return res, nil
+		}
 		res, err := arr.Read(ctx, sel)
 		if err != nil {
 			return js.Value{}, abortAware(ctx, err)

@@ -90,6 +90,15 @@ type hostDecoded struct {
 
 func (h *hostDecoded) Decode(b []byte) ([]byte, error) { return h.DecodeLimit(b, 0) }
 
+// HostDecoder names the host decoder that decodes this codec's chunks
+// (codec.HostDecodable), or "" when there is none now.
+func (h *hostDecoded) HostDecoder() string {
+	if h.decoder != "" && haveHostDecoder(h.decoder) {
+		return h.decoder
+	}
+	return ""
+}
+
 func (h *hostDecoded) DecodeLimit(b []byte, max int) ([]byte, error) {
 	// What a host decoder does fast is not worth the trip to a worker.
 	if h.worker != nil && h.worker(b) && !haveHostDecoder(h.decoder) {

@@ -259,6 +259,34 @@ func rangeFromJS(key string, q js.Value) (store.ByteRange, error) {
 	return store.Span(off, n), nil
 }
 
+// readPlaced reads the whole value of key without conditions, as
+// ReadVersion does (but without asking for its version), and first offers the store's answer to place, which
+// returns how many stored bytes it used where they are (nothing copied into
+// Go memory), or -1 to leave the answer to the engine: then it is read as
+// ReadVersion reads it (absent, an error, or the bytes, copied).
+func (s *jsStore) readPlaced(ctx context.Context, key string, place func(answer js.Value) int) (v store.Versioned, placed bool, err error) {
+	// (Asked without {versioned: true}: the engine keeps no generation of
+	// a chunk it does not cache, and a plain answer costs a store less.)
+	s.stat.gets.Add(1)
+	p, err := call(s.obj, "get", jsKey(key), opts(ctx))
+	if err != nil {
+		return store.Versioned{}, false, err
+	}
+	res, err := await(ctx, p)
+	if err != nil {
+		return store.Versioned{}, false, err
+	}
+	if n := place(res); n >= 0 {
+		s.stat.bytes.Add(int64(n))
+		return store.Versioned{Found: true}, true, nil
+	}
+	v, err = versionedFromJS(key, res)
+	if err == nil && v.Found && !v.NotModified {
+		s.stat.bytes.Add(int64(len(v.Data)))
+	}
+	return v, false, err
+}
+
 // versionedFromJS reads a store's answer: bytes or undefined from a plain
 // store, {data, generation, notModified, changed} from a versioned one.
 func versionedFromJS(key string, v js.Value) (store.Versioned, error) {

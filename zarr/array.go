@@ -333,10 +333,10 @@ func decodeError(key string, err error) error {
 	return &errs.Error{Code: code, Where: key, Msg: "cannot decode chunk", Err: err}
 }
 
-// readRegion reads the part t.in of chunk t.idx into out[t.out], through
-// the array's chunk source. Codecs that decode by parts (sharding) fetch
-// only what the region needs.
-func (a *Array) readRegion(ctx context.Context, out *nd.Array, t chunkTask) error {
+// readRegion reads the part t.in of chunk t.idx into the result's region
+// t.out, through the array's chunk source. Codecs that decode by parts
+// (sharding) fetch only what the region needs.
+func (a *Array) readRegion(ctx context.Context, dest Dest, t chunkTask) error {
 	shape := a.meta.Grid.ChunkShape(t.idx)
 	chain, err := a.meta.Chain(shape)
 	if err != nil {
@@ -350,8 +350,13 @@ func (a *Array) readRegion(ctx context.Context, out *nd.Array, t chunkTask) erro
 		if !ok {
 			return a.missingChunk(t.idx)
 		}
-		nd.Copy(out, t.out, region, nd.Whole(region.Shape()))
+		dest.Place(t.out, region, nd.Whole(region.Shape()))
 		return nil
+	}
+	if sd, ok := dest.(StoredDest); ok {
+		if done, err := a.placeStored(ctx, sd, chain, t); done || err != nil {
+			return err
+		}
 	}
 	chunk, _, ok, err := a.wholeChunk(ctx, t.idx, readShared)
 	if err != nil {
@@ -360,7 +365,7 @@ func (a *Array) readRegion(ctx context.Context, out *nd.Array, t chunkTask) erro
 	if !ok {
 		return a.missingChunk(t.idx)
 	}
-	nd.Copy(out, t.out, chunk, t.in)
+	dest.Place(t.out, chunk, t.in)
 	return nil
 }
 
@@ -396,6 +401,82 @@ func (a *Array) Read(ctx context.Context, sel Selection) (*NDArray, error) {
 }
 
 func (a *Array) read(ctx context.Context, sel Selection) (*NDArray, error) {
+	var out *nd.Array
+	shape, err := a.readInto(ctx, sel, func(full []int, fill *dtype.Fill) (Dest, error) {
+		out = nd.New(a.meta.DType, full)
+		if fill != nil {
+			out.Fill(*fill)
+		}
+		return arrayDest{out}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Reshape(shape)
+}
+
+// A Dest is where a read puts what it decodes: ReadInto's result, in place
+// of the NDArray Read returns (the bridge's is the JS TypedArray the caller
+// gets). Place may be called from several goroutines at once, for disjoint
+// regions of the result; chunk is only read, and not kept.
+type Dest interface {
+	// Place copies region in of chunk into region out of the result (the
+	// read's full shape: an integer index is a dimension of 1).
+	Place(out []nd.Range, chunk *nd.Array, in []nd.Range)
+}
+
+// A StoredDest is a Dest that can also take a chunk as it is stored,
+// decode it and place it itself, where the chunk's stored bytes are its
+// elements as they are in memory, or those bytes compressed by one
+// codec whose host decoder the destination has (codec.HostDecodable): the
+// bridge's, whose JS store bytes then go through the npm package's libzstd
+// or zlib into the JS result without entering Go memory. The chunk source
+// decides which chunks go this way (placeStored).
+type StoredDest interface {
+	Dest
+	// CanPlaceStored reports whether the destination reads from s itself.
+	CanPlaceStored(s Store) bool
+	// PlaceStored reads key from s as a whole value without conditions
+	// (the store's versioned answer; when placed, only Found) and, when
+	// it is found, alone() says yes (asked once, when the answer is there)
+	// and decoder ("" for none) turns it into exactly size bytes, places
+	// region in of that chunk (of shape) into region out of the result.
+	// Otherwise placed is false and a found value's bytes are in v.Data,
+	// for the engine to decode (and report).
+	PlaceStored(ctx context.Context, s Store, key, decoder string, size int, shape []int, out, in []nd.Range, alone func() bool) (v store.Versioned, placed bool, err error)
+}
+
+// arrayDest is the Dest of Read: an NDArray.
+type arrayDest struct{ a *nd.Array }
+
+func (d arrayDest) Place(out []nd.Range, chunk *nd.Array, in []nd.Range) {
+	nd.Copy(d.a, out, chunk, in)
+}
+
+// ReadInto reads sel as Read does, into the destination dest returns for
+// the read's full shape (an integer index is a dimension of 1), told the
+// fill value when a zeroed result is not already filled with it; it returns
+// the result's shape (Read's). A missing chunk leaves its region as it was.
+func (a *Array) ReadInto(ctx context.Context, sel Selection, dest func(full []int, fill *dtype.Fill) (Dest, error)) ([]int, error) {
+	if err := a.recheckMetadata(ctx); err != nil {
+		return nil, err
+	}
+	if w := a.view(); w != nil {
+		res, err := w.read(ctx, a, sel)
+		if err != nil {
+			return nil, err
+		}
+		d, err := dest(res.Shape(), nil)
+		if err != nil {
+			return nil, err
+		}
+		d.Place(nd.Whole(res.Shape()), res, nd.Whole(res.Shape()))
+		return res.Shape(), nil
+	}
+	return a.readInto(ctx, sel, dest)
+}
+
+func (a *Array) readInto(ctx context.Context, sel Selection, dest func(full []int, fill *dtype.Fill) (Dest, error)) ([]int, error) {
 	r, err := sel.resolve(a.meta.Shape)
 	if err != nil {
 		return nil, err
@@ -403,18 +484,22 @@ func (a *Array) read(ctx context.Context, sel Selection) (*NDArray, error) {
 	if err := checkResultSize(a.meta.DType, r.fullShape()); err != nil {
 		return nil, err
 	}
-	out := nd.New(a.meta.DType, r.fullShape())
+	var fill *dtype.Fill
 	if needsFill(a.meta.DType, a.meta.Fill) {
-		out.Fill(a.meta.Fill)
+		fill = &a.meta.Fill
+	}
+	d, err := dest(r.fullShape(), fill)
+	if err != nil {
+		return nil, err
 	}
 	tasks := plan(a.meta.Grid, r)
 	err = runTasks(ctx, tasks, a.Concurrency, func(ctx context.Context, t chunkTask) error {
-		return a.readRegion(ctx, out, t)
+		return a.readRegion(ctx, d, t)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return out.Reshape(r.outShape())
+	return r.outShape(), nil
 }
 
 // MaxResultBytes bounds one Read (and the broadcast of one Write) whatever

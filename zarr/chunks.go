@@ -103,11 +103,7 @@ func (a *Array) wholeChunk(ctx context.Context, idx []int, how chunkRead) (chunk
 		p.count(true)
 		return e.chunk, e.gen, !e.absent, nil
 	}
-	type result struct {
-		chunk *nd.Array
-		gen   store.Generation
-		ok    bool
-	}
+	type result = wholeResult
 	fetch := func() (any, error) {
 		now := time.Now()
 		e, cached := p.get(id, wholePart)
@@ -146,6 +142,97 @@ func (a *Array) wholeChunk(ctx context.Context, idx []int, how chunkRead) (chunk
 	}
 	r := v.(result)
 	return r.chunk, r.gen, r.ok, nil
+}
+
+// placeStored hands chunk t.idx to a destination that reads, decodes and
+// places stored chunks itself (the bridge's: JS store bytes through the
+// npm package's libzstd or zlib straight into the JS result), when nothing
+// else wants the decoded chunk and the destination decodes it as the
+// engine would: no cache keeps chunks (so wholeChunk would read the chunk
+// once, without conditions, and keep nothing), the chain is the plain
+// bytes codec under at most one compressor with a host decoder, and the
+// store is one the destination reads. It leads the chunk's flight as
+// wholeChunk does, so concurrent reads still share one fetch: when others
+// joined while the store answered, the bytes come back and are decoded
+// here for all of them. Bytes the destination does not decode (corrupt, a
+// size other than the chunk's) are decoded here too, so errors are the
+// engine's. done is false when the chunk is left to wholeChunk (also when
+// another read is fetching it: wholeChunk joins that fetch).
+func (a *Array) placeStored(ctx context.Context, d StoredDest, chain *codec.Chain, t chunkTask) (done bool, err error) {
+	if a.src.pool.on() {
+		return false, nil
+	}
+	bb, ok := chain.Plain()
+	if !ok {
+		return false, nil
+	}
+	decoder := ""
+	if bb != nil {
+		h, ok := bb.(codec.HostDecodable)
+		if !ok {
+			return false, nil
+		}
+		if decoder = h.HostDecoder(); decoder == "" {
+			return false, nil
+		}
+	}
+	s := a.chunkStore()
+	if !d.CanPlaceStored(s) {
+		return false, nil
+	}
+	key := a.ChunkKey(t.idx)
+	shape := a.meta.Grid.ChunkShape(t.idx)
+	if err := a.checkChunkWork(key, shape, decodeCopies); err != nil {
+		return true, err
+	}
+	if err := ctx.Err(); err != nil {
+		return true, errs.Wrap(errs.Aborted, key, err, "aborted")
+	}
+	f, leader := flights.claimFree(flightKey{a.chunkID(key), wholePart, ""})
+	if !leader {
+		return false, nil
+	}
+	var res wholeResult
+	defer func() { flights.settle(f, res, err) }()
+	alone := func() bool { return flights.seal(f) == 0 }
+	v, placed, err := d.PlaceStored(ctx, s, key, decoder, nd.Size(shape)*a.meta.DType.Size, shape, t.out, t.in, alone)
+	if err != nil {
+		if ctx.Err() != nil {
+			return true, errs.Wrap(errs.Aborted, key, err, "aborted")
+		}
+		return true, errs.Wrap(errs.Store, key, err, "read of %s failed", store.WholeValue())
+	}
+	a.src.pool.count(false)
+	if placed {
+		return true, nil
+	}
+	if !v.Found {
+		res = wholeResult{nil, v.Generation, false}
+		return true, a.missingChunk(t.idx)
+	}
+	chunk, err := a.DecodeChunk(t.idx, v.Data)
+	if err != nil {
+		return true, err
+	}
+	res = wholeResult{chunk, v.Generation, true}
+	d.Place(t.out, chunk, t.in)
+	return true, nil
+}
+
+// chunkStore is the store chunks are read from: beneath a group's
+// consolidated metadata, which answers only for metadata documents.
+func (a *Array) chunkStore() Store {
+	if cs, ok := a.src.store.(*consolidatedStore); ok {
+		return cs.base
+	}
+	return a.src.store
+}
+
+// wholeResult is what a whole chunk's flight hands the reads that joined it.
+type wholeResult struct {
+	chunk *nd.Array
+	gen   store.Generation
+	ok    bool
 }
 
 // ReadChunk returns chunk idx of the chunks a read decodes (ReadChunks:
@@ -449,10 +536,11 @@ type flightGroup struct {
 }
 
 type flight struct {
-	key  flightKey
-	done chan struct{}
-	val  any
-	err  error
+	key     flightKey
+	done    chan struct{}
+	val     any
+	err     error
+	waiters int // reads that joined it
 }
 
 var flights = flightGroup{m: map[flightKey]*flight{}}
@@ -463,11 +551,35 @@ func (g *flightGroup) claim(k flightKey) (f *flight, leader bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if f := g.m[k]; f != nil {
+		f.waiters++
 		return f, false
 	}
 	f = &flight{key: k, done: make(chan struct{})}
 	g.m[k] = f
 	return f, true
+}
+
+// claimFree claims k only when no flight of it is under way.
+func (g *flightGroup) claimFree(k flightKey) (*flight, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.m[k] != nil {
+		return nil, false
+	}
+	f := &flight{key: k, done: make(chan struct{})}
+	g.m[k] = f
+	return f, true
+}
+
+// seal closes f to reads that would join it from now on (they start their
+// own) and returns how many joined it before.
+func (g *flightGroup) seal(f *flight) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.m[f.key] == f {
+		delete(g.m, f.key)
+	}
+	return f.waiters
 }
 
 // settle publishes a flight's result (f may be nil: nothing to do).

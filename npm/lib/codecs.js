@@ -75,6 +75,49 @@ function withInput(src, max, fn) {
   return bytes;
 }
 
+/**
+ * Decodes src with the decoder called name ("zstd", "zlib", "gzip") to
+ * exactly size bytes and hands use(bytes) a view of them in the module's
+ * memory (valid during the call: use copies what it needs). Returns
+ * whether it did; false (not loaded, corrupt, another size) leaves the
+ * chunk to the engine.
+ * @param {string} name
+ * @param {Uint8Array} src
+ * @param {number} size
+ * @param {(bytes: Uint8Array) => void} use
+ */
+export function decodeView(name, src, size, use) {
+  const w = wasm;
+  const gzip = name === "gzip";
+  if (!w || src.length === 0 || !(size > 0) || !(name === "zstd" || name === "zlib" || gzip)) return false;
+  let ok = false;
+  try {
+    const sp = w.malloc_(src.length);
+    if (!sp) return false;
+    try {
+      new Uint8Array(w.memory.buffer, sp, src.length).set(src);
+      const dp = w.malloc_(size);
+      if (!dp) return false;
+      try {
+        const n = name === "zstd" ? w.zstd_decompress(dp, size, sp, src.length) : w.inflate_(gzip ? 1 : 0, dp, size, sp, src.length);
+        if (n === size) {
+          use(new Uint8Array(w.memory.buffer, dp, size));
+          ok = true;
+        }
+      } finally {
+        w.free_(dp);
+      }
+    } finally {
+      w.free_(sp);
+    }
+  } catch {
+    ok = false;
+  }
+  if (ok) codecStats.decoded++;
+  else codecStats.declined++;
+  return ok;
+}
+
 /** Runs a decoder; a throw (a trap in the module) becomes a refusal. */
 function counted(decode) {
   let out = null;

@@ -22,6 +22,7 @@
 import "../wasm_exec.js"; // Go's JS support for GOOS=js (defines globalThis.Go)
 import { ZarrError, toZarrError } from "./errors.js";
 import { loadCodecs, loadEncoders, hostDecoders, hostEncoders } from "./codecs.js";
+import { makePlacer } from "./place.js";
 
 const Go = globalThis.Go;
 
@@ -215,6 +216,8 @@ async function start(build) {
   api.setHelpers(helpers);
   // Decoders the host does faster than Go compiled to WebAssembly.
   if (await codecsReady) api.setHostDecoders(hostDecoders);
+  // Reads go into results allocated here, chunk by chunk (lib/place.js).
+  if (typeof api.setPlacer === "function") api.setPlacer(makePlacer(instance.exports.mem));
   // The full build writes: libzstd's and zlib's encoders, a module of their own.
   if (api.build === "full" && typeof api.setHostEncoders === "function" && (await loadEncoders())) api.setHostEncoders(hostEncoders);
   for (const [name, args] of settings) api[name]?.(...args);

@@ -286,6 +286,33 @@ func (c *Chain) decodedBytes() (int, bool) {
 	return nd.Size(in.Shape) * in.DType.Size, true
 }
 
+// Plain reports whether decoding the chain is at most one bytes→bytes
+// codec (bb; nil for none) over a bytes codec that hands its input on as
+// the elements (no byte swapping, no sub-byte integers, no array→array
+// codecs): then a stored chunk, decompressed, is its elements as they are
+// in memory.
+func (c *Chain) Plain() (bb BytesToBytes, ok bool) {
+	b, isBytes := c.AB.(*bytesCodec)
+	if !isBytes || len(c.AA) > 0 || len(c.BB) > 1 {
+		return nil, false
+	}
+	dt := c.specs[0].DType
+	if _, _, lowInt := dtype.LowPrecInt(dt.Format); lowInt || b.swaps(dt) || dt.Variable() {
+		return nil, false
+	}
+	if len(c.BB) == 1 {
+		return c.BB[0], true
+	}
+	return nil, true
+}
+
+// HostDecodable is a bytes→bytes codec that a host decoder can decode
+// (jsbridge: the npm package's libzstd and zlib): HostDecoder names it
+// ("zstd", "zlib", "gzip"), or is "" when the host has none now.
+type HostDecodable interface {
+	HostDecoder() string
+}
+
 // Corrupt returns the CODEC error for undecodable chunk data.
 func Corrupt(codec string, format string, args ...any) error {
 	return errs.New(errs.Codec, codec, format, args...)
