@@ -176,7 +176,7 @@ func (a *Array) placeStored(ctx context.Context, d StoredDest, chain *codec.Chai
 			return false, nil
 		}
 	}
-	s := a.chunkStore()
+	s := a.ChunkStore()
 	if !d.CanPlaceStored(s) {
 		return false, nil
 	}
@@ -217,15 +217,6 @@ func (a *Array) placeStored(ctx context.Context, d StoredDest, chain *codec.Chai
 	res = wholeResult{chunk, v.Generation, true}
 	d.Place(t.out, chunk, t.in)
 	return true, nil
-}
-
-// chunkStore is the store chunks are read from: beneath a group's
-// consolidated metadata, which answers only for metadata documents.
-func (a *Array) chunkStore() Store {
-	if cs, ok := a.src.store.(*consolidatedStore); ok {
-		return cs.base
-	}
-	return a.src.store
 }
 
 // wholeResult is what a whole chunk's flight hands the reads that joined it.
