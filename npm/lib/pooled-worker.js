@@ -35,6 +35,24 @@ function openArray(r) {
   return id;
 }
 
+// Chunks written into a shared result are reported together: every chunk
+// finished while the messages that arrived together are handled, in one
+// message (Node's setImmediate runs once they are all handled); elsewhere
+// one message each.
+let finished = [];
+const later = globalThis.setImmediate;
+
+function done(id, post) {
+  if (!later) return post({ type: "chunk-done", id, ok: true });
+  finished.push(id);
+  if (finished.length > 1) return;
+  later(() => {
+    const ids = finished;
+    finished = [];
+    post({ type: "chunks-done", ids });
+  });
+}
+
 /** Handles a pooled-read message; false when m is not one. */
 export function pooledMessage(m, post) {
   switch (m.type) {
@@ -48,7 +66,7 @@ export function pooledMessage(m, post) {
       decodeChunk(m).then(
         (data) => {
           if (data) post({ type: "chunk-done", id: m.id, ok: true, data }, [data.buffer]);
-          else post({ type: "chunk-done", id: m.id, ok: true });
+          else done(m.id, post);
         },
         () => post({ type: "chunk-done", id: m.id, ok: false }),
       );

@@ -209,18 +209,26 @@ async function startWorker(module) {
     w.onMessage((m) => {
       if (m.type === "ready") return resolve();
       if (m.type === "failed") return reject(new Error(m.message));
+      if (m.type === "chunks-done") {
+        for (const id of m.ids) settle({ type: "chunk-done", id, ok: true });
+        return;
+      }
       if (m.type !== "decoded" && m.type !== "chunk-done") return;
-      const resolveTask = w.pending.get(m.id);
-      if (!resolveTask) return;
-      w.pending.delete(m.id);
-      const ok = m.type === "decoded" ? !!m.bytes : m.ok;
-      if (ok) w.decoded++;
-      else w.failed++; // the engine decodes it here and reports why
-      if (w.pending.size === 0) w.unref();
-      resolveTask(m.type === "decoded" ? m.bytes : m);
+      settle(m);
     });
     w.post({ type: "init", module });
   });
+  // A task's answer: the decoded bytes (decodeBytes), or the message.
+  function settle(m) {
+    const resolveTask = w.pending.get(m.id);
+    if (!resolveTask) return;
+    w.pending.delete(m.id);
+    const ok = m.type === "decoded" ? !!m.bytes : m.ok;
+    if (ok) w.decoded++;
+    else w.failed++; // the engine decodes it here and reports why
+    if (w.pending.size === 0) w.unref();
+    resolveTask(m.type === "decoded" ? m.bytes : m);
+  }
   try {
     await ready;
   } catch (e) {
