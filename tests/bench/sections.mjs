@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { zarrita, ZarritaFetchStore } from "../../npm/dev/deps.mjs";
-import { npmDir } from "../node/helpers.mjs";
+import { npmDir, startServer } from "../node/helpers.mjs";
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
