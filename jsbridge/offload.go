@@ -5,6 +5,7 @@ package jsbridge
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"sync"
 	"syscall/js"
 
@@ -173,6 +174,13 @@ func decodeOnHost(name string, b []byte, max int) ([]byte, bool) {
 		return nil, false
 	}
 	if max > 0 {
+		out := make([]byte, max)
+		if n, tried := decodeInto(name, out, b); tried {
+			if n < 0 {
+				return nil, false
+			}
+			return out[:n], true
+		}
 		return copyResult(fn.Invoke(bytesToJS(b), max), max)
 	}
 	// The decoded size is not known: the host grows its output up to a bound.
@@ -181,6 +189,25 @@ func decodeOnHost(name string, b []byte, max int) ([]byte, bool) {
 		return nil, false
 	}
 	return copyResult(fn.Invoke(bytesToJS(b), 0, limit), limit)
+}
+
+// decodeInto decodes b with the host decoder called name straight from
+// and into Go memory (the placer's decodeInto: one copy into the decoder's
+// memory, one out of it): n is the decoded size, or -1 when the host
+// declines; tried is false when there is no placer (the caller copies
+// through JS values instead).
+func decodeInto(name string, dst, b []byte) (n int, tried bool) {
+	p, have := currentPlacer()
+	if !have || len(dst) == 0 || len(b) == 0 {
+		return 0, false
+	}
+	n = p.Call("decodeInto", name, goAddr(b), len(b), goAddr(dst), len(dst)).Int()
+	runtime.KeepAlive(b)
+	runtime.KeepAlive(dst)
+	if n > len(dst) {
+		n = -1
+	}
+	return n, true
 }
 
 // hostEncoders are the host's synchronous compressors by format:
@@ -314,6 +341,9 @@ func init() {
 			var f func(d, s []byte) bool
 			if _, ok := decoders[name]; ok {
 				f = func(d, s []byte) bool {
+					if n, tried := decodeInto(name, d, s); tried {
+						return n == len(d)
+					}
 					out, ok := decodeOnHost(name, s, len(d))
 					return ok && len(out) == len(d) && copy(d, out) == len(d)
 				}

@@ -76,33 +76,34 @@ function withInput(src, max, fn) {
 }
 
 /**
- * Decodes src with the decoder called name ("zstd", "zlib", "gzip") to
- * exactly size bytes and hands use(bytes) a view of them in the module's
- * memory (valid during the call: use copies what it needs). Returns
- * whether it did; false (not loaded, corrupt, another size) leaves the
- * chunk to the engine.
+ * Decodes src with the decoder called name ("zstd", "zlib", "gzip") to at
+ * most cap bytes (exactly cap when exact) and hands use(bytes) a view of
+ * them in the module's memory (valid during the call: use copies what it
+ * needs). Returns the decoded size, or -1 (not loaded, corrupt, too large,
+ * not exactly cap) to leave the chunk to the engine.
  * @param {string} name
  * @param {Uint8Array} src
- * @param {number} size
+ * @param {number} cap
+ * @param {boolean} exact
  * @param {(bytes: Uint8Array) => void} use
  */
-export function decodeView(name, src, size, use) {
+export function decodeTo(name, src, cap, exact, use) {
   const w = wasm;
   const gzip = name === "gzip";
-  if (!w || src.length === 0 || !(size > 0) || !(name === "zstd" || name === "zlib" || gzip)) return false;
-  let ok = false;
+  if (!w || src.length === 0 || !(cap > 0) || !(name === "zstd" || name === "zlib" || gzip)) return -1;
+  let size = -1;
   try {
     const sp = w.malloc_(src.length);
-    if (!sp) return false;
+    if (!sp) return -1;
     try {
       new Uint8Array(w.memory.buffer, sp, src.length).set(src);
-      const dp = w.malloc_(size);
-      if (!dp) return false;
+      const dp = w.malloc_(cap);
+      if (!dp) return -1;
       try {
-        const n = name === "zstd" ? w.zstd_decompress(dp, size, sp, src.length) : w.inflate_(gzip ? 1 : 0, dp, size, sp, src.length);
-        if (n === size) {
-          use(new Uint8Array(w.memory.buffer, dp, size));
-          ok = true;
+        const n = name === "zstd" ? w.zstd_decompress(dp, cap, sp, src.length) : w.inflate_(gzip ? 1 : 0, dp, cap, sp, src.length);
+        if (n >= 0 && n <= cap && (!exact || n === cap)) {
+          use(new Uint8Array(w.memory.buffer, dp, n));
+          size = n;
         }
       } finally {
         w.free_(dp);
@@ -111,11 +112,11 @@ export function decodeView(name, src, size, use) {
       w.free_(sp);
     }
   } catch {
-    ok = false;
+    size = -1;
   }
-  if (ok) codecStats.decoded++;
+  if (size >= 0) codecStats.decoded++;
   else codecStats.declined++;
-  return ok;
+  return size;
 }
 
 /** Runs a decoder; a throw (a trap in the module) becomes a refusal. */

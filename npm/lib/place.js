@@ -4,7 +4,7 @@
 // stored for a chunk as the store answered (raw, or decoded by the
 // package's libzstd or zlib in their memory, then copied into the result).
 import { scatter, fillWith } from "./scatter.js";
-import { decodeView } from "./codecs.js";
+import { decodeTo } from "./codecs.js";
 
 /** The bytes of a store's answer to an unconditional read: a Uint8Array, or {data, generation}; else null (the engine reads the answer). */
 function answerBytes(answer) {
@@ -38,8 +38,15 @@ export function makePlacer(memory) {
         scatter(dst, oshape, bytes, geometry(gAt, n), 0, itemSize);
         return bytes.length;
       }
-      const ok = decodeView(decoder, bytes, size, (chunk) => scatter(dst, oshape, chunk, geometry(gAt, n), 0, itemSize));
-      return ok ? bytes.length : -1;
+      const done = decodeTo(decoder, bytes, size, true, (chunk) => scatter(dst, oshape, chunk, geometry(gAt, n), 0, itemSize));
+      return done === size ? bytes.length : -1;
+    },
+    /**
+     * Decodes srcLen bytes at src of the engine's memory with decoder into
+     * its memory at dst (at most cap bytes): the decoded size, or -1.
+     */
+    decodeInto(decoder, src, srcLen, dst, cap) {
+      return decodeTo(decoder, new Uint8Array(memory.buffer, src, srcLen), cap, false, (out) => new Uint8Array(memory.buffer, dst, out.length).set(out));
     },
     /** Fills the result with copies of one element (len bytes at addr). */
     fill(dst, addr, len) {
