@@ -45,10 +45,13 @@ fuzz:
 # wasm_exec.js is copied from the toolchain that built it (not committed).
 # Inlining is off (-l) in the standard library's packages that reads do
 # not loop in (encoding/json, fmt, reflect, time, strconv, ...): 8 % less
-# brotli for the core build. The engine, lz4, the runtime and the small
-# helpers hot loops call (encoding/binary, math, slices, ...) keep it.
-WASM_INLINED = github.com/zarr-wasm/zarr-wasm/... github.com/pierrec/lz4/v4/... runtime encoding/binary math math/bits \
-  internal/byteorder unicode/utf8 slices bytes strings sync sync/atomic internal/runtime/maps internal/bytealg hash/crc32 syscall/js
+# brotli for the core build. The engine, every codec's package (lz4, bz2,
+# xz, klauspost's and the standard library's compress and hash packages),
+# the runtime and the small helpers hot loops call (encoding/binary, math,
+# slices, ...) keep it.
+WASM_INLINED = github.com/zarr-wasm/zarr-wasm/... github.com/pierrec/lz4/v4/... github.com/dsnet/compress/... \
+  github.com/klauspost/compress/... github.com/ulikunitz/xz/... compress/... hash/... bufio runtime encoding/binary math math/bits \
+  internal/byteorder unicode/utf8 slices bytes strings sync sync/atomic internal/runtime/maps internal/bytealg syscall/js
 WASM_FLAGS = -trimpath -ldflags="-s -w" -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=)
 
 # Two builds of the engine: zarr-core.wasm (reading, the common codecs;
