@@ -35,22 +35,27 @@ function openArray(r) {
   return id;
 }
 
-// Chunks written into a shared result are reported together: every chunk
-// finished while the messages that arrived together are handled, in one
-// message (Node's setImmediate runs once they are all handled); elsewhere
-// one message each.
+// Chunks written into a shared result are reported together: those
+// finished while the messages that arrived together are handled (Node's
+// setImmediate runs once they are), at most 4 a message; elsewhere one
+// message each.
 let finished = [];
 const later = globalThis.setImmediate;
 
 function done(id, post) {
   if (!later) return post({ type: "chunk-done", id, ok: true });
   finished.push(id);
-  if (finished.length > 1) return;
-  later(() => {
-    const ids = finished;
-    finished = [];
-    post({ type: "chunks-done", ids });
-  });
+  // (every 4 at least: the calling thread refills while this worker still
+  // has chunks queued)
+  if (finished.length >= 4) return flush(post);
+  if (finished.length === 1) later(() => flush(post));
+}
+
+function flush(post) {
+  if (finished.length === 0) return;
+  const ids = finished;
+  finished = [];
+  post({ type: "chunks-done", ids });
 }
 
 /** Handles a pooled-read message; false when m is not one. */

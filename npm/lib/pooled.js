@@ -94,7 +94,13 @@ export async function pooledGet(arr, sel, signal, concurrency) {
   });
   const store = plan.store;
   const opts = signal ? { signal } : undefined;
-  const limit = Math.max(Number(concurrency) > 0 ? Number(concurrency) : 16, 2 * pool.workers.length);
+  // Chunks fetched or in the workers at once: the read's (or the store's)
+  // concurrency, else enough to keep each worker 16 chunks ahead (so a
+  // calling thread the machine's load keeps waiting does not leave the
+  // workers idle); and no new fetch beyond 64 MiB of stored bytes in flight.
+  const limit = Number(concurrency) > 0 ? Number(concurrency) : Math.max(16, 16 * pool.workers.length);
+  const maxBytes = 64 << 20;
+  let inFlight = 0;
 
   /** One chunk: fetched here, decoded by a worker (or here, by the engine, when no worker can). */
   const chunk = async (i) => {
@@ -106,6 +112,14 @@ export async function pooledGet(arr, sel, signal, concurrency) {
     }
     if (bytes === undefined || bytes === null) return; // the fill value stands (already there)
     if (!(bytes instanceof Uint8Array)) throw new Fallback();
+    inFlight += bytes.length;
+    try {
+      await decode(i, bytes);
+    } finally {
+      inFlight -= bytes.length;
+    }
+  };
+  const decode = async (i, bytes) => {
     const geometry = g.subarray(i * per, (i + 1) * per);
     const coords = Array.from(plan.coords.subarray(i * ndim, (i + 1) * ndim));
     // A copy goes to the worker (the store's own bytes stay where they are).
@@ -136,7 +150,7 @@ export async function pooledGet(arr, sel, signal, concurrency) {
       };
       const pump = () => {
         if (failed) return;
-        while (running < limit && next < keys.length) {
+        while (running < limit && next < keys.length && (inFlight < maxBytes || running === 0)) {
           running++;
           chunk(next++).then(() => {
             running--;
