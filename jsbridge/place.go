@@ -23,8 +23,8 @@ import (
 //   - fromGo: a chunk decoded by the engine (Blosc, a shard's parts,
 //     anything with filters), copied from Go memory (the placer has a view
 //     of this instance's memory) straight into its region of the result;
-//   - stored: a chunk as the JS store answered (its bytes, or a versioned
-//     answer {data, generation}), raw or compressed by
+//   - fetch: a chunk the placer asks the JS store for itself (its bytes,
+//     or a versioned answer {data, generation}), raw or compressed by
 //     zstd, zlib or gzip with a host decoder: decoded in the package's
 //     libzstd/zlib memory and copied from there into the result, never
 //     entering Go memory. The engine's chunk source decides which chunks go
@@ -32,8 +32,8 @@ import (
 //     placer declines come back to the engine, which decodes (and reports)
 //     them.
 
-// placer is the npm package's: {fromGo, stored, fill}, set per engine
-// (setPlacer) with a view of this instance's memory.
+// placer is the npm package's (lib/place.js), set per engine (setPlacer)
+// with a view of this instance's memory.
 var (
 	placerMu sync.Mutex
 	placer   js.Value
@@ -46,8 +46,8 @@ func currentPlacer() (js.Value, bool) {
 }
 
 func init() {
-	// setPlacer({fromGo, stored, fill}) (undefined: results are built in Go
-	// and copied out).
+	// setPlacer(placer) (undefined: results are built in Go and copied
+	// out).
 	handleSync("setPlacer", func(args []js.Value) any {
 		placerMu.Lock()
 		defer placerMu.Unlock()
@@ -73,12 +73,12 @@ func floatsAddr(f []float64) int {
 	return int(uintptr(unsafe.Pointer(unsafe.SliceData(f))))
 }
 
-// jsDest is a read's result in JS: a Uint8Array over the TypedArray the
-// caller gets.
+// jsDest is a read's result in JS, kept by the placer under id: Go never
+// holds it (nor the store's answers) as a js.Value, which would keep it
+// alive until Go's garbage collector ran, however long ago JS dropped it.
 type jsDest struct {
 	placer   js.Value
-	bytes    js.Value // Uint8Array over the result
-	shape    js.Value // the full shape, a JS array
+	id       int
 	ndim     int
 	itemSize int
 }
@@ -102,7 +102,7 @@ func (d *jsDest) geometry(shape []int, out, in []nd.Range) []float64 {
 func (d *jsDest) Place(out []nd.Range, chunk *nd.Array, in []nd.Range) {
 	data := chunk.Raw()
 	g := d.geometry(chunk.Shape(), out, in)
-	d.placer.Call("fromGo", d.bytes, d.shape, goAddr(data), len(data), floatsAddr(g), len(g), d.itemSize)
+	d.placer.Call("fromGo", d.id, goAddr(data), len(data), floatsAddr(g), len(g), d.itemSize)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(g)
 }
@@ -113,20 +113,24 @@ func (d *jsDest) CanPlaceStored(s zarr.Store) bool {
 }
 
 func (d *jsDest) PlaceStored(ctx context.Context, s zarr.Store, key, decoder string, size int, shape []int, out, in []nd.Range, alone func() bool) (store.Versioned, bool, error) {
-	return s.(*jsStore).readPlaced(ctx, key, func(answer js.Value) int {
-		if !alone() {
-			return -1 // others wait for this chunk: the engine decodes it for all
-		}
-		g := d.geometry(shape, out, in)
-		n := d.placer.Call("stored", d.bytes, d.shape, answer, decoder, size, floatsAddr(g), len(g), d.itemSize).Int()
-		runtime.KeepAlive(g)
-		return n
-	})
+	g := d.geometry(shape, out, in)
+	defer runtime.KeepAlive(g) // read by the placer when the store's answer comes
+	return s.(*jsStore).readPlaced(ctx, key,
+		func(obj js.Value, key string, opts js.Value) (js.Value, error) {
+			return call(d.placer, "fetch", d.id, obj, key, opts, decoder, size, floatsAddr(g), len(g), d.itemSize)
+		},
+		alone,
+		func(token int) int {
+			return d.placer.Call("place", token, d.id, decoder, size, floatsAddr(g), len(g), d.itemSize).Int()
+		},
+		func(token int) js.Value { return d.placer.Call("take", token) })
 }
 
-// readToJS reads sel of arr into a TypedArray allocated in JS: {data,
-// shape, stride}; ok is false when the data type reaches JS converted (or
-// there is no placer), and the caller reads through Read.
+// readToJS reads sel of arr into a TypedArray allocated in JS: {result,
+// shape, stride}, where result is the placer's id of the data (the npm
+// wrapper takes it: lib/place.js takeResult); ok is false when the data
+// type reaches JS converted (or there is no placer), and the caller reads
+// through Read.
 func readToJS(ctx context.Context, arr *zarr.Array, sel zarr.Selection) (res js.Value, ok bool, err error) {
 	dt := arr.DType()
 	name, _ := typedArrayName(dt)
@@ -134,20 +138,25 @@ func readToJS(ctx context.Context, arr *zarr.Array, sel zarr.Selection) (res js.
 	if name == "" || isFloat32Like(dt) || dt.Variable() || !have {
 		return js.Value{}, false, nil
 	}
-	var ta js.Value
+	id := 0
 	shape, err := arr.ReadInto(ctx, sel, func(full []int, fill *dtype.Fill) (zarr.Dest, error) {
-		ctor := js.Global().Get(name)
-		n := nd.Size(full) * dt.Size
-		ta = ctor.New(n / ctor.Get("BYTES_PER_ELEMENT").Int())
-		d := &jsDest{placer: p, bytes: jsUint8Array.New(ta.Get("buffer"), ta.Get("byteOffset"), ta.Get("byteLength")), shape: intsToJS(full), ndim: len(full), itemSize: dt.Size}
-		if fill != nil && n > 0 && len(fill.Bytes) >= dt.Size {
-			elem := fill.Bytes[:dt.Size]
-			p.Call("fill", d.bytes, goAddr(elem), len(elem))
-			runtime.KeepAlive(elem)
+		var elem []byte
+		if fill != nil && len(fill.Bytes) >= dt.Size {
+			elem = fill.Bytes[:dt.Size]
 		}
-		return d, nil
+		dims := make([]float64, len(full))
+		for i, n := range full {
+			dims[i] = float64(n)
+		}
+		id = p.Call("begin", name, nd.Size(full)*dt.Size, goAddr(elem), len(elem), floatsAddr(dims), len(dims)).Int()
+		runtime.KeepAlive(elem)
+		runtime.KeepAlive(dims)
+		return &jsDest{placer: p, id: id, ndim: len(full), itemSize: dt.Size}, nil
 	})
 	if err != nil {
+		if id != 0 {
+			p.Call("drop", id)
+		}
 		return js.Value{}, true, err
 	}
 	stride := make([]int, len(shape))
@@ -157,7 +166,7 @@ func readToJS(ctx context.Context, arr *zarr.Array, sel zarr.Selection) (res js.
 		s *= shape[i]
 	}
 	o := jsObject.New()
-	o.Set("data", ta)
+	o.Set("result", id)
 	o.Set("shape", intsToJS(shape))
 	o.Set("stride", intsToJS(stride))
 	return o, true, nil

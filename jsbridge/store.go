@@ -260,15 +260,19 @@ func rangeFromJS(key string, q js.Value) (store.ByteRange, error) {
 }
 
 // readPlaced reads the whole value of key without conditions, as
-// ReadVersion does (but without asking for its version), and first offers the store's answer to place, which
-// returns how many stored bytes it used where they are (nothing copied into
-// Go memory), or -1 to leave the answer to the engine: then it is read as
-// ReadVersion reads it (absent, an error, or the bytes, copied).
-func (s *jsStore) readPlaced(ctx context.Context, key string, place func(answer js.Value) int) (v store.Versioned, placed bool, err error) {
-	// (Asked without {versioned: true}: the engine keeps no generation of
-	// a chunk it does not cache, and a plain answer costs a store less.)
+// ReadVersion does (but without asking for its version: the engine keeps
+// no generation of a chunk it does not cache), through fetch, which asks
+// the store and places what it can on the JS side, so the answer never
+// becomes a Go value (a JS value Go holds stays alive until Go's garbage
+// collector finalizes it, and placed chunks make Go allocate nothing). fetch
+// returns, or resolves to, a number: n >= 0 placed (n stored bytes), -2
+// absent, else the token -n-3 of an answer the placer keeps: alone() is
+// asked, and then the answer is either placed by token (place) or taken
+// (take) and read here as ReadVersion reads it (an error, or the bytes,
+// copied, for the engine to decode).
+func (s *jsStore) readPlaced(ctx context.Context, key string, fetch func(obj js.Value, key string, opts js.Value) (js.Value, error), alone func() bool, place func(token int) int, take func(token int) js.Value) (v store.Versioned, placed bool, err error) {
 	s.stat.gets.Add(1)
-	p, err := call(s.obj, "get", jsKey(key), opts(ctx))
+	p, err := fetch(s.obj, jsKey(key), opts(ctx))
 	if err != nil {
 		return store.Versioned{}, false, err
 	}
@@ -276,11 +280,18 @@ func (s *jsStore) readPlaced(ctx context.Context, key string, place func(answer 
 	if err != nil {
 		return store.Versioned{}, false, err
 	}
-	if n := place(res); n >= 0 {
+	n := res.Int()
+	if n <= -3 && alone() {
+		n = place(-n - 3)
+	}
+	switch {
+	case n >= 0:
 		s.stat.bytes.Add(int64(n))
 		return store.Versioned{Found: true}, true, nil
+	case n == -2:
+		return store.Versioned{}, false, nil
 	}
-	v, err = versionedFromJS(key, res)
+	v, err = versionedFromJS(key, take(-n-3))
 	if err == nil && v.Found && !v.NotModified {
 		s.stat.bytes.Add(int64(len(v.Data)))
 	}

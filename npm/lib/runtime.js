@@ -22,7 +22,7 @@
 import "../wasm_exec.js"; // Go's JS support for GOOS=js (defines globalThis.Go)
 import { ZarrError, toZarrError } from "./errors.js";
 import { loadCodecs, loadEncoders, hostDecoders, hostEncoders } from "./codecs.js";
-import { makePlacer } from "./place.js";
+import { makePlacer, engineResult } from "./place.js";
 
 const Go = globalThis.Go;
 
@@ -158,7 +158,7 @@ async function start(build) {
   }
   const go = new Go();
   const gen = ++generation;
-  const eng = { api: null, dead: null, death: null };
+  const eng = { api: null, dead: null, death: null, inFlight: new Set() };
   let rejectDeath;
   eng.death = new Promise((_, reject) => (rejectDeath = reject));
   eng.death.catch(() => {});
@@ -171,6 +171,8 @@ async function start(build) {
     );
     engineLog.stops.push(reason);
     rejectDeath(eng.dead);
+    for (const reject of eng.inFlight) reject(eng.dead);
+    eng.inFlight.clear();
     if (build.current === eng) {
       build.current = null;
       build.starting = null;
@@ -216,8 +218,13 @@ async function start(build) {
   api.setHelpers(helpers);
   // Decoders the host does faster than Go compiled to WebAssembly.
   if (await codecsReady) api.setHostDecoders(hostDecoders);
-  // Reads go into results allocated here, chunk by chunk (lib/place.js).
-  if (typeof api.setPlacer === "function") api.setPlacer(makePlacer(instance.exports.mem));
+  // Reads go into results allocated here, chunk by chunk (lib/place.js);
+  // get answers with the result's id, and hands over the data here.
+  if (typeof api.setPlacer === "function") {
+    api.setPlacer(makePlacer(instance.exports.mem));
+    const get = api.get;
+    api.get = (...args) => get(...args).then(engineResult);
+  }
   // The full build writes: libzstd's and zlib's encoders, a module of their own.
   if (api.build === "full" && typeof api.setHostEncoders === "function" && (await loadEncoders())) api.setHostEncoders(hostEncoders);
   for (const [name, args] of settings) api[name]?.(...args);
@@ -349,7 +356,22 @@ async function invoke(build, name, args) {
   if (typeof eng.api[name] !== "function") throw Object.assign(new Error(`${name} is not in the ${build.name} build`), { otherBuild: true });
   const p = eng.api[name](...args);
   if (eng.dead) throw eng.dead; // it stopped during the call's synchronous part
-  return await Promise.race([p, eng.death]);
+  // (Not Promise.race with eng.death: each race would stay attached to
+  // that never-settled promise, and with it every call's result, a read's
+  // whole TypedArray included, for as long as the engine runs.)
+  return await new Promise((resolve, reject) => {
+    eng.inFlight.add(reject);
+    Promise.resolve(p).then(
+      (v) => {
+        eng.inFlight.delete(reject);
+        resolve(v);
+      },
+      (e) => {
+        eng.inFlight.delete(reject);
+        reject(e);
+      },
+    );
+  });
 }
 
 /**
