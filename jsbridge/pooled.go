@@ -38,7 +38,7 @@ func init() {
 
 // planRead builds the plan (see above).
 func planRead(a []js.Value) (js.Value, error) {
-	for len(a) < 2 {
+	for len(a) < 3 {
 		a = append(a, js.Undefined())
 	}
 	arr, err := lookupArray(a[0])
@@ -69,6 +69,22 @@ func planRead(a []js.Value) (js.Value, error) {
 	}
 	if p == nil {
 		return reason(why)
+	}
+	// planRead(id, selection, minBytes): a read with no compressor, one
+	// chunk, or less than minBytes decoded is not worth a pool; declined
+	// before the plan crosses to JS.
+	if a[2].Type() == js.TypeNumber {
+		decoded := 0
+		for _, c := range p.Chunks {
+			n := max(dt.Size, 1)
+			for _, x := range c.Shape {
+				n *= x
+			}
+			decoded += n
+		}
+		if len(p.Compressors) == 0 || len(p.Chunks) < 2 || decoded < a[2].Int() {
+			return reason("not worth the pool")
+		}
 	}
 	ndim := len(p.FullShape)
 	keys := make([]string, len(p.Chunks))

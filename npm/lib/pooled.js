@@ -47,7 +47,7 @@ export async function pooledGet(arr, sel, signal, concurrency) {
   const pool = currentPool();
   if (!pool || !pool.workers.some((w) => w.alive) || signal?.aborted) return null;
   // (An error, or an engine that stopped: the engine's read reports it.)
-  const plan = bridgeIfRunning()?.planRead(arr._info.id, sel);
+  const plan = bridgeIfRunning()?.planRead(arr._info.id, sel, pool.minBytes === 0 ? undefined : minReadBytes);
   if (!plan || plan.error || plan.__zarrWasmError) return null;
   if (plan.reason) {
     pool.reads.engine++;
