@@ -63,6 +63,11 @@ func planRead(a []js.Value) (js.Value, error) {
 	if !ok {
 		return reason("a store of the engine")
 	}
+	// (strict: a read with no compressor is declined before it is planned)
+	strict := a[2].Type() == js.TypeNumber
+	if strict && len(arr.Compressors()) == 0 {
+		return reason("no compressor")
+	}
 	p, why, err := arr.PlanExternalRead(sel)
 	if err != nil {
 		return js.Value{}, err
@@ -73,7 +78,7 @@ func planRead(a []js.Value) (js.Value, error) {
 	// planRead(id, selection, minBytes): a read with no compressor, one
 	// chunk, or less than minBytes decoded is not worth a pool; declined
 	// before the plan crosses to JS.
-	if a[2].Type() == js.TypeNumber {
+	if strict {
 		decoded := 0
 		for _, c := range p.Chunks {
 			n := max(dt.Size, 1)

@@ -161,3 +161,7 @@ func (a *Array) ChunkStore() Store {
 	}
 	return a.src.store
 }
+
+// Compressors names the chain's compressors as ExternalRead.Compressors
+// does (none for raw chunks), from the metadata alone.
+func (a *Array) Compressors() []string { return compressorNames(a.meta.Codecs) }
