@@ -42,7 +42,14 @@ func resultToJS(a *zarr.NDArray) (js.Value, error) {
 	if err != nil {
 		return js.Value{}, err
 	}
-	shape := a.Shape()
+	o := shapedResult(a.Shape())
+	o.Set("data", data)
+	return o, nil
+}
+
+// shapedResult is a result object with shape and its C-order stride;
+// the caller adds the data (or, for a result placed in JS, its id).
+func shapedResult(shape []int) js.Value {
 	stride := make([]int, len(shape))
 	s := 1
 	for i := len(shape) - 1; i >= 0; i-- {
@@ -50,10 +57,9 @@ func resultToJS(a *zarr.NDArray) (js.Value, error) {
 		s *= shape[i]
 	}
 	o := jsObject.New()
-	o.Set("data", data)
 	o.Set("shape", intsToJS(shape))
 	o.Set("stride", intsToJS(stride))
-	return o, nil
+	return o
 }
 
 // dataToJS converts the elements of a by the DESIGN.md mapping.

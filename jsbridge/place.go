@@ -159,15 +159,7 @@ func readToJS(ctx context.Context, arr *zarr.Array, sel zarr.Selection) (res js.
 		}
 		return js.Value{}, true, err
 	}
-	stride := make([]int, len(shape))
-	s := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		stride[i] = s
-		s *= shape[i]
-	}
-	o := jsObject.New()
+	o := shapedResult(shape)
 	o.Set("result", id)
-	o.Set("shape", intsToJS(shape))
-	o.Set("stride", intsToJS(stride))
 	return o, true, nil
 }
