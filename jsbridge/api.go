@@ -217,11 +217,7 @@ func init() {
 	})
 	// get(id, selection, signal, concurrency) → {data, shape, stride}
 	fn("get", func(a []js.Value) (js.Value, error) {
-		arr, err := lookupArray(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		sel, err := selectionFromJS(a[1])
+		arr, sel, err := arrayAndSelection(a)
 		if err != nil {
 			return js.Value{}, err
 		}

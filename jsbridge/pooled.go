@@ -41,11 +41,7 @@ func planRead(a []js.Value) (js.Value, error) {
 	for len(a) < 3 {
 		a = append(a, js.Undefined())
 	}
-	arr, err := lookupArray(a[0])
-	if err != nil {
-		return js.Value{}, err
-	}
-	sel, err := selectionFromJS(a[1])
+	arr, sel, err := arrayAndSelection(a)
 	if err != nil {
 		return js.Value{}, err
 	}

@@ -19,11 +19,7 @@ import (
 func init() {
 	// set(id, selection, value, signal)
 	handleAsync("set", func(a []js.Value) (js.Value, error) {
-		arr, err := lookupArray(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		sel, err := selectionFromJS(a[1])
+		arr, sel, err := arrayAndSelection(a)
 		if err != nil {
 			return js.Value{}, err
 		}
