@@ -72,59 +72,11 @@ func init() {
 	})
 	// storeGet(id, key, signal) → Uint8Array | undefined
 	handleAsync("storeGet", func(a []js.Value) (js.Value, error) {
-		s, err := lookupGoStore(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		key, err := goKey(a[1])
-		if err != nil {
-			return js.Value{}, err
-		}
-		ctx, done, err := callContext(a[2])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
-		data, ok, err := s.Get(ctx, key)
-		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
-		}
-		if !ok {
-			return js.Undefined(), nil
-		}
-		return bytesToJS(data), nil
+		return readGoStore(a[0], a[1], nil, a[2])
 	})
 	// storeGetRange(id, key, {offset, length} | {suffixLength}, signal)
 	handleAsync("storeGetRange", func(a []js.Value) (js.Value, error) {
-		s, err := lookupGoStore(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		key, err := goKey(a[1])
-		if err != nil {
-			return js.Value{}, err
-		}
-		q := a[2]
-		if q.Type() != js.TypeObject {
-			return js.Value{}, errs.New(errs.Store, key, "a range is {offset, length} or {suffixLength}")
-		}
-		br, err := rangeFromJS(key, q)
-		if err != nil {
-			return js.Value{}, err
-		}
-		ctx, done, err := callContext(a[3])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
-		data, ok, err := store.GetRange(ctx, s, key, br)
-		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
-		}
-		if !ok {
-			return js.Undefined(), nil
-		}
-		return bytesToJS(data), nil
+		return readGoStore(a[0], a[1], &a[2], a[3])
 	})
 	// storeList(id, prefix) → names directly under prefix ("/" or "/a/")
 	handleAsync("storeList", func(a []js.Value) (js.Value, error) {
@@ -153,4 +105,42 @@ func init() {
 		}
 		return out, nil
 	})
+}
+
+// readGoStore answers storeGet (rangeArg nil: the whole value) and
+// storeGetRange: the bytes, or undefined when the key is absent.
+func readGoStore(id, keyArg js.Value, rangeArg *js.Value, signal js.Value) (js.Value, error) {
+	s, err := lookupGoStore(id)
+	if err != nil {
+		return js.Value{}, err
+	}
+	key, err := goKey(keyArg)
+	if err != nil {
+		return js.Value{}, err
+	}
+	var br store.ByteRange
+	if rangeArg != nil {
+		if br, err = rangeFromJS(key, *rangeArg); err != nil {
+			return js.Value{}, err
+		}
+	}
+	ctx, done, err := callContext(signal)
+	if err != nil {
+		return js.Value{}, err
+	}
+	defer done()
+	var data []byte
+	var ok bool
+	if rangeArg != nil {
+		data, ok, err = store.GetRange(ctx, s, key, br)
+	} else {
+		data, ok, err = s.Get(ctx, key)
+	}
+	if err != nil {
+		return js.Value{}, abortAware(ctx, err)
+	}
+	if !ok {
+		return js.Undefined(), nil
+	}
+	return bytesToJS(data), nil
 }

@@ -54,7 +54,7 @@ func Blocks(readme string) []Block {
 // notRun are the README blocks that are not programs, by their first line.
 var notRun = map[string]string{
 	"make demo    # the main job: build the .wasm and the sample data, serve the viewer on 127.0.0.1 (prints the URL)": "the repository's make targets",
-	"zarr/          the engine (pure Go): stores, metadata, data types, grids, codecs, arrays, groups": "the repository's layout",
+	"zarr/          the engine (pure Go): stores, metadata, data types, grids, codecs, arrays, groups":                 "the repository's layout",
 }
 
 // substitution replaces text of a block before it runs, for what the

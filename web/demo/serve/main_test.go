@@ -87,7 +87,7 @@ func TestGzip(t *testing.T) {
 	files := map[string][]byte{
 		filepath.Join(pkg, "zarr.wasm"):         wasm,
 		filepath.Join(demo, "index.html"):       []byte("<!doctype html>" + string(bytes.Repeat([]byte("<p>x</p>"), 100))),
-		filepath.Join(demo, "js", "main.js"):     bytes.Repeat([]byte("export const x = 1;\n"), 100),
+		filepath.Join(demo, "js", "main.js"):    bytes.Repeat([]byte("export const x = 1;\n"), 100),
 		filepath.Join(demo, "data", "a.json"):   bytes.Repeat([]byte(`{"a": 1}`), 100),
 		filepath.Join(demo, "data", "chunk.js"): bytes.Repeat([]byte("0123"), 100),
 	}
