@@ -5,13 +5,13 @@ package jsbridge
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall/js"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
@@ -324,7 +324,7 @@ func valueToJS(v any) js.Value {
 		}
 		return valueToJS(val)
 	}
-	return js.ValueOf(fmt.Sprint(v))
+	return js.ValueOf(fmtx.Sprint(v))
 }
 
 func intToJS(i int64) js.Value {

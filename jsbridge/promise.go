@@ -5,10 +5,10 @@ package jsbridge
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime/debug"
 	"syscall/js"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -48,7 +48,7 @@ func async(work func() (js.Value, error)) js.Value {
 func safely(work func() (js.Value, error)) (v js.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &errs.Error{Code: "INTERNAL", Msg: fmt.Sprintf("internal error (a bug in zarr-wasm): %v\n%s", r, debug.Stack())}
+			err = &errs.Error{Code: "INTERNAL", Msg: fmtx.Sprintf("internal error (a bug in zarr-wasm): %v\n%s", r, debug.Stack())}
 		}
 	}()
 	return work()
@@ -169,7 +169,7 @@ func call(obj js.Value, method string, args ...any) (v js.Value, err error) {
 				err = jsErr(je.Value)
 				return
 			}
-			err = fmt.Errorf("%s: %v", method, r)
+			err = fmtx.Errorf("%s: %v", method, r)
 		}
 	}()
 	return obj.Call(method, args...), nil

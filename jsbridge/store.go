@@ -4,11 +4,11 @@ package jsbridge
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
@@ -473,7 +473,7 @@ func bytesFromJS(key string, v js.Value) ([]byte, bool, error) {
 
 func describe(v js.Value) string {
 	if c := v.Get("constructor"); c.Type() == js.TypeFunction {
-		return fmt.Sprintf("a %s", c.Get("name").String())
+		return fmtx.Sprintf("a %s", c.Get("name").String())
 	}
 	return "an object"
 }

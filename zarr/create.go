@@ -3,10 +3,10 @@ package zarr
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
@@ -172,7 +172,7 @@ func structDescr(m map[string]any) ([]any, bool, error) {
 		fm, ok := f.(map[string]any)
 		name, ok2 := fm["name"].(string)
 		if !ok || !ok2 {
-			return nil, true, fmt.Errorf("struct field %d must be {name, dtype, shape?}", i)
+			return nil, true, fmtx.Errorf("struct field %d must be {name, dtype, shape?}", i)
 		}
 		var ft any
 		switch x := fm["dtype"].(type) {
@@ -187,11 +187,11 @@ func structDescr(m map[string]any) ([]any, bool, error) {
 				return nil, true, err
 			}
 			if !ok {
-				return nil, true, fmt.Errorf("struct field %q: bad dtype", name)
+				return nil, true, fmtx.Errorf("struct field %q: bad dtype", name)
 			}
 			ft = sub
 		default:
-			return nil, true, fmt.Errorf("struct field %q: bad dtype", name)
+			return nil, true, fmtx.Errorf("struct field %q: bad dtype", name)
 		}
 		entry := []any{name, ft}
 		if shape, ok := fm["shape"].([]any); ok && len(shape) > 0 {

@@ -2,10 +2,10 @@ package zarr
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
@@ -138,7 +138,7 @@ var (
 func specCacheConfig(s *tsspec.Spec) openConfig {
 	cfg := openConfig{pool: DefaultCachePool(), poolSet: true}
 	if s.CacheBytes >= 0 {
-		key := fmt.Sprintf("%s|%d", s.CachePool, s.CacheBytes)
+		key := fmtx.Sprintf("%s|%d", s.CachePool, s.CacheBytes)
 		specPoolsMu.Lock()
 		p, ok := specPools[key]
 		if !ok {

@@ -34,9 +34,10 @@ package blosc
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"sync"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // Options are the Blosc compressor settings, as numcodecs' Blosc takes them.
@@ -57,11 +58,11 @@ var ErrUnsupported = errors.New("blosc: unsupported")
 var ErrCorrupt = errors.New("blosc: corrupt chunk")
 
 func corrupt(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+	return fmtx.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
 }
 
 func unsupported(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrUnsupported}, args...)...)
+	return fmtx.Errorf("%w: "+format, append([]any{ErrUnsupported}, args...)...)
 }
 
 // Format constants (c-blosc 1.x).

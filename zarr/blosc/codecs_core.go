@@ -3,8 +3,7 @@
 package blosc
 
 import (
-	"fmt"
-
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -13,8 +12,8 @@ import (
 
 type zlibEncoder struct{}
 
-func zlibDecode(d, s []byte) error { return fmt.Errorf("zlib: %w", errs.OtherBuild) }
+func zlibDecode(d, s []byte) error { return fmtx.Errorf("zlib: %w", errs.OtherBuild) }
 
-func zstdDecode(d, s []byte) error { return fmt.Errorf("zstd: %w", errs.OtherBuild) }
+func zstdDecode(d, s []byte) error { return fmtx.Errorf("zstd: %w", errs.OtherBuild) }
 
 func (e *encState) encodeOther(string, int, []byte, []byte) int { return 0 }

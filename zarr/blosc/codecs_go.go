@@ -5,7 +5,6 @@ package blosc
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 type zlibReader struct {
@@ -39,7 +39,7 @@ func zlibDecode(d, s []byte) error {
 		return err
 	}
 	if _, err := io.ReadFull(r.zr, d); err != nil {
-		return fmt.Errorf("zlib: %w", err)
+		return fmtx.Errorf("zlib: %w", err)
 	}
 	// The stream must end here (this also checks the Adler-32).
 	var one [1]byte
@@ -47,7 +47,7 @@ func zlibDecode(d, s []byte) error {
 		if err == nil || err == io.EOF {
 			err = errors.New("more data than expected")
 		}
-		return fmt.Errorf("zlib: %w", err)
+		return fmtx.Errorf("zlib: %w", err)
 	}
 	return nil
 }
@@ -76,10 +76,10 @@ func zstdDecode(d, s []byte) error {
 	}
 	out, err := dec.DecodeAll(s, d[:0:len(d)])
 	if err != nil {
-		return fmt.Errorf("zstd: %w", err)
+		return fmtx.Errorf("zstd: %w", err)
 	}
 	if len(out) != len(d) || (len(out) > 0 && &out[0] != &d[0]) {
-		return fmt.Errorf("zstd stream decodes to %d bytes, want %d", len(out), len(d))
+		return fmtx.Errorf("zstd stream decodes to %d bytes, want %d", len(out), len(d))
 	}
 	return nil
 }

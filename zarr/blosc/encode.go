@@ -1,6 +1,6 @@
 package blosc
 
-import "fmt"
+import "github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 
 func cnameCode(cname string) (int, bool) {
 	switch cname {
@@ -85,19 +85,19 @@ func Encode(src []byte, opt Options) ([]byte, error) {
 		return nil, unsupported("compressor %q (want blosclz, lz4, lz4hc, snappy, zlib or zstd)", opt.Cname)
 	}
 	if opt.Clevel < 0 || opt.Clevel > 9 {
-		return nil, fmt.Errorf("blosc: clevel %d outside 0..9", opt.Clevel)
+		return nil, fmtx.Errorf("blosc: clevel %d outside 0..9", opt.Clevel)
 	}
 	if opt.Shuffle < -1 || opt.Shuffle > 2 {
-		return nil, fmt.Errorf("blosc: shuffle %d outside -1..2", opt.Shuffle)
+		return nil, fmtx.Errorf("blosc: shuffle %d outside -1..2", opt.Shuffle)
 	}
 	if opt.Typesize < 0 {
-		return nil, fmt.Errorf("blosc: negative typesize %d", opt.Typesize)
+		return nil, fmtx.Errorf("blosc: negative typesize %d", opt.Typesize)
 	}
 	if opt.Blocksize < 0 {
-		return nil, fmt.Errorf("blosc: negative blocksize %d", opt.Blocksize)
+		return nil, fmtx.Errorf("blosc: negative blocksize %d", opt.Blocksize)
 	}
 	if len(src) > maxNbytes {
-		return nil, fmt.Errorf("blosc: input of %d bytes exceeds the Blosc1 limit of %d", len(src), maxNbytes)
+		return nil, fmtx.Errorf("blosc: input of %d bytes exceeds the Blosc1 limit of %d", len(src), maxNbytes)
 	}
 	ts := opt.Typesize
 	if ts == 0 || ts > maxTypesize {

@@ -3,7 +3,8 @@ package blosc
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // snappyDecode decodes one snappy block (the format Blosc's snappy streams
@@ -17,7 +18,7 @@ func snappyDecode(d, s []byte) error {
 		return errors.New("snappy: bad length header")
 	}
 	if n != uint64(len(d)) {
-		return fmt.Errorf("snappy stream decodes to %d bytes, want %d", n, len(d))
+		return fmtx.Errorf("snappy stream decodes to %d bytes, want %d", n, len(d))
 	}
 	s = s[k:]
 	o := 0
@@ -81,7 +82,7 @@ func snappyDecode(d, s []byte) error {
 		}
 	}
 	if o != len(d) {
-		return fmt.Errorf("snappy stream decodes to %d bytes, want %d", o, len(d))
+		return fmtx.Errorf("snappy stream decodes to %d bytes, want %d", o, len(d))
 	}
 	return nil
 }

@@ -12,12 +12,12 @@
 package budget
 
 import (
-	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -81,7 +81,7 @@ func Check(what string, n int64) error {
 	}
 	gcMu.Unlock()
 	if avail := platformAvailable(); n > avail {
-		return tooLarge(what, n, max(avail, 0), fmt.Sprintf("what WebAssembly's 4 GiB memory has left (%s in use)", Size(inUse())))
+		return tooLarge(what, n, max(avail, 0), fmtx.Sprintf("what WebAssembly's 4 GiB memory has left (%s in use)", Size(inUse())))
 	}
 	return nil
 }
@@ -102,13 +102,13 @@ func tooLarge(what string, n, avail int64, which string) error {
 func Size(n int64) string {
 	switch {
 	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+		return fmtx.Sprintf("%.1f GiB", float64(n)/(1<<30))
 	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+		return fmtx.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+		return fmtx.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmtx.Sprintf("%d bytes", n)
 }
 
 // Mul returns a*b, or a value over every limit when it overflows.

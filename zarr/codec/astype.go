@@ -2,8 +2,8 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
@@ -36,7 +36,7 @@ func checkTimeCast(a, b *dtype.DataType) error {
 	switch {
 	case isTime(a) && isTime(b):
 		if a.Kind != b.Kind || a.Unit != b.Unit || a.Scale != b.Scale {
-			return fmt.Errorf("casting %s to %s is not supported", a, b)
+			return fmtx.Errorf("casting %s to %s is not supported", a, b)
 		}
 	case isTime(a) || isTime(b):
 		other := a
@@ -44,7 +44,7 @@ func checkTimeCast(a, b *dtype.DataType) error {
 			other = b
 		}
 		if other.Kind != dtype.Int && other.Kind != dtype.Uint {
-			return fmt.Errorf("casting between %s and %s is not supported", a, b)
+			return fmtx.Errorf("casting between %s and %s is not supported", a, b)
 		}
 	}
 	return nil

@@ -3,9 +3,9 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	mbits "math/bits"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
@@ -23,14 +23,14 @@ func newBitround(cfg json.RawMessage, _ Spec) (any, error) {
 		return nil, err
 	}
 	if len(m["keepbits"]) == 0 {
-		return nil, fmt.Errorf("keepbits is required")
+		return nil, fmtx.Errorf("keepbits is required")
 	}
 	k, err := intOption(m["keepbits"], "keepbits", 0)
 	if err != nil {
 		return nil, err
 	}
 	if k < 0 {
-		return nil, fmt.Errorf("keepbits must be zero or positive, got %d", k)
+		return nil, fmtx.Errorf("keepbits must be zero or positive, got %d", k)
 	}
 	return &bitroundCodec{keepbits: k}, nil
 }
@@ -72,7 +72,7 @@ func (c *bitroundCodec) check(t *dtype.DataType) (part, bits int, integer bool, 
 	default:
 		var ok bool
 		if bits, ok = mantissaBits(t); !ok {
-			return 0, 0, false, fmt.Errorf("bitround works on IEEE floats, bfloat16, complex numbers and integers, not %s", t)
+			return 0, 0, false, fmtx.Errorf("bitround works on IEEE floats, bfloat16, complex numbers and integers, not %s", t)
 		}
 		part = t.Size
 	}
@@ -83,7 +83,7 @@ func (c *bitroundCodec) check(t *dtype.DataType) (part, bits int, integer bool, 
 
 func (c *bitroundCodec) Encoded(in Spec) (Spec, error) {
 	if in.DType == nil {
-		return Spec{}, fmt.Errorf("bitround needs a data type")
+		return Spec{}, fmtx.Errorf("bitround needs a data type")
 	}
 	if _, _, _, err := c.check(in.DType); err != nil {
 		return Spec{}, err

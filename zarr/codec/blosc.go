@@ -3,8 +3,8 @@ package codec
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/blosc"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
@@ -34,13 +34,13 @@ func newBlosc(cfg json.RawMessage, in Spec) (any, error) {
 	switch opt.Cname {
 	case "blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd":
 	default:
-		return nil, fmt.Errorf("unknown cname %q (blosclz, lz4, lz4hc, snappy, zlib, zstd)", opt.Cname)
+		return nil, fmtx.Errorf("unknown cname %q (blosclz, lz4, lz4hc, snappy, zlib, zstd)", opt.Cname)
 	}
 	if c.Clevel != nil {
 		opt.Clevel = *c.Clevel
 	}
 	if opt.Clevel < 0 || opt.Clevel > 9 {
-		return nil, fmt.Errorf("clevel %d is not in 0..9", opt.Clevel)
+		return nil, fmtx.Errorf("clevel %d is not in 0..9", opt.Clevel)
 	}
 	if c.Shuffle != nil {
 		switch *c.Shuffle {
@@ -51,7 +51,7 @@ func newBlosc(cfg json.RawMessage, in Spec) (any, error) {
 		case "bitshuffle":
 			opt.Shuffle = 2
 		default:
-			return nil, fmt.Errorf("shuffle %q is not noshuffle, shuffle or bitshuffle", *c.Shuffle)
+			return nil, fmtx.Errorf("shuffle %q is not noshuffle, shuffle or bitshuffle", *c.Shuffle)
 		}
 	}
 	opt.Typesize = 1
@@ -60,12 +60,12 @@ func newBlosc(cfg json.RawMessage, in Spec) (any, error) {
 	}
 	if c.Typesize != nil {
 		if *c.Typesize < 1 {
-			return nil, fmt.Errorf("typesize %d must be positive", *c.Typesize)
+			return nil, fmtx.Errorf("typesize %d must be positive", *c.Typesize)
 		}
 		opt.Typesize = *c.Typesize
 	}
 	if opt.Blocksize < 0 {
-		return nil, fmt.Errorf("blocksize %d must not be negative", opt.Blocksize)
+		return nil, fmtx.Errorf("blocksize %d must not be negative", opt.Blocksize)
 	}
 	return &bloscCodec{opt: opt}, nil
 }

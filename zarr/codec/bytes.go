@@ -2,8 +2,8 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
@@ -32,18 +32,18 @@ func newBytes(cfg json.RawMessage, in Spec) (any, error) {
 		case "big":
 			bc.endian = dtype.Big
 		default:
-			return nil, fmt.Errorf("endian must be \"little\" or \"big\", got %q", *c.Endian)
+			return nil, fmtx.Errorf("endian must be \"little\" or \"big\", got %q", *c.Endian)
 		}
 	}
 	if in.DType != nil {
 		if in.DType.Variable() {
-			return nil, fmt.Errorf("%s has no fixed size; use vlen-utf8 or vlen-bytes", in.DType)
+			return nil, fmtx.Errorf("%s has no fixed size; use vlen-utf8 or vlen-bytes", in.DType)
 		}
 		if bc.endian == dtype.Unset && in.DType.Name == "structured" {
 			bc.endian = dtype.Little // the legacy v3 structured type's default
 		}
 		if bc.endian == dtype.Unset && in.DType.HasMultiByte() {
-			return nil, fmt.Errorf("endian is required for %s", in.DType)
+			return nil, fmtx.Errorf("endian is required for %s", in.DType)
 		}
 	}
 	return bc, nil

@@ -5,10 +5,10 @@ package codec
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/dsnet/compress/bzip2"
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // bz2Codec is numcodecs "bz2": a bzip2 stream (decoding reads concatenated
@@ -27,7 +27,7 @@ func newBZ2(cfg json.RawMessage, _ Spec) (any, error) {
 		return nil, err
 	}
 	if level < 1 || level > 9 {
-		return nil, fmt.Errorf("level must be between 1 and 9, got %d", level)
+		return nil, fmtx.Errorf("level must be between 1 and 9, got %d", level)
 	}
 	return &bz2Codec{level: level}, nil
 }

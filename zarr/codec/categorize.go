@@ -2,9 +2,9 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 	"unicode/utf8"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
@@ -37,7 +37,7 @@ func newCategorize(cfg json.RawMessage, _ Spec) (any, error) {
 		return nil, err
 	}
 	if c.dt.Kind != dtype.Unicode && c.dt.Kind != dtype.Object {
-		return nil, fmt.Errorf("dtype must be a unicode ('U') or object ('O') type, got %s", c.dt)
+		return nil, fmtx.Errorf("dtype must be a unicode ('U') or object ('O') type, got %s", c.dt)
 	}
 	if raw := m["astype"]; len(raw) == 0 || string(raw) == "null" {
 		c.as = dtype.NewUint(1)
@@ -49,13 +49,13 @@ func newCategorize(cfg json.RawMessage, _ Spec) (any, error) {
 	c.dt, c.as = memType(c.dt), memType(c.as)
 	var ok bool
 	if c.an, ok = ntypeOf(c.as); !ok {
-		return nil, fmt.Errorf("astype %s is not a numeric type", c.as)
+		return nil, fmtx.Errorf("astype %s is not a numeric type", c.as)
 	}
 	if len(m["labels"]) == 0 {
-		return nil, fmt.Errorf("labels is required")
+		return nil, fmtx.Errorf("labels is required")
 	}
 	if err := json.Unmarshal(m["labels"], &c.labels); err != nil {
-		return nil, fmt.Errorf("labels must be a list of strings")
+		return nil, fmtx.Errorf("labels must be a list of strings")
 	}
 	return c, nil
 }
@@ -63,19 +63,19 @@ func newCategorize(cfg json.RawMessage, _ Spec) (any, error) {
 func (c *categorizeCodec) checkInput(t *dtype.DataType) error {
 	if c.dt.Kind == dtype.Object {
 		if t.Kind != dtype.Object && t.Kind != dtype.String {
-			return fmt.Errorf("categorize with dtype %s needs an object or string array, not %s", c.dt, t)
+			return fmtx.Errorf("categorize with dtype %s needs an object or string array, not %s", c.dt, t)
 		}
 		return nil
 	}
 	if t.Variable() {
-		return fmt.Errorf("categorize with dtype %s needs fixed-size unicode elements, not %s", c.dt, t)
+		return fmtx.Errorf("categorize with dtype %s needs fixed-size unicode elements, not %s", c.dt, t)
 	}
 	return nil
 }
 
 func (c *categorizeCodec) Encoded(in Spec) (Spec, error) {
 	if in.DType == nil {
-		return Spec{}, fmt.Errorf("categorize needs a data type")
+		return Spec{}, fmtx.Errorf("categorize needs a data type")
 	}
 	if err := c.checkInput(in.DType); err != nil {
 		return Spec{}, err

@@ -3,12 +3,13 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"hash/adler32"
 	"hash/crc32"
 	"math"
 	"math/bits"
 	"sync"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // checksumCodec appends or prepends a 32-bit checksum of the data as 4
@@ -91,7 +92,7 @@ func newJenkins(cfg json.RawMessage, _ Spec) (any, error) {
 		return nil, err
 	}
 	if initval < 0 || initval > math.MaxUint32 {
-		return nil, fmt.Errorf("initval %d is not a 32-bit unsigned integer", initval)
+		return nil, fmtx.Errorf("initval %d is not a 32-bit unsigned integer", initval)
 	}
 	c := &jenkinsCodec{initval: uint32(initval)}
 	if raw := m["prefix"]; len(raw) > 0 && string(raw) != "null" {
@@ -102,14 +103,14 @@ func newJenkins(cfg json.RawMessage, _ Spec) (any, error) {
 		case json.Unmarshal(raw, &ints) == nil:
 			for _, v := range ints {
 				if v < 0 || v > 255 {
-					return nil, fmt.Errorf("prefix byte %d is out of range", v)
+					return nil, fmtx.Errorf("prefix byte %d is out of range", v)
 				}
 				list = append(list, byte(v))
 			}
 		case json.Unmarshal(raw, &text) == nil:
 			list = []byte(text)
 		default:
-			return nil, fmt.Errorf("prefix must be null, a list of byte values or a string")
+			return nil, fmtx.Errorf("prefix must be null, a list of byte values or a string")
 		}
 		c.prefix = list
 	}
@@ -222,7 +223,7 @@ func checksumFactory(name string, sum func([]byte) uint32, start bool) Factory {
 			return nil, err
 		}
 		if loc != "start" && loc != "end" {
-			return nil, fmt.Errorf("location must be \"start\" or \"end\", got %q", loc)
+			return nil, fmtx.Errorf("location must be \"start\" or \"end\", got %q", loc)
 		}
 		return &checksumCodec{name: name, sum: sum, start: loc == "start"}, nil
 	}

@@ -9,9 +9,9 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -188,7 +188,7 @@ func NewChain(cfgs []Config, in Spec) (*Chain, error) {
 			}
 			c.BB = append(c.BB, k)
 		default:
-			return nil, fmt.Errorf("codec %q has no known kind", cfg.Name)
+			return nil, fmtx.Errorf("codec %q has no known kind", cfg.Name)
 		}
 	}
 	if c.AB == nil {

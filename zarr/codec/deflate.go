@@ -2,7 +2,8 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // DEFLATE expands at most 1032:1 (a 258-byte match in under 2 bits).
@@ -32,7 +33,7 @@ func deflateLevel(cfg json.RawMessage) (int, error) {
 		return 0, err
 	}
 	if level < -1 || level > 9 {
-		return 0, fmt.Errorf("level must be between 0 and 9 (or -1 for the default), got %d", level)
+		return 0, fmtx.Errorf("level must be between 0 and 9 (or -1 for the default), got %d", level)
 	}
 	return level, nil
 }

@@ -2,9 +2,9 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -39,10 +39,10 @@ func parseNumericFilter(name string, m map[string]json.RawMessage, dtKey, asKey 
 	f.dt, f.as = memType(f.dt), memType(f.as)
 	var ok bool
 	if f.dn, ok = ntypeOf(f.dt); !ok {
-		return f, fmt.Errorf("%s %s is not a numeric type", dtKey, f.dt)
+		return f, fmtx.Errorf("%s %s is not a numeric type", dtKey, f.dt)
 	}
 	if f.an, ok = ntypeOf(f.as); !ok {
-		return f, fmt.Errorf("%s %s is not a numeric type", asKey, f.as)
+		return f, fmtx.Errorf("%s %s is not a numeric type", asKey, f.as)
 	}
 	return f, nil
 }
@@ -51,7 +51,7 @@ func parseNumericFilter(name string, m map[string]json.RawMessage, dtKey, asKey 
 // its flattened length when the view changes the element size).
 func (f *numericFilter) encodedSpec(in Spec, enc func(*nd.Array) (*nd.Array, error)) (Spec, error) {
 	if in.DType == nil || in.DType.Variable() {
-		return Spec{}, fmt.Errorf("%s needs fixed-size elements", f.name)
+		return Spec{}, fmtx.Errorf("%s needs fixed-size elements", f.name)
 	}
 	shape, err := viewShape(in.Shape, in.DType, f.dt)
 	if err != nil {
@@ -64,7 +64,7 @@ func (f *numericFilter) encodedSpec(in Spec, enc func(*nd.Array) (*nd.Array, err
 func (f *numericFilter) input(a *nd.Array) (*nd.Array, error) {
 	v, err := viewArray(a, f.dt)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", f.name, err)
+		return nil, fmtx.Errorf("%s: %v", f.name, err)
 	}
 	return v, nil
 }

@@ -4,9 +4,9 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -187,7 +187,7 @@ func newPredictor(name string) Factory {
 			return nil, err
 		}
 		if p.dist < 1 {
-			return nil, fmt.Errorf("dist must be at least 1, got %d", p.dist)
+			return nil, fmtx.Errorf("dist must be at least 1, got %d", p.dist)
 		}
 		if raw := m["dtype"]; len(raw) > 0 && string(raw) != "null" {
 			dt, err := parseFilterDType(raw, "dtype")
@@ -214,17 +214,17 @@ func (p *predictor) Encode(*nd.Array) (*nd.Array, error) { return nil, decodeOnl
 // between the samples one predicts from the other.
 func (p *predictor) layout(in Spec) (rows, row, step int, err error) {
 	if in.DType == nil || in.DType.Variable() {
-		return 0, 0, 0, fmt.Errorf("%s needs fixed-size elements", p.name)
+		return 0, 0, 0, fmtx.Errorf("%s needs fixed-size elements", p.name)
 	}
 	if _, ok := ntypeOf(in.DType); !ok || (p.name == "imagecodecs_floatpred" && in.DType.Size != 2 && in.DType.Size != 4 && in.DType.Size != 8) {
-		return 0, 0, 0, fmt.Errorf("%s cannot take %s elements", p.name, in.DType)
+		return 0, 0, 0, fmtx.Errorf("%s cannot take %s elements", p.name, in.DType)
 	}
 	axis := p.axis
 	if axis < 0 {
 		axis += len(in.Shape)
 	}
 	if axis < 0 || axis >= len(in.Shape) {
-		return 0, 0, 0, fmt.Errorf("axis %d is outside a chunk of %d dimensions", p.axis, len(in.Shape))
+		return 0, 0, 0, fmtx.Errorf("axis %d is outside a chunk of %d dimensions", p.axis, len(in.Shape))
 	}
 	inner := nd.Size(in.Shape[axis+1:])
 	return nd.Size(in.Shape[:axis]), in.Shape[axis] * inner, p.dist * inner, nil

@@ -2,7 +2,6 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -71,7 +71,7 @@ func newJSON2(cfg json.RawMessage, _ Spec) (any, error) {
 			}
 		case json.Unmarshal(m["indent"], &s) == nil:
 		default:
-			return nil, fmt.Errorf("indent must be null, an integer, a boolean or a string")
+			return nil, fmtx.Errorf("indent must be null, an integer, a boolean or a string")
 		}
 		c.indent = &s
 	}
@@ -82,7 +82,7 @@ func newJSON2(cfg json.RawMessage, _ Spec) (any, error) {
 	if raw := strings.TrimSpace(string(m["separators"])); raw != "" && raw != "null" {
 		var seps []string
 		if err := json.Unmarshal(m["separators"], &seps); err != nil || len(seps) != 2 {
-			return nil, fmt.Errorf("separators must be a pair of strings")
+			return nil, fmtx.Errorf("separators must be a pair of strings")
 		}
 		c.itemSep, c.keySep = seps[0], seps[1]
 	}
@@ -98,7 +98,7 @@ func (c *json2Codec) Encode(a *nd.Array) ([]byte, error) {
 	}
 	w := &pyJSONWriter{c: c}
 	if err := w.value(items, 0); err != nil {
-		return nil, fmt.Errorf("json2: %v", err)
+		return nil, fmtx.Errorf("json2: %v", err)
 	}
 	return []byte(w.sb.String()), nil
 }
@@ -112,7 +112,7 @@ func listItems(name string, a *nd.Array) ([]any, error) {
 	}
 	typestr, err := a.DType().V2String()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, fmtx.Errorf("%s: %v", name, err)
 	}
 	shape := a.Shape()
 	items := nestList(vals, shape)
@@ -141,7 +141,7 @@ func listValues(name string, a *nd.Array) ([]any, error) {
 	}
 	nt, ok := ntypeOf(t)
 	if !ok || nt.kind == 'c' || t.Kind == dtype.Datetime || t.Kind == dtype.Timedelta {
-		return nil, fmt.Errorf("%s cannot encode %s elements", name, t)
+		return nil, fmtx.Errorf("%s cannot encode %s elements", name, t)
 	}
 	for i := 0; i < n; i++ {
 		v := load(nt, a.Bytes()[i*t.Size:])
@@ -184,7 +184,7 @@ func (w *pyJSONWriter) newline(depth int) {
 
 func (w *pyJSONWriter) value(v any, depth int) error {
 	if depth > 1000 {
-		return fmt.Errorf("values nested too deeply")
+		return fmtx.Errorf("values nested too deeply")
 	}
 	switch x := v.(type) {
 	case nil:
@@ -261,7 +261,7 @@ func (w *pyJSONWriter) value(v any, depth int) error {
 		w.newline(depth)
 		w.sb.WriteByte('}')
 	default:
-		return fmt.Errorf("%T values cannot be written as JSON", v)
+		return fmtx.Errorf("%T values cannot be written as JSON", v)
 	}
 	return nil
 }
@@ -270,7 +270,7 @@ func (w *pyJSONWriter) float(f float64) error {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		if !w.c.allowNaN {
-			return fmt.Errorf("out of range float values are not JSON compliant")
+			return fmtx.Errorf("out of range float values are not JSON compliant")
 		}
 		switch {
 		case math.IsNaN(f):
@@ -310,7 +310,7 @@ func pyFloatRepr(f float64) string {
 		if exp < 0 {
 			sign, exp = "-", -exp
 		}
-		out = fmt.Sprintf("%se%s%02d", m, sign, exp)
+		out = fmtx.Sprintf("%se%s%02d", m, sign, exp)
 	case decpt <= 0:
 		out = "0." + strings.Repeat("0", -decpt) + digits
 	case decpt >= len(digits):
@@ -420,7 +420,7 @@ func itemsToArray(name string, v any, out Spec) (*nd.Array, error) {
 
 func flatten(list []any, shape []int, out *[]any) error {
 	if len(list) != shape[0] {
-		return fmt.Errorf("a list has %d items, expected %d", len(list), shape[0])
+		return fmtx.Errorf("a list has %d items, expected %d", len(list), shape[0])
 	}
 	if len(shape) == 1 {
 		*out = append(*out, list...)
@@ -429,7 +429,7 @@ func flatten(list []any, shape []int, out *[]any) error {
 	for _, e := range list {
 		sub, ok := e.([]any)
 		if !ok {
-			return fmt.Errorf("expected a nested list, found %T", e)
+			return fmtx.Errorf("expected a nested list, found %T", e)
 		}
 		if err := flatten(sub, shape[1:], out); err != nil {
 			return err
@@ -499,7 +499,7 @@ func (p *jsonParser) parse() (any, error) {
 	}
 	p.ws()
 	if p.p != len(p.s) {
-		return nil, fmt.Errorf("extra data at offset %d", p.p)
+		return nil, fmtx.Errorf("extra data at offset %d", p.p)
 	}
 	return v, nil
 }
@@ -516,7 +516,7 @@ func (p *jsonParser) ws() {
 }
 
 func (p *jsonParser) errf(format string, args ...any) error {
-	return fmt.Errorf("offset %d: %s", p.p, fmt.Sprintf(format, args...))
+	return fmtx.Errorf("offset %d: %s", p.p, fmtx.Sprintf(format, args...))
 }
 
 func (p *jsonParser) value() (any, error) {

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
@@ -50,7 +50,7 @@ func decodeFailed(codec string, n int, err error) error {
 		return err
 	}
 	if errors.Is(err, ErrTooLarge) {
-		return &errs.Error{Code: errs.Codec, Where: codec, Msg: fmt.Sprintf("cannot decompress %d bytes", n), Err: err}
+		return &errs.Error{Code: errs.Codec, Where: codec, Msg: fmtx.Sprintf("cannot decompress %d bytes", n), Err: err}
 	}
 	return Corrupt(codec, "cannot decompress %d bytes: %v", n, err)
 }
@@ -157,10 +157,10 @@ func intOption(raw json.RawMessage, name string, def int) (int, error) {
 	}
 	var f float64
 	if err := json.Unmarshal(raw, &f); err != nil {
-		return 0, fmt.Errorf("%s must be an integer, got %s", name, s)
+		return 0, fmtx.Errorf("%s must be an integer, got %s", name, s)
 	}
 	if f != float64(int64(f)) || f > 1<<31 || f < -(1<<31) {
-		return 0, fmt.Errorf("%s must be an integer, got %s", name, s)
+		return 0, fmtx.Errorf("%s must be an integer, got %s", name, s)
 	}
 	return int(f), nil
 }
@@ -178,7 +178,7 @@ func boolOption(raw json.RawMessage, name string, def bool) (bool, error) {
 		if json.Unmarshal(raw, &n) == nil && (n == 0 || n == 1) {
 			return n == 1, nil
 		}
-		return false, fmt.Errorf("%s must be true or false, got %s", name, s)
+		return false, fmtx.Errorf("%s must be true or false, got %s", name, s)
 	}
 	return b, nil
 }
@@ -191,7 +191,7 @@ func stringOption(raw json.RawMessage, name, def string) (string, error) {
 	}
 	var v string
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return "", fmt.Errorf("%s must be a string, got %s", name, s)
+		return "", fmtx.Errorf("%s must be a string, got %s", name, s)
 	}
 	return v, nil
 }
@@ -204,7 +204,7 @@ func configMembers(cfg json.RawMessage) (map[string]json.RawMessage, error) {
 		return m, nil
 	}
 	if err := json.Unmarshal(cfg, &m); err != nil {
-		return nil, fmt.Errorf("configuration must be a JSON object: %v", err)
+		return nil, fmtx.Errorf("configuration must be a JSON object: %v", err)
 	}
 	return m, nil
 }

@@ -3,11 +3,11 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"math"
 	"sync"
 
 	"github.com/pierrec/lz4/v4"
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // lz4Codec is numcodecs "lz4": the uncompressed size as a 4-byte
@@ -39,7 +39,7 @@ var lz4Compressors = sync.Pool{New: func() any { return new(lz4.CompressorCCompa
 
 func (c *lz4Codec) Encode(b []byte) ([]byte, error) {
 	if len(b) > math.MaxInt32 {
-		return nil, fmt.Errorf("lz4: %d bytes exceed the 2 GiB limit of the format", len(b))
+		return nil, fmtx.Errorf("lz4: %d bytes exceed the 2 GiB limit of the format", len(b))
 	}
 	out := make([]byte, 4+lz4.CompressBlockBound(len(b)))
 	binary.LittleEndian.PutUint32(out, uint32(len(b)))
@@ -52,7 +52,7 @@ func (c *lz4Codec) Encode(b []byte) ([]byte, error) {
 	}
 	if n == 0 {
 		if len(b) > 0 {
-			return nil, fmt.Errorf("lz4: compression failed")
+			return nil, fmtx.Errorf("lz4: compression failed")
 		}
 		// Empty input: LZ4 writes a single token with no literals.
 		out[4] = 0

@@ -6,13 +6,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/ulikunitz/xz"
 	"github.com/ulikunitz/xz/lzma"
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -70,7 +70,7 @@ func newLZMA(cfg json.RawMessage, _ Spec) (any, error) {
 		return nil, err
 	}
 	if c.format < 0 || c.format > 3 {
-		return nil, fmt.Errorf("format must be 0 (auto), 1 (xz), 2 (alone) or 3 (raw), got %d", c.format)
+		return nil, fmtx.Errorf("format must be 0 (auto), 1 (xz), 2 (alone) or 3 (raw), got %d", c.format)
 	}
 	check, err := intOption(m["check"], "check", -1)
 	if err != nil {
@@ -86,13 +86,13 @@ func newLZMA(cfg json.RawMessage, _ Spec) (any, error) {
 	case 10:
 		c.check = xz.SHA256
 	default:
-		return nil, fmt.Errorf("check must be -1, 0 (none), 1 (crc32), 4 (crc64) or 10 (sha256), got %d", check)
+		return nil, fmtx.Errorf("check must be -1, 0 (none), 1 (crc32), 4 (crc64) or 10 (sha256), got %d", check)
 	}
 	if c.preset, err = intOption(m["preset"], "preset", 6); err != nil {
 		return nil, err
 	}
 	if c.preset&0x7fffffff > 9 || c.preset < -(1<<31) {
-		return nil, fmt.Errorf("preset must be 0-9 (optionally with the extreme flag), got %d", c.preset)
+		return nil, fmtx.Errorf("preset must be 0-9 (optionally with the extreme flag), got %d", c.preset)
 	}
 	c.preset &= 0x7fffffff // the extreme flag only changes the compression effort
 	if f := strings.TrimSpace(string(m["filters"])); f != "" && f != "null" {
@@ -101,10 +101,10 @@ func newLZMA(cfg json.RawMessage, _ Spec) (any, error) {
 		}
 	}
 	if c.format == lzmaFormatRaw && c.filter == nil {
-		return nil, fmt.Errorf("format 3 (raw) needs a filters list")
+		return nil, fmtx.Errorf("format 3 (raw) needs a filters list")
 	}
 	if c.format == lzmaFormatXZ && c.filter != nil && c.filter.lzma1 {
-		return nil, fmt.Errorf("xz streams cannot use the LZMA1 filter")
+		return nil, fmtx.Errorf("xz streams cannot use the LZMA1 filter")
 	}
 	if c.format != lzmaFormatRaw && c.filter != nil && len(c.filter.deltas) > 0 {
 		return nil, errs.New(errs.Unsupported, "lzma", "the delta filter is supported in raw streams (format 3) only")
@@ -117,7 +117,7 @@ func parseLZMAFilters(raw json.RawMessage, preset int) (*lzmaFilterSpec, error) 
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&list); err != nil {
-		return nil, fmt.Errorf("filters must be a list of objects with an \"id\": %v", err)
+		return nil, fmtx.Errorf("filters must be a list of objects with an \"id\": %v", err)
 	}
 	var spec *lzmaFilterSpec
 	var deltas []int
@@ -133,12 +133,12 @@ func parseLZMAFilters(raw json.RawMessage, preset int) (*lzmaFilterSpec, error) 
 				return nil, err
 			}
 			if dist < 1 || dist > 256 {
-				return nil, fmt.Errorf("delta dist must be 1-256, got %d", dist)
+				return nil, fmtx.Errorf("delta dist must be 1-256, got %d", dist)
 			}
 			deltas = append(deltas, dist)
 		case lzmaFilterLZMA1, lzmaFilterLZMA2:
 			if spec != nil {
-				return nil, fmt.Errorf("filters has more than one LZMA filter")
+				return nil, fmtx.Errorf("filters has more than one LZMA filter")
 			}
 			p, err := intOption(f["preset"], "preset", preset)
 			if err != nil {
@@ -146,7 +146,7 @@ func parseLZMAFilters(raw json.RawMessage, preset int) (*lzmaFilterSpec, error) 
 			}
 			p &= 0x7fffffff
 			if p > 9 {
-				return nil, fmt.Errorf("filter preset must be 0-9, got %d", p)
+				return nil, fmtx.Errorf("filter preset must be 0-9, got %d", p)
 			}
 			spec = &lzmaFilterSpec{lzma1: id == lzmaFilterLZMA1}
 			if spec.dictSize, err = intOption(f["dict_size"], "dict_size", lzmaPresetDict[p]); err != nil {
@@ -162,26 +162,26 @@ func parseLZMAFilters(raw json.RawMessage, preset int) (*lzmaFilterSpec, error) 
 				return nil, err
 			}
 			if spec.dictSize < 4096 || spec.dictSize > 1<<30+1<<29 {
-				return nil, fmt.Errorf("dict_size %d is out of range", spec.dictSize)
+				return nil, fmtx.Errorf("dict_size %d is out of range", spec.dictSize)
 			}
 			if spec.lc < 0 || spec.lc > 8 || spec.lp < 0 || spec.lp > 4 || spec.pb < 0 || spec.pb > 4 {
-				return nil, fmt.Errorf("lc, lp or pb out of range")
+				return nil, fmtx.Errorf("lc, lp or pb out of range")
 			}
 			if !spec.lzma1 && spec.lc+spec.lp > 4 {
-				return nil, fmt.Errorf("LZMA2 needs lc + lp <= 4")
+				return nil, fmtx.Errorf("LZMA2 needs lc + lp <= 4")
 			}
 		default:
 			name := id
 			if n, err := strconv.ParseUint(id, 10, 64); err == nil {
 				if s, ok := xzFilterNames[n]; ok {
-					name = fmt.Sprintf("%s (id %d)", s, n)
+					name = fmtx.Sprintf("%s (id %d)", s, n)
 				}
 			}
 			return nil, errs.New(errs.Unsupported, "lzma", "the lzma filter %s is not supported; only a single LZMA1 or LZMA2 filter is", name)
 		}
 	}
 	if spec == nil {
-		return nil, fmt.Errorf("filters has no LZMA1 or LZMA2 filter")
+		return nil, fmtx.Errorf("filters has no LZMA1 or LZMA2 filter")
 	}
 	spec.deltas = deltas
 	return spec, nil

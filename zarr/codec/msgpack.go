@@ -2,11 +2,11 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"sort"
 	"unicode/utf8"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -47,7 +47,7 @@ func (c *msgpackCodec) Encode(a *nd.Array) ([]byte, error) {
 	}
 	w := &msgpackWriter{c: c}
 	if err := w.value(items, 0); err != nil {
-		return nil, fmt.Errorf("msgpack2: %v", err)
+		return nil, fmtx.Errorf("msgpack2: %v", err)
 	}
 	return w.b, nil
 }
@@ -165,7 +165,7 @@ func (w *msgpackWriter) container(fix, tag16, tag32 byte, n int) {
 
 func (w *msgpackWriter) value(v any, depth int) error {
 	if depth > maxNesting {
-		return fmt.Errorf("values nested too deeply")
+		return fmtx.Errorf("values nested too deeply")
 	}
 	switch x := v.(type) {
 	case nil:
@@ -194,7 +194,7 @@ func (w *msgpackWriter) value(v any, depth int) error {
 		} else if f, err := x.Float64(); err == nil {
 			w.float(f)
 		} else {
-			return fmt.Errorf("cannot pack the number %s", x)
+			return fmtx.Errorf("cannot pack the number %s", x)
 		}
 	case string:
 		w.str(x)
@@ -221,7 +221,7 @@ func (w *msgpackWriter) value(v any, depth int) error {
 			}
 		}
 	default:
-		return fmt.Errorf("cannot pack a %T", v)
+		return fmtx.Errorf("cannot pack a %T", v)
 	}
 	return nil
 }
@@ -239,7 +239,7 @@ type msgpackReader struct {
 
 func (r *msgpackReader) take(n int) ([]byte, error) {
 	if n < 0 || n > len(r.b)-r.p {
-		return nil, fmt.Errorf("truncated at byte %d (%d more bytes needed)", r.p, n)
+		return nil, fmtx.Errorf("truncated at byte %d (%d more bytes needed)", r.p, n)
 	}
 	s := r.b[r.p : r.p+n]
 	r.p += n
@@ -266,14 +266,14 @@ func (r *msgpackReader) count(size, min int) (int, error) {
 		return 0, err
 	}
 	if n > uint64(len(r.b)-r.p)/uint64(min) {
-		return 0, fmt.Errorf("a length of %d at byte %d is more than the data holds", n, r.p)
+		return 0, fmtx.Errorf("a length of %d at byte %d is more than the data holds", n, r.p)
 	}
 	return int(n), nil
 }
 
 func (r *msgpackReader) value(depth int) (any, error) {
 	if depth > maxNesting {
-		return nil, fmt.Errorf("values nested too deeply")
+		return nil, fmtx.Errorf("values nested too deeply")
 	}
 	at := r.p
 	t, err := r.take(1)
@@ -349,7 +349,7 @@ func (r *msgpackReader) value(depth int) (any, error) {
 		}
 		return r.mapOf(n, depth)
 	}
-	return nil, fmt.Errorf("type byte 0x%02x at byte %d (an extension type or reserved) cannot be unpacked", c, at)
+	return nil, fmtx.Errorf("type byte 0x%02x at byte %d (an extension type or reserved) cannot be unpacked", c, at)
 }
 
 func (r *msgpackReader) text(n int) (any, error) {
@@ -361,14 +361,14 @@ func (r *msgpackReader) text(n int) (any, error) {
 		return append([]byte{}, s...), nil
 	}
 	if !utf8.Valid(s) {
-		return nil, fmt.Errorf("a string ending at byte %d is not valid UTF-8", r.p)
+		return nil, fmtx.Errorf("a string ending at byte %d is not valid UTF-8", r.p)
 	}
 	return string(s), nil
 }
 
 func (r *msgpackReader) list(n, depth int) (any, error) {
 	if n > len(r.b)-r.p {
-		return nil, fmt.Errorf("a list of %d items at byte %d is more than the data holds", n, r.p)
+		return nil, fmtx.Errorf("a list of %d items at byte %d is more than the data holds", n, r.p)
 	}
 	out := make([]any, n)
 	for i := range out {
@@ -383,7 +383,7 @@ func (r *msgpackReader) list(n, depth int) (any, error) {
 
 func (r *msgpackReader) mapOf(n, depth int) (any, error) {
 	if n > (len(r.b)-r.p)/2 {
-		return nil, fmt.Errorf("a map of %d entries at byte %d is more than the data holds", n, r.p)
+		return nil, fmtx.Errorf("a map of %d entries at byte %d is more than the data holds", n, r.p)
 	}
 	out := make(map[string]any, n)
 	for i := 0; i < n; i++ {
@@ -399,7 +399,7 @@ func (r *msgpackReader) mapOf(n, depth int) (any, error) {
 		case []byte:
 			key = string(x)
 		default:
-			return nil, fmt.Errorf("a map key at byte %d is a %T; only strings are allowed", at, k)
+			return nil, fmtx.Errorf("a map key at byte %d is a %T; only strings are allowed", at, k)
 		}
 		if out[key], err = r.value(depth + 1); err != nil {
 			return nil, err

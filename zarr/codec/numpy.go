@@ -9,11 +9,11 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
@@ -137,7 +137,7 @@ func parsePyScalar(raw []byte, name string) (pyScalar, error) {
 	s := strings.TrimSpace(string(raw))
 	switch s {
 	case "", "null":
-		return pyScalar{}, fmt.Errorf("%s is required", name)
+		return pyScalar{}, fmtx.Errorf("%s is required", name)
 	case "NaN":
 		return pyScalar{isFloat: true, f: math.NaN()}, nil
 	case "Infinity":
@@ -151,13 +151,13 @@ func parsePyScalar(raw []byte, name string) (pyScalar, error) {
 			return pyScalar{i: i}, nil
 		}
 		if _, ferr := strconv.ParseFloat(s, 64); ferr == nil {
-			return pyScalar{}, fmt.Errorf("%s %s is out of the int64 range", name, s)
+			return pyScalar{}, fmtx.Errorf("%s %s is out of the int64 range", name, s)
 		}
-		return pyScalar{}, fmt.Errorf("%s must be a number, got %s", name, s)
+		return pyScalar{}, fmtx.Errorf("%s must be a number, got %s", name, s)
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return pyScalar{}, fmt.Errorf("%s must be a number, got %s", name, s)
+		return pyScalar{}, fmtx.Errorf("%s must be a number, got %s", name, s)
 	}
 	return pyScalar{isFloat: true, f: f}, nil
 }
@@ -549,7 +549,7 @@ func parseFilterDType(raw []byte, name string) (*dtype.DataType, error) {
 		return nil, err
 	}
 	if s == "" {
-		return nil, fmt.Errorf("%s is required", name)
+		return nil, fmtx.Errorf("%s is required", name)
 	}
 	t, err := dtype.ParseTypestr(s)
 	if err != nil {
@@ -559,7 +559,7 @@ func parseFilterDType(raw []byte, name string) (*dtype.DataType, error) {
 		if t3, err3 := dtype.ParseV3(raw); err3 == nil && !t3.Variable() {
 			return t3, nil
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmtx.Errorf("%s: %w", name, err)
 	}
 	return t, nil
 }
@@ -589,7 +589,7 @@ func viewShape(shape []int, from, to *dtype.DataType) ([]int, error) {
 	}
 	nbytes := nd.Size(shape) * from.Size
 	if to.Size == 0 || nbytes%to.Size != 0 {
-		return nil, fmt.Errorf("%d bytes of %s cannot be viewed as %s", nbytes, from, to)
+		return nil, fmtx.Errorf("%d bytes of %s cannot be viewed as %s", nbytes, from, to)
 	}
 	return []int{nbytes / to.Size}, nil
 }
@@ -598,7 +598,7 @@ func viewShape(shape []int, from, to *dtype.DataType) ([]int, error) {
 // as NumPy's ndarray.view does (both little-endian in memory).
 func viewArray(a *nd.Array, to *dtype.DataType) (*nd.Array, error) {
 	if a.DType().Variable() || to.Variable() {
-		return nil, fmt.Errorf("cannot view %s as %s", a.DType(), to)
+		return nil, fmtx.Errorf("cannot view %s as %s", a.DType(), to)
 	}
 	shape, err := viewShape(a.Shape(), a.DType(), to)
 	if err != nil {

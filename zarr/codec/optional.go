@@ -3,8 +3,8 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -36,7 +36,7 @@ func newOptional(cfg json.RawMessage, in Spec) (any, error) {
 		return nil, err
 	}
 	if len(c.Mask) == 0 || len(c.Data) == 0 {
-		return nil, fmt.Errorf("mask_codecs and data_codecs are required")
+		return nil, fmtx.Errorf("mask_codecs and data_codecs are required")
 	}
 	k := &optionalCodec{}
 	for _, m := range c.Mask {
@@ -46,7 +46,7 @@ func newOptional(cfg json.RawMessage, in Spec) (any, error) {
 		k.data = append(k.data, Config{Name: d.Name, Configuration: d.Configuration})
 	}
 	if in.DType != nil && !in.DType.Optional {
-		return nil, fmt.Errorf("the optional codec takes an optional data type, not %s", in.DType)
+		return nil, fmtx.Errorf("the optional codec takes an optional data type, not %s", in.DType)
 	}
 	return k, nil
 }

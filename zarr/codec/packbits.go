@@ -2,8 +2,8 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
@@ -32,7 +32,7 @@ func (packbitsCodec) ViewTypes() (in, out *dtype.DataType) { return packbitsIn, 
 
 func packbitsInput(t *dtype.DataType) error {
 	if t == nil || t.Variable() || t.Size != 1 || (t.Kind != dtype.Bool && t.Kind != dtype.Int && t.Kind != dtype.Uint) {
-		return fmt.Errorf("packbits works on bool chunks, not %v", t)
+		return fmtx.Errorf("packbits works on bool chunks, not %v", t)
 	}
 	return nil
 }

@@ -2,8 +2,8 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -38,7 +38,7 @@ func newBitPacking(cfg json.RawMessage, in Spec) (any, error) {
 	switch c.padding {
 	case "none", "first_byte", "last_byte":
 	default:
-		return nil, fmt.Errorf("padding_encoding must be none, first_byte or last_byte, got %q", c.padding)
+		return nil, fmtx.Errorf("padding_encoding must be none, first_byte or last_byte, got %q", c.padding)
 	}
 	if c.firstBit, err = intOption(m["first_bit"], "first_bit", 0); err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func newBitPacking(cfg json.RawMessage, in Spec) (any, error) {
 		c.lastBit = c.compBits - 1
 	}
 	if c.firstBit < 0 || c.firstBit > c.lastBit || c.lastBit >= c.compBits {
-		return nil, fmt.Errorf("first_bit %d and last_bit %d do not fit %d-bit components", c.firstBit, c.lastBit, c.compBits)
+		return nil, fmtx.Errorf("first_bit %d and last_bit %d do not fit %d-bit components", c.firstBit, c.lastBit, c.compBits)
 	}
 	return c, nil
 }

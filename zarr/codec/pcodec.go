@@ -4,8 +4,8 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec/pcodec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -60,7 +60,7 @@ func pcodecOptions(m map[string]json.RawMessage) (pcodec.Options, error) {
 	case "classic":
 		o.Classic = true
 	default:
-		return o, fmt.Errorf("mode_spec %q is not supported (auto, classic)", mode)
+		return o, fmtx.Errorf("mode_spec %q is not supported (auto, classic)", mode)
 	}
 	for _, k := range []string{"int_mult_spec", "float_mult_spec"} { // numcodecs 0.12, zarrs < 0.12
 		if raw, ok := m[k]; ok {
@@ -77,7 +77,7 @@ func pcodecOptions(m map[string]json.RawMessage) (pcodec.Options, error) {
 			return o, err
 		}
 		if order < 0 || order > 7 {
-			return o, fmt.Errorf("delta_encoding_order must be 0 to 7, got %d", order)
+			return o, fmtx.Errorf("delta_encoding_order must be 0 to 7, got %d", order)
 		}
 	}
 	delta, err := stringOption(m["delta_spec"], "delta_spec", "auto")
@@ -90,7 +90,7 @@ func pcodecOptions(m map[string]json.RawMessage) (pcodec.Options, error) {
 		// asking for try_consecutive.
 		o.Delta, o.DeltaOrder = pcodec.DeltaConsecutive, max(order, 0)
 	case order >= 0:
-		return o, fmt.Errorf("delta_encoding_order can only be set for delta_spec \"try_consecutive\", not %q", delta)
+		return o, fmtx.Errorf("delta_encoding_order can only be set for delta_spec \"try_consecutive\", not %q", delta)
 	case delta == "auto":
 		o.Delta = pcodec.DeltaAuto
 	case delta == "none", delta == "no_op":
@@ -98,14 +98,14 @@ func pcodecOptions(m map[string]json.RawMessage) (pcodec.Options, error) {
 	case delta == "try_lookback":
 		o.Delta = pcodec.DeltaLookback
 	default:
-		return o, fmt.Errorf("delta_spec %q is not supported (auto, no_op, none, try_consecutive, try_lookback)", delta)
+		return o, fmtx.Errorf("delta_spec %q is not supported (auto, no_op, none, try_consecutive, try_lookback)", delta)
 	}
 	paging, err := stringOption(m["paging_spec"], "paging_spec", "equal_pages_up_to")
 	if err != nil {
 		return o, err
 	}
 	if paging != "equal_pages_up_to" {
-		return o, fmt.Errorf("paging_spec %q is not supported (equal_pages_up_to)", paging)
+		return o, fmtx.Errorf("paging_spec %q is not supported (equal_pages_up_to)", paging)
 	}
 	pageKey := "equal_pages_up_to"
 	if _, ok := m[pageKey]; !ok {

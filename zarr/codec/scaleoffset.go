@@ -2,9 +2,9 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -49,7 +49,7 @@ func newFixedScaleOffset(cfg json.RawMessage, _ Spec) (any, error) {
 	}
 	for _, t := range []ntype{f.dn, f.an} {
 		if t.kind == 'b' || t.kind == 'c' {
-			return nil, fmt.Errorf("fixedscaleoffset supports integer and float types, not %s", t)
+			return nil, fmtx.Errorf("fixedscaleoffset supports integer and float types, not %s", t)
 		}
 	}
 	return c, nil
@@ -111,17 +111,17 @@ func newQuantize(cfg json.RawMessage, _ Spec) (any, error) {
 		return nil, err
 	}
 	if f.dn.kind != 'f' || f.an.kind != 'f' {
-		return nil, fmt.Errorf("quantize supports only float types")
+		return nil, fmtx.Errorf("quantize supports only float types")
 	}
 	c := &quantizeCodec{numericFilter: f}
 	if len(m["digits"]) == 0 {
-		return nil, fmt.Errorf("digits is required")
+		return nil, fmtx.Errorf("digits is required")
 	}
 	if c.digits, err = intOption(m["digits"], "digits", 0); err != nil {
 		return nil, err
 	}
 	if c.digits < -300 || c.digits > 300 {
-		return nil, fmt.Errorf("digits %d is out of range", c.digits)
+		return nil, fmtx.Errorf("digits %d is out of range", c.digits)
 	}
 	c.scale = pyScalar{isFloat: true, f: quantizeScale(c.digits)}
 	return c, nil

@@ -3,9 +3,9 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"math"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
@@ -45,18 +45,18 @@ func newSharding(cfg json.RawMessage, in Spec) (any, error) {
 		return nil, err
 	}
 	if len(c.ChunkShape) != len(in.Shape) {
-		return nil, fmt.Errorf("chunk_shape %v has %d dimensions, the shard has %d", c.ChunkShape, len(c.ChunkShape), len(in.Shape))
+		return nil, fmtx.Errorf("chunk_shape %v has %d dimensions, the shard has %d", c.ChunkShape, len(c.ChunkShape), len(in.Shape))
 	}
 	s := &shardingCodec{inner: c.ChunkShape, dt: in.DType, fill: in.Fill, shardShape: in.Shape, indexAtEnd: true}
 	s.perShard = make([]int, len(in.Shape))
 	for i, n := range c.ChunkShape {
 		if n <= 0 || in.Shape[i]%n != 0 {
-			return nil, fmt.Errorf("inner chunk_shape %v must divide the shard shape %v", c.ChunkShape, in.Shape)
+			return nil, fmtx.Errorf("inner chunk_shape %v must divide the shard shape %v", c.ChunkShape, in.Shape)
 		}
 		s.perShard[i] = in.Shape[i] / n
 	}
 	if n, ok := nd.CheckedSize(s.perShard, 16); !ok || n > 1<<31 {
-		return nil, fmt.Errorf("too many inner chunks per shard (%v)", s.perShard)
+		return nil, fmtx.Errorf("too many inner chunks per shard (%v)", s.perShard)
 	}
 	if c.IndexLocation != nil {
 		switch *c.IndexLocation {
@@ -64,22 +64,22 @@ func newSharding(cfg json.RawMessage, in Spec) (any, error) {
 			s.indexAtEnd = false
 		case "end":
 		default:
-			return nil, fmt.Errorf("index_location must be \"start\" or \"end\", got %q", *c.IndexLocation)
+			return nil, fmtx.Errorf("index_location must be \"start\" or \"end\", got %q", *c.IndexLocation)
 		}
 	}
 	if c.Codecs == nil || c.IndexCodecs == nil {
-		return nil, fmt.Errorf("codecs and index_codecs are both required")
+		return nil, fmtx.Errorf("codecs and index_codecs are both required")
 	}
 	innerCfgs, err := extensionList(c.Codecs)
 	if err != nil {
-		return nil, fmt.Errorf("codecs: %w", err)
+		return nil, fmtx.Errorf("codecs: %w", err)
 	}
 	if s.chain, err = NewChain(innerCfgs, Spec{Shape: c.ChunkShape, DType: in.DType, Fill: in.Fill}); err != nil {
 		return nil, err
 	}
 	indexCfgs, err := extensionList(c.IndexCodecs)
 	if err != nil {
-		return nil, fmt.Errorf("index_codecs: %w", err)
+		return nil, fmtx.Errorf("index_codecs: %w", err)
 	}
 	indexDT := &dtype.DataType{Kind: dtype.Uint, Size: 8, Endian: dtype.Unset, Name: "uint64"}
 	indexShape := append(append([]int(nil), s.perShard...), 2)
@@ -88,7 +88,7 @@ func newSharding(cfg json.RawMessage, in Spec) (any, error) {
 	}
 	var ok bool
 	if s.indexSize, ok = s.indexChain.EncodedSize(); !ok {
-		return nil, fmt.Errorf("index_codecs must produce a fixed size (no compression)")
+		return nil, fmtx.Errorf("index_codecs must produce a fixed size (no compression)")
 	}
 	s.innerGrid, _ = grid.NewRegular(c.ChunkShape)
 	return s, nil
@@ -108,7 +108,7 @@ func extensionList(raws []json.RawMessage) ([]Config, error) {
 			Configuration json.RawMessage `json:"configuration"`
 		}
 		if err := json.Unmarshal(r, &obj); err != nil || obj.Name == "" {
-			return nil, fmt.Errorf("entry %d is not a codec", i)
+			return nil, fmtx.Errorf("entry %d is not a codec", i)
 		}
 		out[i] = Config{Name: obj.Name, Configuration: obj.Configuration}
 	}
@@ -120,7 +120,7 @@ type slot struct{ offset, nbytes uint64 }
 // indexWork checks that copies of the shard index (16 bytes per inner
 // chunk) fit the memory budget: a shard may declare 2^27 inner chunks.
 func (s *shardingCodec) indexWork(copies int64) error {
-	return budget.Check(fmt.Sprintf("the index of a shard of %v inner chunks", s.perShard), budget.Mul(int64(s.indexSize), copies))
+	return budget.Check(fmtx.Sprintf("the index of a shard of %v inner chunks", s.perShard), budget.Mul(int64(s.indexSize), copies))
 }
 
 // parseIndex decodes the index bytes into one slot per inner chunk (C order).
@@ -220,7 +220,7 @@ func (s *shardingCodec) Encode(a *nd.Array) ([]byte, error) {
 		return nil, err
 	}
 	if len(ib) != s.indexSize {
-		return nil, fmt.Errorf("sharding: index encoded to %d bytes, expected %d", len(ib), s.indexSize)
+		return nil, fmtx.Errorf("sharding: index encoded to %d bytes, expected %d", len(ib), s.indexSize)
 	}
 	if s.indexAtEnd {
 		return append(body, ib...), nil

@@ -3,7 +3,8 @@ package codec
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // shuffleCodec is numcodecs "shuffle": a byte transpose. Byte k of element
@@ -29,7 +30,7 @@ func newShuffle(cfg json.RawMessage, _ Spec) (any, error) {
 		return nil, err
 	}
 	if size < 0 {
-		return nil, fmt.Errorf("elementsize must not be negative, got %d", size)
+		return nil, fmtx.Errorf("elementsize must not be negative, got %d", size)
 	}
 	return &shuffleCodec{size: size}, nil
 }
@@ -39,7 +40,7 @@ func (c *shuffleCodec) Encode(b []byte) ([]byte, error) {
 		return append([]byte(nil), b...), nil
 	}
 	if len(b)%c.size != 0 {
-		return nil, fmt.Errorf("shuffle: %d bytes are not a whole number of %d-byte elements", len(b), c.size)
+		return nil, fmtx.Errorf("shuffle: %d bytes are not a whole number of %d-byte elements", len(b), c.size)
 	}
 	n := len(b) / c.size
 	out := make([]byte, len(b))

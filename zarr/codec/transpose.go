@@ -2,8 +2,8 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -33,19 +33,19 @@ func newTranspose(cfg json.RawMessage, in Spec) (any, error) {
 			case "F":
 				order[i] = n - 1 - i
 			default:
-				return nil, fmt.Errorf("order must be a permutation, \"C\" or \"F\", got %q", s)
+				return nil, fmtx.Errorf("order must be a permutation, \"C\" or \"F\", got %q", s)
 			}
 		}
 	} else if err := json.Unmarshal(c.Order, &order); err != nil {
-		return nil, fmt.Errorf("order must be a list of dimension indices")
+		return nil, fmtx.Errorf("order must be a list of dimension indices")
 	}
 	if len(order) != n {
-		return nil, fmt.Errorf("order %v has %d entries, the array has %d dimensions", order, len(order), n)
+		return nil, fmtx.Errorf("order %v has %d entries, the array has %d dimensions", order, len(order), n)
 	}
 	seen := make([]bool, n)
 	for _, p := range order {
 		if p < 0 || p >= n || seen[p] {
-			return nil, fmt.Errorf("order %v is not a permutation of 0..%d", order, n-1)
+			return nil, fmtx.Errorf("order %v is not a permutation of 0..%d", order, n-1)
 		}
 		seen[p] = true
 	}

@@ -2,8 +2,8 @@ package codec
 
 import (
 	"encoding/json"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -88,7 +88,7 @@ func newV2Pipeline(cfg json.RawMessage, in Spec) (any, error) {
 			}
 		case BytesToBytes:
 		default:
-			return nil, fmt.Errorf("codec %q has no known kind", k.Name)
+			return nil, fmtx.Errorf("codec %q has no known kind", k.Name)
 		}
 		cur = st.out
 		p.steps = append(p.steps, st)

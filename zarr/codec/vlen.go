@@ -3,10 +3,10 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"math"
 	"unicode/utf8"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -79,7 +79,7 @@ func (c *vlenCodec) Encode(a *nd.Array) ([]byte, error) {
 		items, _ = a.Objects()
 	case dtype.Unicode, dtype.Bytes:
 		if c.kind == 'a' {
-			return nil, fmt.Errorf("vlen-array cannot encode %s", a.DType())
+			return nil, fmtx.Errorf("vlen-array cannot encode %s", a.DType())
 		}
 		strs, err := a.Strings()
 		if err != nil {
@@ -94,19 +94,19 @@ func (c *vlenCodec) Encode(a *nd.Array) ([]byte, error) {
 			}
 		}
 	default:
-		return nil, fmt.Errorf("%s encodes object, string or bytes arrays, not %s", c.name, a.DType())
+		return nil, fmtx.Errorf("%s encodes object, string or bytes arrays, not %s", c.name, a.DType())
 	}
 	if len(items) > math.MaxUint32 {
-		return nil, fmt.Errorf("%s: too many items", c.name)
+		return nil, fmtx.Errorf("%s: too many items", c.name)
 	}
 	out := binary.LittleEndian.AppendUint32(nil, uint32(len(items)))
 	for i, v := range items {
 		b, err := c.item(v)
 		if err != nil {
-			return nil, fmt.Errorf("%s: item %d: %v", c.name, i, err)
+			return nil, fmtx.Errorf("%s: item %d: %v", c.name, i, err)
 		}
 		if len(b) > math.MaxUint32 {
-			return nil, fmt.Errorf("%s: item %d is too large", c.name, i)
+			return nil, fmtx.Errorf("%s: item %d is too large", c.name, i)
 		}
 		out = binary.LittleEndian.AppendUint32(out, uint32(len(b)))
 		out = append(out, b...)
@@ -121,12 +121,12 @@ func (c *vlenCodec) item(v any) ([]byte, error) {
 	switch x := v.(type) {
 	case string:
 		if c.kind == 's' && !utf8.ValidString(x) {
-			return nil, fmt.Errorf("string is not valid UTF-8")
+			return nil, fmtx.Errorf("string is not valid UTF-8")
 		}
 		return []byte(x), nil
 	case []byte:
 		if c.kind == 's' && !utf8.Valid(x) {
-			return nil, fmt.Errorf("bytes are not valid UTF-8")
+			return nil, fmtx.Errorf("bytes are not valid UTF-8")
 		}
 		return x, nil
 	}
@@ -134,9 +134,9 @@ func (c *vlenCodec) item(v any) ([]byte, error) {
 		return nil, nil
 	}
 	if c.kind == 's' {
-		return nil, fmt.Errorf("expected a string, found %T", v)
+		return nil, fmtx.Errorf("expected a string, found %T", v)
 	}
-	return nil, fmt.Errorf("expected bytes, found %T", v)
+	return nil, fmtx.Errorf("expected bytes, found %T", v)
 }
 
 // arrayItem packs a 1-d sequence of numbers as elements of c.elem (NumPy
@@ -161,14 +161,14 @@ func (c *vlenCodec) arrayItem(v any) ([]byte, error) {
 			vals = append(vals, int64(e))
 		}
 	default:
-		return nil, fmt.Errorf("expected a list of numbers, found %T", v)
+		return nil, fmtx.Errorf("expected a list of numbers, found %T", v)
 	}
 	w := c.elem.Size
 	out := make([]byte, len(vals)*w)
 	for i, e := range vals {
 		n, t, err := scalarNum(e)
 		if err != nil {
-			return nil, fmt.Errorf("element %d: %v", i, err)
+			return nil, fmtx.Errorf("element %d: %v", i, err)
 		}
 		store(c.en, out[i*w:], cast(n, t, c.en))
 	}
@@ -200,7 +200,7 @@ func scalarNum(e any) (num, ntype, error) {
 		f, err := x.Float64()
 		return num{f: f}, ntype{'f', 8}, err
 	}
-	return num{}, ntype{}, fmt.Errorf("%T is not a number", e)
+	return num{}, ntype{}, fmtx.Errorf("%T is not a number", e)
 }
 
 func (c *vlenCodec) Decode(b []byte, out Spec) (*nd.Array, error) {

@@ -5,10 +5,10 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec/zfp"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -141,7 +141,7 @@ func newZarrsZfp(cfg json.RawMessage, in Spec) (any, error) {
 	uint32Of := func(name string) (uint32, error) {
 		v, err := intOption(m[name], name, -1)
 		if err == nil && (v < 0 || m[name] == nil) {
-			err = fmt.Errorf("%s must be a non-negative integer, got %s", name, orMissing(m[name]))
+			err = fmtx.Errorf("%s must be a non-negative integer, got %s", name, orMissing(m[name]))
 		}
 		return uint32(v), err
 	}
@@ -150,7 +150,7 @@ func newZarrsZfp(cfg json.RawMessage, in Spec) (any, error) {
 	case "fixed_rate":
 		rate, err := floatOption(m["rate"], "rate", math.NaN())
 		if err != nil || !(rate >= 0) {
-			return nil, fmt.Errorf("rate must be a non-negative number, got %s", orMissing(m["rate"]))
+			return nil, fmtx.Errorf("rate must be a non-negative number, got %s", orMissing(m["rate"]))
 		}
 		// zarrs sets the rate for 3-d blocks whatever the chunk's dimensions.
 		p = zfp.FixedRate(rate, native, 3)
@@ -163,7 +163,7 @@ func newZarrsZfp(cfg json.RawMessage, in Spec) (any, error) {
 	case "fixed_accuracy":
 		tol, err := floatOption(m["tolerance"], "tolerance", math.NaN())
 		if err != nil || math.IsNaN(tol) {
-			return nil, fmt.Errorf("tolerance must be a number, got %s", orMissing(m["tolerance"]))
+			return nil, fmtx.Errorf("tolerance must be a number, got %s", orMissing(m["tolerance"]))
 		}
 		if native != zfp.Float && native != zfp.Double {
 			return nil, errs.New(errs.Unsupported, "zfp", "fixed_accuracy mode takes float32 or float64, not %s", in.DType)
@@ -180,7 +180,7 @@ func newZarrsZfp(cfg json.RawMessage, in Spec) (any, error) {
 		}
 		minexp, err := intOption(m["minexp"], "minexp", math.MinInt32)
 		if err != nil || minexp == math.MinInt32 {
-			return nil, fmt.Errorf("minexp must be an integer, got %s", orMissing(m["minexp"]))
+			return nil, fmtx.Errorf("minexp must be an integer, got %s", orMissing(m["minexp"]))
 		}
 		if p, err = zfp.Expert(v[0], v[1], v[2], int32(minexp)); err != nil {
 			return nil, err
@@ -208,7 +208,7 @@ func floatOption(raw json.RawMessage, name string, def float64) (float64, error)
 	}
 	var f float64
 	if err := json.Unmarshal(raw, &f); err != nil {
-		return 0, fmt.Errorf("%s must be a number, got %s", name, s)
+		return 0, fmtx.Errorf("%s must be a number, got %s", name, s)
 	}
 	return f, nil
 }

@@ -3,7 +3,7 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -53,7 +53,7 @@ func (c *zstdCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 		return nil, Corrupt("zstd", "%v", err)
 	}
 	if bound > limit {
-		return nil, &errs.Error{Code: errs.Codec, Where: "zstd", Msg: fmt.Sprintf("frames may decode to %d bytes, more than the limit of %d", bound, limit), Err: ErrTooLarge}
+		return nil, &errs.Error{Code: errs.Codec, Where: "zstd", Msg: fmtx.Sprintf("frames may decode to %d bytes, more than the limit of %d", bound, limit), Err: ErrTooLarge}
 	}
 	return zstdDecompress(b)
 }
@@ -67,37 +67,37 @@ const zstdMaxBlock = 128 << 10
 // allocating it.
 func zstdBound(b []byte) (int, error) {
 	if len(b) == 0 {
-		return 0, fmt.Errorf("empty input")
+		return 0, fmtx.Errorf("empty input")
 	}
 	total := 0
 	for p := 0; p < len(b); {
 		if len(b)-p < 4 {
-			return 0, fmt.Errorf("truncated frame at byte %d", p)
+			return 0, fmtx.Errorf("truncated frame at byte %d", p)
 		}
 		magic := binary.LittleEndian.Uint32(b[p:])
 		if magic&0xFFFFFFF0 == 0x184D2A50 { // skippable frame
 			if len(b)-p < 8 {
-				return 0, fmt.Errorf("truncated skippable frame at byte %d", p)
+				return 0, fmtx.Errorf("truncated skippable frame at byte %d", p)
 			}
 			n := int(binary.LittleEndian.Uint32(b[p+4:]))
 			if n < 0 || n > len(b)-p-8 {
-				return 0, fmt.Errorf("truncated skippable frame at byte %d", p)
+				return 0, fmtx.Errorf("truncated skippable frame at byte %d", p)
 			}
 			p += 8 + n
 			continue
 		}
 		if magic != 0xFD2FB528 {
-			return 0, fmt.Errorf("no zstd frame at byte %d (magic %08x)", p, magic)
+			return 0, fmtx.Errorf("no zstd frame at byte %d (magic %08x)", p, magic)
 		}
 		p += 4
 		if p >= len(b) {
-			return 0, fmt.Errorf("truncated frame header")
+			return 0, fmtx.Errorf("truncated frame header")
 		}
 		fhd := b[p]
 		p++
 		single := fhd&0x20 != 0
 		if fhd&0x08 != 0 {
-			return 0, fmt.Errorf("reserved bit set in frame header")
+			return 0, fmtx.Errorf("reserved bit set in frame header")
 		}
 		if !single {
 			p++ // window descriptor
@@ -108,7 +108,7 @@ func zstdBound(b []byte) (int, error) {
 			fcsLen = 1
 		}
 		if p+fcsLen > len(b) {
-			return 0, fmt.Errorf("truncated frame header")
+			return 0, fmtx.Errorf("truncated frame header")
 		}
 		fcs := uint64(0)
 		for i := fcsLen - 1; i >= 0; i-- {
@@ -121,7 +121,7 @@ func zstdBound(b []byte) (int, error) {
 		frame := 0
 		for {
 			if p+3 > len(b) {
-				return 0, fmt.Errorf("truncated block header")
+				return 0, fmtx.Errorf("truncated block header")
 			}
 			h := int(b[p]) | int(b[p+1])<<8 | int(b[p+2])<<16
 			p += 3
@@ -137,18 +137,18 @@ func zstdBound(b []byte) (int, error) {
 				p += size
 				frame += zstdMaxBlock
 			default:
-				return 0, fmt.Errorf("reserved block type")
+				return 0, fmtx.Errorf("reserved block type")
 			}
 			if size > zstdMaxBlock {
-				return 0, fmt.Errorf("block of %d bytes exceeds the 128 KiB maximum", size)
+				return 0, fmtx.Errorf("block of %d bytes exceeds the 128 KiB maximum", size)
 			}
 			if p > len(b) {
-				return 0, fmt.Errorf("truncated block")
+				return 0, fmtx.Errorf("truncated block")
 			}
 			if frame > maxDecodedSize && fcsLen == 0 {
 				// (with a content size, that size is the bound: blocks
 				// may decode to less than their 128 KiB maximum)
-				return 0, fmt.Errorf("frame too large")
+				return 0, fmtx.Errorf("frame too large")
 			}
 			if last {
 				break
@@ -157,12 +157,12 @@ func zstdBound(b []byte) (int, error) {
 		if fhd&0x04 != 0 {
 			p += 4 // content checksum
 			if p > len(b) {
-				return 0, fmt.Errorf("truncated checksum")
+				return 0, fmtx.Errorf("truncated checksum")
 			}
 		}
 		if fcsLen > 0 {
 			if fcs > uint64(frame) {
-				return 0, fmt.Errorf("frame content size %d is more than its blocks can hold", fcs)
+				return 0, fmtx.Errorf("frame content size %d is more than its blocks can hold", fcs)
 			}
 			frame = int(fcs)
 		}

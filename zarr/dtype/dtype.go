@@ -7,8 +7,9 @@
 package dtype
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // Kind is the family of a data type.
@@ -38,7 +39,7 @@ func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
 	}
-	return fmt.Sprintf("Kind(%d)", int(k))
+	return fmtx.Sprintf("Kind(%d)", int(k))
 }
 
 // Byte orders a stored element can have.
@@ -208,7 +209,7 @@ func (t *DataType) String() string {
 // NewBool and NewUint build those types (little-endian) without parsing.
 func NewBool() *DataType { return &DataType{Kind: Bool, Size: 1, Endian: NoOrder, Name: "bool"} }
 func NewUint(size int) *DataType {
-	return &DataType{Kind: Uint, Size: size, Endian: endianFor(size), Name: fmt.Sprintf("uint%d", size*8)}
+	return &DataType{Kind: Uint, Size: size, Endian: endianFor(size), Name: fmtx.Sprintf("uint%d", size*8)}
 }
 
 func endianFor(size int) byte {
@@ -232,7 +233,7 @@ func validUnit(u string) bool {
 
 func unitSuffix(t *DataType) string {
 	if t.Scale > 1 {
-		return fmt.Sprintf("[%d%s]", t.Scale, t.Unit)
+		return fmtx.Sprintf("[%d%s]", t.Scale, t.Unit)
 	}
 	return "[" + t.Unit + "]"
 }

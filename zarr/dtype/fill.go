@@ -4,7 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"math"
 	"strconv"
@@ -57,14 +57,14 @@ func (t *DataType) ParseFillV2(raw json.RawMessage) (Fill, error) {
 			if n, isNum := v.(json.Number); isNum && n.String() == "0" {
 				return Fill{Bytes: make([]byte, t.Size)}, nil
 			}
-			return Fill{}, fmt.Errorf("fill_value for %s must be a base64 string, got %s", t, abbreviate(raw))
+			return Fill{}, fmtx.Errorf("fill_value for %s must be a base64 string, got %s", t, abbreviate(raw))
 		}
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
-			return Fill{}, fmt.Errorf("fill_value %q for %s is not base64: %v", s, t, err)
+			return Fill{}, fmtx.Errorf("fill_value %q for %s is not base64: %v", s, t, err)
 		}
 		if t.Kind != Bytes && len(b) != t.Size {
-			return Fill{}, fmt.Errorf("fill_value for %s decodes to %d bytes, want %d", t, len(b), t.Size)
+			return Fill{}, fmtx.Errorf("fill_value for %s decodes to %d bytes, want %d", t, len(b), t.Size)
 		}
 		out := make([]byte, t.Size)
 		copy(out, b)
@@ -90,7 +90,7 @@ func (t *DataType) FillFromValue(v any) (Fill, error) {
 		if t.Kind == String {
 			s, ok := v.(string)
 			if !ok {
-				return Fill{}, fmt.Errorf("fill_value for string must be a string, got %v", v)
+				return Fill{}, fmtx.Errorf("fill_value for string must be a string, got %v", v)
 			}
 			return Fill{Value: s}, nil
 		}
@@ -132,27 +132,27 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 		}
 		n, err := exactInt(v)
 		if err != nil {
-			return fmt.Errorf("fill_value %v for %s: %v", v, t, err)
+			return fmtx.Errorf("fill_value %v for %s: %v", v, t, err)
 		}
 		if signed, bits, ok := LowPrecInt(t.Format); ok {
 			i, inInt64 := n.int64()
 			v, fits := Int4Bits(i, signed, bits)
 			if !inInt64 || !fits {
-				return fmt.Errorf("fill_value %s is out of range for %s", n, t)
+				return fmtx.Errorf("fill_value %s is out of range for %s", n, t)
 			}
 			b[0] = v
 			return nil
 		}
 		u, fits := n.fits(t.Kind == Uint, 8*t.Size)
 		if !fits {
-			return fmt.Errorf("fill_value %v is out of range for %s", v, t)
+			return fmtx.Errorf("fill_value %v is out of range for %s", v, t)
 		}
 		t.StoreUint64(b, u)
 		return nil
 	case Float:
 		f, err := floatValue(v, t.Size)
 		if err != nil {
-			return fmt.Errorf("fill_value for %s: %v", t, err)
+			return fmtx.Errorf("fill_value for %s: %v", t, err)
 		}
 		if f.bits != nil {
 			t.StoreUint64(b, *f.bits)
@@ -160,10 +160,10 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 		}
 		if lp, ok := LowPrecFloat(t.Format); ok {
 			if math.IsInf(f.f, 0) && !lp.HasInf() {
-				return fmt.Errorf("%s has no infinity", t)
+				return fmtx.Errorf("%s has no infinity", t)
 			}
 			if _, hasNaN := lp.NaNBits(); math.IsNaN(f.f) && !hasNaN {
-				return fmt.Errorf("%s has no NaN", t)
+				return fmtx.Errorf("%s has no NaN", t)
 			}
 		}
 		t.StoreFloat64(b, f.f)
@@ -174,7 +174,7 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 			parts = []any{v, json.Number("0")}
 		}
 		if len(parts) != 2 {
-			return fmt.Errorf("fill_value for %s must be [real, imag]", t)
+			return fmtx.Errorf("fill_value for %s must be [real, imag]", t)
 		}
 		half := &DataType{Kind: Float, Size: t.Size / 2}
 		for i, p := range parts {
@@ -189,21 +189,21 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 			if n, isNum := v.(json.Number); isNum && n.String() == "0" {
 				return nil // legacy writers: 0 for an empty string
 			}
-			return fmt.Errorf("fill_value for %s must be a string, got %v", t, v)
+			return fmtx.Errorf("fill_value for %s must be a string, got %v", t, v)
 		}
 		return PutUnicode(b, s)
 	case Bytes:
 		s, ok := v.(string)
 		if !ok {
-			return fmt.Errorf("value for %s must be a string, got %v", t, v)
+			return fmtx.Errorf("value for %s must be a string, got %v", t, v)
 		}
 		if len(s) > len(b) {
-			return fmt.Errorf("value %q is longer than %s", s, t)
+			return fmtx.Errorf("value %q is longer than %s", s, t)
 		}
 		copy(b, s)
 		return nil
 	}
-	return fmt.Errorf("cannot convert %v (%T) to %s", v, v, t)
+	return fmtx.Errorf("cannot convert %v (%T) to %s", v, v, t)
 }
 
 // PutUnicode writes s as UCS4 little-endian code points, NUL padded.
@@ -211,7 +211,7 @@ func PutUnicode(b []byte, s string) error {
 	i := 0
 	for _, r := range s {
 		if i+4 > len(b) {
-			return fmt.Errorf("string %q is longer than %d characters", s, len(b)/4)
+			return fmtx.Errorf("string %q is longer than %d characters", s, len(b)/4)
 		}
 		binary.LittleEndian.PutUint32(b[i:], uint32(r))
 		i += 4
@@ -267,15 +267,15 @@ func floatValue(v any, size int) (floatVal, error) {
 		}
 		if strings.HasPrefix(x, "0x") || strings.HasPrefix(x, "0X") {
 			if len(x)-2 != 2*size {
-				return floatVal{}, fmt.Errorf("hex fill %q must have %d hex digits", x, 2*size)
+				return floatVal{}, fmtx.Errorf("hex fill %q must have %d hex digits", x, 2*size)
 			}
 			u, err := strconv.ParseUint(x[2:], 16, 64)
 			if err != nil {
-				return floatVal{}, fmt.Errorf("bad hex fill %q", x)
+				return floatVal{}, fmtx.Errorf("bad hex fill %q", x)
 			}
 			return floatVal{bits: &u}, nil
 		}
-		return floatVal{}, fmt.Errorf("%q is not a number, \"NaN\", \"Infinity\", \"-Infinity\" or hex bits", x)
+		return floatVal{}, fmtx.Errorf("%q is not a number, \"NaN\", \"Infinity\", \"-Infinity\" or hex bits", x)
 	}
 	f, err := toFloat(v)
 	return floatVal{f: f}, err
@@ -301,7 +301,7 @@ func toFloat(v any) (float64, error) {
 		}
 		return 0, nil
 	}
-	return 0, fmt.Errorf("%v (%T) is not a number", v, v)
+	return 0, fmtx.Errorf("%v (%T) is not a number", v, v)
 }
 
 // exactInteger is an integer fill value exactly (int64 and uint64 values
@@ -384,7 +384,7 @@ func exactInt(v any) (exactInteger, error) {
 		}
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || f != math.Trunc(f) || math.IsInf(f, 0) {
-			return exactInteger{}, fmt.Errorf("%s is not an integer", x)
+			return exactInteger{}, fmtx.Errorf("%s is not an integer", x)
 		}
 		return exactFromFloat(f), nil
 	case int:
@@ -398,7 +398,7 @@ func exactInt(v any) (exactInteger, error) {
 		return exactInteger{mag: x}, nil
 	case float64:
 		if x != math.Trunc(x) || math.IsInf(x, 0) || math.IsNaN(x) {
-			return exactInteger{}, fmt.Errorf("%v is not an integer", x)
+			return exactInteger{}, fmtx.Errorf("%v is not an integer", x)
 		}
 		return exactFromFloat(x), nil
 	case bool:
@@ -407,7 +407,7 @@ func exactInt(v any) (exactInteger, error) {
 		}
 		return exactInteger{}, nil
 	}
-	return exactInteger{}, fmt.Errorf("%v (%T) is not an integer", v, v)
+	return exactInteger{}, fmtx.Errorf("%v (%T) is not an integer", v, v)
 }
 
 // ToLittle converts elements in place from t's stored byte order to the
@@ -504,7 +504,7 @@ func (t *DataType) FillV2JSON(f Fill) (any, error) {
 		SwapTo(t, stored, Unset)
 		return base64.StdEncoding.EncodeToString(stored), nil
 	}
-	return nil, fmt.Errorf("no fill_value form for %s", t)
+	return nil, fmtx.Errorf("no fill_value form for %s", t)
 }
 
 func floatJSON(f float64) any {
@@ -528,7 +528,7 @@ var canonicalNaN = math.Float64frombits(0x7ff8000000000000)
 func fillJSON(raw json.RawMessage) (any, error) {
 	var v any
 	if err := jsonx.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("fill_value is not valid JSON: %v", err)
+		return nil, fmtx.Errorf("fill_value is not valid JSON: %v", err)
 	}
 	return v, nil
 }

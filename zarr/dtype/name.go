@@ -1,6 +1,6 @@
 package dtype
 
-import "fmt"
+import "github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 
 // CommonName is the data type's name in one vocabulary for every format:
 // the v3 name where v3 has a plain one ("float32", "int64", "bool",
@@ -17,11 +17,11 @@ func (t *DataType) CommonName() string {
 	case Datetime, Timedelta:
 		return t.Kind.String() + unitSuffix(t)
 	case Bytes:
-		return fmt.Sprintf("v2:S%d", t.Size)
+		return fmtx.Sprintf("v2:S%d", t.Size)
 	case Unicode:
-		return fmt.Sprintf("v2:U%d", t.Size/4)
+		return fmtx.Sprintf("v2:U%d", t.Size/4)
 	case Void:
-		return fmt.Sprintf("r%d", t.Size*8)
+		return fmtx.Sprintf("r%d", t.Size*8)
 	case String:
 		return "string"
 	case VarBytes:

@@ -2,11 +2,11 @@ package dtype
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
@@ -19,7 +19,7 @@ func ParseV2(raw json.RawMessage) (*DataType, error) {
 	}
 	var descr []json.RawMessage
 	if err := json.Unmarshal(raw, &descr); err != nil {
-		return nil, fmt.Errorf("dtype must be a typestr or a list of fields, got %s", abbreviate(raw))
+		return nil, fmtx.Errorf("dtype must be a typestr or a list of fields, got %s", abbreviate(raw))
 	}
 	return parseDescr(descr)
 }
@@ -38,32 +38,32 @@ func parseDescr(descr []json.RawMessage) (*DataType, error) {
 	for i, fr := range descr {
 		var parts []json.RawMessage
 		if err := json.Unmarshal(fr, &parts); err != nil || len(parts) < 2 || len(parts) > 3 {
-			return nil, fmt.Errorf("field %d: expected [name, dtype] or [name, dtype, shape], got %s", i, abbreviate(fr))
+			return nil, fmtx.Errorf("field %d: expected [name, dtype] or [name, dtype, shape], got %s", i, abbreviate(fr))
 		}
 		var name string
 		if err := json.Unmarshal(parts[0], &name); err != nil {
-			return nil, fmt.Errorf("field %d: name must be a string", i)
+			return nil, fmtx.Errorf("field %d: name must be a string", i)
 		}
 		if name != "" && seen[name] {
-			return nil, fmt.Errorf("field %q appears twice", name)
+			return nil, fmtx.Errorf("field %q appears twice", name)
 		}
 		seen[name] = true
 		ft, err := ParseV2(parts[1])
 		if err != nil {
-			return nil, fmt.Errorf("field %q: %w", name, err)
+			return nil, fmtx.Errorf("field %q: %w", name, err)
 		}
 		if ft.Variable() {
-			return nil, fmt.Errorf("field %q: object fields are not supported in structured types", name)
+			return nil, fmtx.Errorf("field %q: object fields are not supported in structured types", name)
 		}
 		f := Field{Name: name, Type: ft, Offset: t.Size}
 		if len(parts) == 3 {
 			var shape []int
 			if err := json.Unmarshal(parts[2], &shape); err != nil {
-				return nil, fmt.Errorf("field %q: shape must be a list of integers", name)
+				return nil, fmtx.Errorf("field %q: shape must be a list of integers", name)
 			}
 			for _, n := range shape {
 				if n < 0 || n > 1<<20 {
-					return nil, fmt.Errorf("field %q: bad subarray dimension %d", name, n)
+					return nil, fmtx.Errorf("field %q: bad subarray dimension %d", name, n)
 				}
 			}
 			f.Shape = shape
@@ -71,18 +71,18 @@ func parseDescr(descr []json.RawMessage) (*DataType, error) {
 		size := ft.Size
 		for _, n := range f.Shape {
 			if n != 0 && size > (1<<30)/n {
-				return nil, fmt.Errorf("field %q: structured type too large", name)
+				return nil, fmtx.Errorf("field %q: structured type too large", name)
 			}
 			size *= n
 		}
 		if t.Size+size > 1<<30 {
-			return nil, fmt.Errorf("field %q: structured type too large", name)
+			return nil, fmtx.Errorf("field %q: structured type too large", name)
 		}
 		t.Size += size
 		t.Fields = append(t.Fields, f)
 	}
 	if len(t.Fields) == 0 {
-		return nil, fmt.Errorf("structured dtype has no fields")
+		return nil, fmtx.Errorf("structured dtype has no fields")
 	}
 	return t, nil
 }
@@ -124,7 +124,7 @@ func ParseTypestr(s string) (*DataType, error) {
 		return t, nil
 	}
 	if len(s) < 2 {
-		return nil, fmt.Errorf("invalid dtype %q", s)
+		return nil, fmtx.Errorf("invalid dtype %q", s)
 	}
 	order := s[0]
 	rest := s[1:]
@@ -145,21 +145,21 @@ func ParseTypestr(s string) (*DataType, error) {
 	if code == 'M' || code == 'm' {
 		i := strings.IndexByte(numStr, '[')
 		if i < 0 || !strings.HasSuffix(numStr, "]") {
-			return nil, fmt.Errorf("invalid dtype %q: datetime types need a unit, e.g. \"<M8[ns]\"", s)
+			return nil, fmtx.Errorf("invalid dtype %q: datetime types need a unit, e.g. \"<M8[ns]\"", s)
 		}
 		unit = numStr[i+1 : len(numStr)-1]
 		numStr = numStr[:i]
 	}
 	n, err := strconv.Atoi(numStr)
 	if err != nil || n < 0 || n > 1<<30 {
-		return nil, fmt.Errorf("invalid dtype %q", s)
+		return nil, fmtx.Errorf("invalid dtype %q", s)
 	}
 	t := &DataType{Size: n, Endian: order, Name: s}
 	switch code {
 	case 'b':
 		t.Kind = Bool
 		if n != 1 {
-			return nil, fmt.Errorf("invalid dtype %q: bool is 1 byte", s)
+			return nil, fmtx.Errorf("invalid dtype %q: bool is 1 byte", s)
 		}
 	case 'i', 'u':
 		t.Kind = Int
@@ -167,7 +167,7 @@ func ParseTypestr(s string) (*DataType, error) {
 			t.Kind = Uint
 		}
 		if n != 1 && n != 2 && n != 4 && n != 8 {
-			return nil, fmt.Errorf("invalid dtype %q: integers are 1, 2, 4 or 8 bytes", s)
+			return nil, fmtx.Errorf("invalid dtype %q: integers are 1, 2, 4 or 8 bytes", s)
 		}
 	case 'f':
 		t.Kind = Float
@@ -185,7 +185,7 @@ func ParseTypestr(s string) (*DataType, error) {
 			t.Kind = Timedelta
 		}
 		if n != 8 {
-			return nil, fmt.Errorf("invalid dtype %q: datetime types are 8 bytes", s)
+			return nil, fmtx.Errorf("invalid dtype %q: datetime types are 8 bytes", s)
 		}
 		scale := 1
 		j := 0
@@ -195,25 +195,25 @@ func ParseTypestr(s string) (*DataType, error) {
 		if j > 0 {
 			scale, err = strconv.Atoi(unit[:j])
 			if err != nil || scale < 1 {
-				return nil, fmt.Errorf("invalid dtype %q: bad unit scale", s)
+				return nil, fmtx.Errorf("invalid dtype %q: bad unit scale", s)
 			}
 		}
 		t.Unit, t.Scale = unit[j:], scale
 		if !validUnit(t.Unit) || t.Unit == "generic" {
-			return nil, fmt.Errorf("invalid dtype %q: unknown datetime unit %q", s, t.Unit)
+			return nil, fmtx.Errorf("invalid dtype %q: unknown datetime unit %q", s, t.Unit)
 		}
 	case 'S', 'a':
 		t.Kind = Bytes
 	case 'U':
 		t.Kind = Unicode
 		if n > 1<<28 {
-			return nil, fmt.Errorf("invalid dtype %q: too long", s)
+			return nil, fmtx.Errorf("invalid dtype %q: too long", s)
 		}
 		t.Size = 4 * n
 	case 'V':
 		t.Kind = Void
 	default:
-		return nil, fmt.Errorf("invalid dtype %q: unknown type code %q", s, string(code))
+		return nil, fmtx.Errorf("invalid dtype %q: unknown type code %q", s, string(code))
 	}
 	if t.Size <= 1 && t.Kind != Unicode {
 		t.Endian = NoOrder
@@ -234,7 +234,7 @@ type UnsupportedError struct{ Msg string }
 func (e *UnsupportedError) Error() string { return e.Msg }
 
 func unsupportedf(format string, args ...any) error {
-	return &UnsupportedError{fmt.Sprintf(format, args...)}
+	return &UnsupportedError{fmtx.Sprintf(format, args...)}
 }
 
 // V2String returns the NumPy typestr of a non-struct type (for
@@ -249,7 +249,7 @@ func (t *DataType) V2String() (string, error) {
 		case n.V2Ext && t.Endian != Big:
 			return n.Name, nil
 		case n.Typestr == "":
-			return "", fmt.Errorf("%s has no v2 dtype", t)
+			return "", fmtx.Errorf("%s has no v2 dtype", t)
 		case n.Size == 1:
 			return "|" + n.Typestr, nil
 		}
@@ -269,7 +269,7 @@ func (t *DataType) V2String() (string, error) {
 	case Object, String, VarBytes:
 		return "|O", nil
 	}
-	return "", fmt.Errorf("%s has no NumPy typestr", t.Kind)
+	return "", fmtx.Errorf("%s has no NumPy typestr", t.Kind)
 }
 
 // V2JSON returns the v2 "dtype" JSON value: a typestr or a descr list.

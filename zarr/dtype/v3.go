@@ -3,10 +3,11 @@ package dtype
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // v3Core maps the names of registry types (see Numeric) to types, without
@@ -45,7 +46,7 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 			Configuration map[string]json.RawMessage `json:"configuration"`
 		}
 		if err := json.Unmarshal(raw, &obj); err != nil || obj.Name == "" {
-			return nil, fmt.Errorf("data_type must be a name or {\"name\", \"configuration\"}, got %s", abbreviate(raw))
+			return nil, fmtx.Errorf("data_type must be a name or {\"name\", \"configuration\"}, got %s", abbreviate(raw))
 		}
 		name, cfg = obj.Name, obj.Configuration
 	}
@@ -55,11 +56,11 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 	intCfg := func(key string) (int, error) {
 		raw, ok := cfg[key]
 		if !ok {
-			return 0, fmt.Errorf("data type %q needs configuration %q", name, key)
+			return 0, fmtx.Errorf("data type %q needs configuration %q", name, key)
 		}
 		var n int
 		if err := json.Unmarshal(raw, &n); err != nil || n < 0 || n > 1<<30 {
-			return 0, fmt.Errorf("data type %q: %q must be a non-negative integer", name, key)
+			return 0, fmtx.Errorf("data type %q: %q must be a non-negative integer", name, key)
 		}
 		return n, nil
 	}
@@ -74,7 +75,7 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 			return nil, err
 		}
 		if n%4 != 0 {
-			return nil, fmt.Errorf("fixed_length_utf32: length_bytes %d is not a multiple of 4", n)
+			return nil, fmtx.Errorf("fixed_length_utf32: length_bytes %d is not a multiple of 4", n)
 		}
 		return &DataType{Kind: Unicode, Size: n, Endian: Unset, Name: name}, nil
 	case "null_terminated_bytes", "raw_bytes":
@@ -90,13 +91,13 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 	case "numpy.datetime64", "numpy.timedelta64":
 		var unit string
 		if err := json.Unmarshal(cfg["unit"], &unit); err != nil || !validUnit(unit) || unit == "generic" {
-			return nil, fmt.Errorf("%s: bad or missing unit %s", name, abbreviate(cfg["unit"]))
+			return nil, fmtx.Errorf("%s: bad or missing unit %s", name, abbreviate(cfg["unit"]))
 		}
 		scale := 1
 		if _, ok := cfg["scale_factor"]; ok {
 			var err error
 			if scale, err = intCfg("scale_factor"); err != nil || scale < 1 {
-				return nil, fmt.Errorf("%s: scale_factor must be a positive integer", name)
+				return nil, fmtx.Errorf("%s: scale_factor must be a positive integer", name)
 			}
 		}
 		k := Datetime
@@ -114,7 +115,7 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 			return &DataType{Kind: Void, Size: bits / 8, Endian: NoOrder, Name: name}, nil
 		}
 	}
-	return nil, &UnsupportedError{fmt.Sprintf("unknown data type %q", name)}
+	return nil, &UnsupportedError{fmtx.Sprintf("unknown data type %q", name)}
 }
 
 // parseV3Optional reads an optional type: its configuration names the inner
@@ -123,14 +124,14 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 func parseV3Optional(name string, cfg map[string]json.RawMessage) (*DataType, error) {
 	raw, err := json.Marshal(cfg)
 	if err != nil || cfg["name"] == nil {
-		return nil, fmt.Errorf("%s: configuration must name the inner data type", name)
+		return nil, fmtx.Errorf("%s: configuration must name the inner data type", name)
 	}
 	inner, err := ParseV3(raw)
 	if err != nil {
 		return nil, err
 	}
 	if inner.Variable() {
-		return nil, &UnsupportedError{fmt.Sprintf("%s of the variable-size %s is not supported (only fixed-size inner types)", name, inner)}
+		return nil, &UnsupportedError{fmtx.Sprintf("%s of the variable-size %s is not supported (only fixed-size inner types)", name, inner)}
 	}
 	mask := NewBool()
 	return &DataType{Kind: Struct, Size: inner.Size + 1, Endian: NoOrder, Name: name, Optional: true,
@@ -140,7 +141,7 @@ func parseV3Optional(name string, cfg map[string]json.RawMessage) (*DataType, er
 func parseV3Struct(name string, raw json.RawMessage) (*DataType, error) {
 	var fields []json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || len(fields) == 0 {
-		return nil, fmt.Errorf("%s: configuration \"fields\" must be a non-empty list", name)
+		return nil, fmtx.Errorf("%s: configuration \"fields\" must be a non-empty list", name)
 	}
 	t := &DataType{Kind: Struct, Endian: NoOrder, Name: name}
 	seen := map[string]bool{}
@@ -158,10 +159,10 @@ func parseV3Struct(name string, raw json.RawMessage) (*DataType, error) {
 		case json.Unmarshal(fr, &pair) == nil && len(pair) == 2 && json.Unmarshal(pair[0], &fname) == nil:
 			ftype = pair[1]
 		default:
-			return nil, fmt.Errorf("%s: field %d must be {\"name\", \"data_type\"} or [name, type]", name, i)
+			return nil, fmtx.Errorf("%s: field %d must be {\"name\", \"data_type\"} or [name, type]", name, i)
 		}
 		if seen[fname] {
-			return nil, fmt.Errorf("%s: field %q appears twice", name, fname)
+			return nil, fmtx.Errorf("%s: field %q appears twice", name, fname)
 		}
 		seen[fname] = true
 		ft, err := ParseV3(ftype)
@@ -172,13 +173,13 @@ func parseV3Struct(name string, raw json.RawMessage) (*DataType, error) {
 			}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: field %q: %w", name, fname, err)
+			return nil, fmtx.Errorf("%s: field %q: %w", name, fname, err)
 		}
 		if ft.Variable() {
-			return nil, fmt.Errorf("%s: field %q has a variable-size type", name, fname)
+			return nil, fmtx.Errorf("%s: field %q has a variable-size type", name, fname)
 		}
 		if t.Size+ft.Size > 1<<30 {
-			return nil, fmt.Errorf("%s: too large", name)
+			return nil, fmtx.Errorf("%s: too large", name)
 		}
 		t.Fields = append(t.Fields, Field{Name: fname, Type: ft, Offset: t.Size})
 		t.Size += ft.Size
@@ -199,7 +200,7 @@ func (t *DataType) V3JSON() (any, error) {
 			return t.Name, nil
 		}
 		if t.Kind == Object {
-			return nil, fmt.Errorf("object arrays have no v3 data type; use string or bytes")
+			return nil, fmtx.Errorf("object arrays have no v3 data type; use string or bytes")
 		}
 		return "bytes", nil
 	case Unicode:
@@ -210,7 +211,7 @@ func (t *DataType) V3JSON() (any, error) {
 		if strings.HasPrefix(t.Name, "raw_bytes") {
 			return map[string]any{"name": "raw_bytes", "configuration": map[string]any{"length_bytes": t.Size}}, nil
 		}
-		return fmt.Sprintf("r%d", t.Size*8), nil
+		return fmtx.Sprintf("r%d", t.Size*8), nil
 	case Datetime, Timedelta:
 		name := "numpy.datetime64"
 		if t.Kind == Timedelta {
@@ -221,7 +222,7 @@ func (t *DataType) V3JSON() (any, error) {
 		fields := make([]any, len(t.Fields))
 		for i, f := range t.Fields {
 			if len(f.Shape) > 0 {
-				return nil, fmt.Errorf("field %q has a subarray shape, which v3 struct cannot express", f.Name)
+				return nil, fmtx.Errorf("field %q has a subarray shape, which v3 struct cannot express", f.Name)
 			}
 			ft, err := f.Type.V3JSON()
 			if err != nil {
@@ -231,7 +232,7 @@ func (t *DataType) V3JSON() (any, error) {
 		}
 		return map[string]any{"name": "struct", "configuration": map[string]any{"fields": fields}}, nil
 	}
-	return nil, fmt.Errorf("%s has no v3 data type", t)
+	return nil, fmtx.Errorf("%s has no v3 data type", t)
 }
 
 // ParseFillV3 converts a v3 "fill_value" for t.
@@ -252,7 +253,7 @@ func (t *DataType) fillV3(v any) (Fill, error) {
 		}
 		l, ok := v.([]any)
 		if !ok || len(l) != 1 {
-			return Fill{}, fmt.Errorf("an optional fill_value is null or a one-element list, got %v", v)
+			return Fill{}, fmtx.Errorf("an optional fill_value is null or a one-element list, got %v", v)
 		}
 		inner, err := t.Fields[0].Type.fillV3(l[0])
 		if err != nil {
@@ -271,7 +272,7 @@ func (t *DataType) fillV3(v any) (Fill, error) {
 	case String:
 		s, ok := v.(string)
 		if !ok {
-			return Fill{}, fmt.Errorf("fill_value for string must be a string, got %v", v)
+			return Fill{}, fmtx.Errorf("fill_value for string must be a string, got %v", v)
 		}
 		return Fill{Value: s}, nil
 	case VarBytes:
@@ -292,23 +293,23 @@ func (t *DataType) fillV3(v any) (Fill, error) {
 		if s, ok := v.(string); ok {
 			b, err := base64.StdEncoding.DecodeString(s)
 			if err != nil || len(b) != t.Size {
-				return Fill{}, fmt.Errorf("struct fill_value must be an object by field or base64 of %d bytes", t.Size)
+				return Fill{}, fmtx.Errorf("struct fill_value must be an object by field or base64 of %d bytes", t.Size)
 			}
 			return Fill{Bytes: b}, nil
 		}
 		m, ok := v.(map[string]any)
 		if !ok {
-			return Fill{}, fmt.Errorf("struct fill_value must be an object keyed by field name")
+			return Fill{}, fmtx.Errorf("struct fill_value must be an object keyed by field name")
 		}
 		out := make([]byte, t.Size)
 		for _, f := range t.Fields {
 			fv, ok := m[f.Name]
 			if !ok {
-				return Fill{}, fmt.Errorf("struct fill_value lacks field %q", f.Name)
+				return Fill{}, fmtx.Errorf("struct fill_value lacks field %q", f.Name)
 			}
 			ff, err := f.Type.fillV3(fv)
 			if err != nil {
-				return Fill{}, fmt.Errorf("field %q: %w", f.Name, err)
+				return Fill{}, fmtx.Errorf("field %q: %w", f.Name, err)
 			}
 			copy(out[f.Offset:], ff.Bytes)
 		}
@@ -317,7 +318,7 @@ func (t *DataType) fillV3(v any) (Fill, error) {
 	if s, ok := v.(string); ok && t.Format != "" && strings.HasPrefix(s, "0x") {
 		u, err := strconv.ParseUint(s[2:], 16, 64)
 		if err != nil || len(s)-2 != 2*t.Size {
-			return Fill{}, fmt.Errorf("hex fill %q must have %d hex digits", s, 2*t.Size)
+			return Fill{}, fmtx.Errorf("hex fill %q must have %d hex digits", s, 2*t.Size)
 		}
 		b := make([]byte, t.Size)
 		t.StoreUint64(b, u)
@@ -332,7 +333,7 @@ func bytesFill(v any, size int) ([]byte, error) {
 	case string:
 		b, err := base64.StdEncoding.DecodeString(x)
 		if err != nil {
-			return nil, fmt.Errorf("bytes fill_value %q is not base64", x)
+			return nil, fmtx.Errorf("bytes fill_value %q is not base64", x)
 		}
 		return b, nil
 	case []any:
@@ -341,16 +342,16 @@ func bytesFill(v any, size int) ([]byte, error) {
 			n, ok := e.(json.Number)
 			k, err := n.Int64()
 			if !ok || err != nil || k < 0 || k > 255 {
-				return nil, fmt.Errorf("bytes fill_value entry %d must be 0..255", i)
+				return nil, fmtx.Errorf("bytes fill_value entry %d must be 0..255", i)
 			}
 			b[i] = byte(k)
 		}
 		if size >= 0 && len(b) != size {
-			return nil, fmt.Errorf("fill_value has %d bytes, the type has %d", len(b), size)
+			return nil, fmtx.Errorf("fill_value has %d bytes, the type has %d", len(b), size)
 		}
 		return b, nil
 	}
-	return nil, fmt.Errorf("bytes fill_value must be a list of byte values or base64")
+	return nil, fmtx.Errorf("bytes fill_value must be a list of byte values or base64")
 }
 
 // FillV3JSON returns the v3 JSON form of a fill value.
@@ -393,7 +394,7 @@ func (t *DataType) FillV3JSON(f Fill) (any, error) {
 		}
 	}
 	if t.Format != "" && t.Kind == Float {
-		return fmt.Sprintf("0x%0*x", 2*t.Size, t.LoadUint64(f.Bytes)), nil
+		return fmtx.Sprintf("0x%0*x", 2*t.Size, t.LoadUint64(f.Bytes)), nil
 	}
 	if f.Bytes == nil {
 		f = t.ZeroFill()

@@ -5,10 +5,10 @@ package errs
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/agnivade/levenshtein"
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // Code classifies an error. The names match the JavaScript ZarrError codes.
@@ -60,7 +60,7 @@ func (e *Error) write(b *strings.Builder, code Code, where, suggest string) {
 		b.WriteString(": ")
 	}
 	if e.Where != "" && e.Where != where {
-		fmt.Fprintf(b, "%q: ", e.Where)
+		b.WriteString(fmtx.Sprintf("%q: ", e.Where))
 	}
 	b.WriteString(e.Msg)
 	if e.Err != nil {
@@ -74,7 +74,7 @@ func (e *Error) write(b *strings.Builder, code Code, where, suggest string) {
 		}
 	}
 	if e.Suggest != "" && e.Suggest != suggest {
-		fmt.Fprintf(b, " (did you mean %q?)", e.Suggest)
+		b.WriteString(fmtx.Sprintf(" (did you mean %q?)", e.Suggest))
 	}
 }
 
@@ -88,7 +88,7 @@ func (e *Error) Is(target error) bool {
 
 // New returns an error with a formatted message.
 func New(code Code, where, format string, args ...any) *Error {
-	return &Error{Code: code, Where: where, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Where: where, Msg: fmtx.Sprintf(format, args...)}
 }
 
 // Wrap returns an error around cause naming where and what failed. A cause
@@ -97,7 +97,7 @@ func New(code Code, where, format string, args ...any) *Error {
 // best. code is for causes without one (a context's error, an I/O error).
 // To give a failure another code on purpose, make a new error (New).
 func Wrap(code Code, where string, cause error, format string, args ...any) *Error {
-	e := &Error{Code: code, Where: where, Msg: fmt.Sprintf(format, args...), Err: cause}
+	e := &Error{Code: code, Where: where, Msg: fmtx.Sprintf(format, args...), Err: cause}
 	var inner *Error
 	if errors.As(cause, &inner) && inner.Code != "" {
 		e.Code, e.Suggest = inner.Code, inner.Suggest

@@ -4,9 +4,9 @@
 package grid
 
 import (
-	"fmt"
 	"sort"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -57,7 +57,7 @@ func NewRegular(chunks []int) (Grid, error) {
 	g := make(Grid, len(chunks))
 	for i, c := range chunks {
 		if c <= 0 {
-			return nil, fmt.Errorf("chunk size %d in dimension %d must be positive", c, i)
+			return nil, fmtx.Errorf("chunk size %d in dimension %d must be positive", c, i)
 		}
 		g[i] = Regular(c)
 	}
@@ -77,7 +77,7 @@ func NewExplicit(sizes []int) (*Explicit, error) {
 	acc := 0
 	for i, s := range sizes {
 		if s <= 0 {
-			return nil, fmt.Errorf("chunk size %d at position %d must be positive", s, i)
+			return nil, fmtx.Errorf("chunk size %d at position %d must be positive", s, i)
 		}
 		acc += s
 		e.ends[i] = acc

@@ -8,11 +8,12 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // sentinel strings stand in for bare non-finite tokens during decoding. They
@@ -22,6 +23,16 @@ const (
 	posInfSentinel = "\x00Infinity"
 	negInfSentinel = "\x00-Infinity"
 )
+
+// Decoded numbers are json.Number: error messages name their type with %T.
+func init() {
+	fmtx.NameType(func(v any) string {
+		if _, ok := v.(json.Number); ok {
+			return "json.Number"
+		}
+		return ""
+	})
+}
 
 // quoted returns the JSON string literal of s (NUL escaped as \u0000).
 func quoted(s string) string {
@@ -86,7 +97,7 @@ func Unmarshal(data []byte, v any) error {
 		return err
 	}
 	if dec.More() {
-		return fmt.Errorf("unexpected data after the JSON value")
+		return fmtx.Errorf("unexpected data after the JSON value")
 	}
 	if changed {
 		restore(v)

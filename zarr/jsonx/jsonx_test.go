@@ -2,8 +2,11 @@ package jsonx
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 func TestNonFiniteTokens(t *testing.T) {
@@ -42,6 +45,20 @@ func TestNonFiniteTokens(t *testing.T) {
 		var x any
 		if err := Unmarshal([]byte(bad), &x); err == nil {
 			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+// %T of a decoded number reads as fmt prints it (internal/fmtx learns the
+// name from this package).
+func TestNumberTypeName(t *testing.T) {
+	v, err := Value([]byte(`[1, 2.5, "x", null, true, {"a": []}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range append(v.([]any), v) {
+		if got, want := fmtx.Sprintf("%v (%T)", e, e), fmt.Sprintf("%v (%T)", e, e); got != want {
+			t.Errorf("got %q, fmt %q", got, want)
 		}
 	}
 }

@@ -1,10 +1,11 @@
 package jsonx
 
 import (
-	"fmt"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // A hand-written scanner for the documents that can be large — consolidated
@@ -23,7 +24,7 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
+	return fmtx.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
 }
 
 // maxDepth bounds nesting (encoding/json's limit too).
@@ -60,7 +61,7 @@ func EachMember(data []byte, f func(key string, value []byte) error) error {
 	if s.pos < len(data) && data[s.pos] == 'n' && s.literal("null") == nil {
 		s.space()
 		if s.pos == len(data) {
-			return fmt.Errorf("expected a JSON object, got null")
+			return fmtx.Errorf("expected a JSON object, got null")
 		}
 	}
 	s.pos = 0
@@ -254,7 +255,7 @@ func (s *scanner) value() error {
 	case c == '-' || (c >= '0' && c <= '9'):
 		return s.number()
 	}
-	return s.fail(fmt.Sprintf("unexpected character %q", s.data[s.pos]))
+	return s.fail(fmtx.Sprintf("unexpected character %q", s.data[s.pos]))
 }
 
 func (s *scanner) literal(word string) error {
@@ -463,7 +464,7 @@ func Int(raw []byte) (int64, error) {
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil || f != float64(int64(f)) || f > 1<<53 || f < -(1<<53) {
-		return 0, fmt.Errorf("%s is not an integer", raw)
+		return 0, fmtx.Errorf("%s is not an integer", raw)
 	}
 	return int64(f), nil
 }

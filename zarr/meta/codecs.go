@@ -3,8 +3,8 @@ package meta
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -197,7 +197,7 @@ func (a *Array) v2Codecs(key string, dtypeRaw json.RawMessage, entries []v2Entry
 func v3Codecs(where string, raws []json.RawMessage) ([]codec.Config, error) {
 	out := make([]codec.Config, len(raws))
 	for i, r := range raws {
-		at := fmt.Sprintf("%s[%d]", where, i)
+		at := fmtx.Sprintf("%s[%d]", where, i)
 		ext, err := parseExtension(r)
 		if err != nil {
 			return nil, errs.New(errs.InvalidMetadata, at, "%v", err)
@@ -272,7 +272,7 @@ func v3NestedCodecs(at string, cfg json.RawMessage, fields ...string) (json.RawM
 func V3CodecsForWriting(where string, codecs []any) ([]any, error) {
 	out := make([]any, len(codecs))
 	for i, c := range codecs {
-		at := fmt.Sprintf("%s[%d]", where, i)
+		at := fmtx.Sprintf("%s[%d]", where, i)
 		m, ok := c.(map[string]any)
 		if !ok {
 			out[i] = c

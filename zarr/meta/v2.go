@@ -3,8 +3,8 @@ package meta
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -101,7 +101,7 @@ func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, 
 			return nil, invalid(key, "filters", "must be null or a list of codec objects")
 		}
 		for i, f := range filters {
-			e, err := parseV2Entry(key, fmt.Sprintf("filters[%d]", i), f)
+			e, err := parseV2Entry(key, fmtx.Sprintf("filters[%d]", i), f)
 			if err != nil {
 				return nil, err
 			}
@@ -175,7 +175,7 @@ func (a *Array) parseV2Chunks(key string, raw json.RawMessage) error {
 			continue
 		}
 		// ZEP 3 backport: a list of chunk sizes along this dimension.
-		list, err := parseInts(key, fmt.Sprintf("chunks[%d]", i), e)
+		list, err := parseInts(key, fmtx.Sprintf("chunks[%d]", i), e)
 		if err != nil {
 			return err
 		}
@@ -198,10 +198,10 @@ func (a *Array) parseV2Chunks(key string, raw json.RawMessage) error {
 		}
 		e, err := grid.NewExplicit(sizes[i])
 		if err != nil {
-			return invalid(key, fmt.Sprintf("chunks[%d]", i), "%v", err)
+			return invalid(key, fmtx.Sprintf("chunks[%d]", i), "%v", err)
 		}
 		if !e.Covers(a.Shape[i]) {
-			return invalid(key, fmt.Sprintf("chunks[%d]", i), "chunk sizes sum to less than the dimension length %d", a.Shape[i])
+			return invalid(key, fmtx.Sprintf("chunks[%d]", i), "chunk sizes sum to less than the dimension length %d", a.Shape[i])
 		}
 		g[i] = e
 	}

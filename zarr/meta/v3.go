@@ -3,9 +3,9 @@ package meta
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
@@ -121,7 +121,7 @@ func parseExtension(raw json.RawMessage) (extension, error) {
 		Configuration json.RawMessage `json:"configuration"`
 	}
 	if err := json.Unmarshal(raw, &obj); err != nil || obj.Name == "" {
-		return extension{}, fmt.Errorf("must be a name or {\"name\", \"configuration\"}, got %s", short(raw))
+		return extension{}, fmtx.Errorf("must be a name or {\"name\", \"configuration\"}, got %s", short(raw))
 	}
 	return extension{Name: obj.Name, Configuration: obj.Configuration}, nil
 }
@@ -270,14 +270,14 @@ func (a *Array) parseV3Grid(key string, raw json.RawMessage) error {
 			}
 			list, err := expandEdges(e, ext.Name == "rectilinear")
 			if err != nil {
-				return invalid(key, fmt.Sprintf("%s[%d]", field, d), "%v", err)
+				return invalid(key, fmtx.Sprintf("%s[%d]", field, d), "%v", err)
 			}
 			ex, err := grid.NewExplicit(list)
 			if err != nil {
-				return invalid(key, fmt.Sprintf("%s[%d]", field, d), "%v", err)
+				return invalid(key, fmtx.Sprintf("%s[%d]", field, d), "%v", err)
 			}
 			if !ex.Covers(a.Shape[d]) {
-				return invalid(key, fmt.Sprintf("%s[%d]", field, d), "chunk sizes sum to less than the dimension length %d", a.Shape[d])
+				return invalid(key, fmtx.Sprintf("%s[%d]", field, d), "chunk sizes sum to less than the dimension length %d", a.Shape[d])
 			}
 			g[d], sizes[d], variable = ex, list, true
 		}
@@ -301,7 +301,7 @@ func (a *Array) parseV3Grid(key string, raw json.RawMessage) error {
 func expandEdges(raw json.RawMessage, rle bool) ([]int, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fmt.Errorf("must be an integer or a list")
+		return nil, fmtx.Errorf("must be an integer or a list")
 	}
 	var out []int
 	for i, it := range items {
@@ -311,20 +311,20 @@ func expandEdges(raw json.RawMessage, rle bool) ([]int, error) {
 		} else {
 			var pair []int
 			if !rle || json.Unmarshal(it, &pair) != nil || len(pair) != 2 {
-				return nil, fmt.Errorf("entry %d must be an integer or a [value, count] pair", i)
+				return nil, fmtx.Errorf("entry %d must be an integer or a [value, count] pair", i)
 			}
 			if pair[0] <= 0 || pair[1] <= 0 {
-				return nil, fmt.Errorf("run-length entry %d has a non-positive value or count", i)
+				return nil, fmtx.Errorf("run-length entry %d has a non-positive value or count", i)
 			}
 			if len(out)+pair[1] > maxExpandedChunks {
-				return nil, fmt.Errorf("more than %d chunks", maxExpandedChunks)
+				return nil, fmtx.Errorf("more than %d chunks", maxExpandedChunks)
 			}
 			for k := 0; k < pair[1]; k++ {
 				out = append(out, pair[0])
 			}
 		}
 		if len(out) > maxExpandedChunks {
-			return nil, fmt.Errorf("more than %d chunks", maxExpandedChunks)
+			return nil, fmtx.Errorf("more than %d chunks", maxExpandedChunks)
 		}
 	}
 	return out, nil

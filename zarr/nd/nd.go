@@ -6,8 +6,8 @@ package nd
 
 import (
 	"encoding/json"
-	"fmt"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 )
 
@@ -99,10 +99,10 @@ func FillBytes(dst, elem []byte) {
 // FromBytes wraps element bytes (not copied).
 func FromBytes(dt *dtype.DataType, shape []int, data []byte) (*Array, error) {
 	if dt.Variable() {
-		return nil, fmt.Errorf("%s elements are values, not bytes", dt)
+		return nil, fmtx.Errorf("%s elements are values, not bytes", dt)
 	}
 	if want := Size(shape) * dt.Size; len(data) != want {
-		return nil, fmt.Errorf("%d bytes for shape %v of %s, want %d", len(data), shape, dt, want)
+		return nil, fmtx.Errorf("%d bytes for shape %v of %s, want %d", len(data), shape, dt, want)
 	}
 	return &Array{shape: append([]int(nil), shape...), dt: dt, data: data}, nil
 }
@@ -110,10 +110,10 @@ func FromBytes(dt *dtype.DataType, shape []int, data []byte) (*Array, error) {
 // FromObjects wraps values of a variable-size type (not copied).
 func FromObjects(dt *dtype.DataType, shape []int, objs []any) (*Array, error) {
 	if !dt.Variable() {
-		return nil, fmt.Errorf("%s elements are bytes, not values", dt)
+		return nil, fmtx.Errorf("%s elements are bytes, not values", dt)
 	}
 	if len(objs) != Size(shape) {
-		return nil, fmt.Errorf("%d values for shape %v, want %d", len(objs), shape, Size(shape))
+		return nil, fmtx.Errorf("%d values for shape %v, want %d", len(objs), shape, Size(shape))
 	}
 	return &Array{shape: append([]int(nil), shape...), dt: dt, objs: objs}, nil
 }
@@ -139,7 +139,7 @@ func (a *Array) Clone() *Array {
 // same size.
 func (a *Array) Reshape(shape []int) (*Array, error) {
 	if Size(shape) != a.Len() {
-		return nil, fmt.Errorf("cannot reshape %v to %v", a.shape, shape)
+		return nil, fmtx.Errorf("cannot reshape %v to %v", a.shape, shape)
 	}
 	return &Array{shape: append([]int(nil), shape...), dt: a.dt, data: a.data, objs: a.objs}, nil
 }
@@ -166,11 +166,11 @@ func (a *Array) Strings() ([]string, error) {
 			case nil:
 				out[i] = ""
 			default:
-				return nil, fmt.Errorf("element %d is %T, not a string", i, o)
+				return nil, fmtx.Errorf("element %d is %T, not a string", i, o)
 			}
 		}
 	default:
-		return nil, fmt.Errorf("%s elements are not strings", a.dt)
+		return nil, fmtx.Errorf("%s elements are not strings", a.dt)
 	}
 	return out, nil
 }
@@ -179,7 +179,7 @@ func (a *Array) Strings() ([]string, error) {
 // decoded JSON values.
 func (a *Array) Objects() ([]any, error) {
 	if !a.dt.Variable() {
-		return nil, fmt.Errorf("%s elements are fixed-size; use Bytes", a.dt)
+		return nil, fmtx.Errorf("%s elements are fixed-size; use Bytes", a.dt)
 	}
 	return a.objs, nil
 }
@@ -212,7 +212,7 @@ func (a *Array) PutField(name string, v *Array) error {
 	}
 	want := append(append([]int(nil), a.shape...), sub...)
 	if !v.dt.Equal(t) || Size(v.shape) != Size(want) || len(v.shape) != len(want) {
-		return fmt.Errorf("field %q takes %s values of shape %v, got %s %v", name, t, want, v.dt, v.shape)
+		return fmtx.Errorf("field %q takes %s values of shape %v, got %s %v", name, t, want, v.dt, v.shape)
 	}
 	width := t.Size * Size(sub)
 	for i := 0; i < a.Len(); i++ {
@@ -230,7 +230,7 @@ func (a *Array) fieldLayout(name string) (*dtype.DataType, int, []int, error) {
 	rest := name
 	for {
 		if t.Kind != dtype.Struct {
-			return nil, 0, nil, fmt.Errorf("%s has no fields", t)
+			return nil, 0, nil, fmtx.Errorf("%s has no fields", t)
 		}
 		head, tail, nested := cut(rest)
 		f, ok := t.Field(head)
@@ -248,7 +248,7 @@ func (a *Array) fieldLayout(name string) (*dtype.DataType, int, []int, error) {
 		offset += f.Offset
 		if nested {
 			if len(f.Shape) > 0 {
-				return nil, 0, nil, fmt.Errorf("field %q is a subarray; select it whole", head)
+				return nil, 0, nil, fmtx.Errorf("field %q is a subarray; select it whole", head)
 			}
 			t = f.Type
 			rest = tail
@@ -264,7 +264,7 @@ type FieldError struct {
 	Known []string
 }
 
-func (e *FieldError) Error() string { return fmt.Sprintf("no field %q (fields: %v)", e.Name, e.Known) }
+func (e *FieldError) Error() string { return fmtx.Sprintf("no field %q (fields: %v)", e.Name, e.Known) }
 
 func cut(s string) (string, string, bool) {
 	for i := 0; i < len(s); i++ {

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
@@ -395,7 +395,7 @@ func expandGen(raw json.RawMessage, e *env, out map[string]*ref, maxKeys int) er
 	}
 	total := 0
 	for gi, g := range gens {
-		where := fmt.Sprintf("gen[%d]", gi)
+		where := fmtx.Sprintf("gen[%d]", gi)
 		var ge genEntry
 		if err := json.Unmarshal(g, &ge); err != nil {
 			return errs.Wrap(errs.InvalidMetadata, where, err, "bad gen entry")
@@ -536,7 +536,7 @@ func genRef(e *env, kt, ut, ot, lt *template, where string) (keyRef, error) {
 func pyInt(s string) (int64, error) {
 	s = strings.TrimSpace(s)
 	if strings.Contains(s, "__") || strings.HasPrefix(strings.TrimLeft(s, "+-"), "_") || strings.HasSuffix(s, "_") {
-		return 0, fmt.Errorf("bad integer %q", s)
+		return 0, fmtx.Errorf("bad integer %q", s)
 	}
 	return strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
 }
@@ -587,7 +587,7 @@ func dimValues(raw json.RawMessage, maxKeys int) ([]value, error) {
 			return nil, err
 		}
 		if len(items) > maxKeys {
-			return nil, fmt.Errorf("more than %d values", maxKeys)
+			return nil, fmtx.Errorf("more than %d values", maxKeys)
 		}
 		out := make([]value, len(items))
 		for i, it := range items {
@@ -598,7 +598,7 @@ func dimValues(raw json.RawMessage, maxKeys int) ([]value, error) {
 			}
 			n, err := jsonInt(it)
 			if err != nil {
-				return nil, fmt.Errorf("values must be integers or strings, not %s", shorten(it))
+				return nil, fmtx.Errorf("values must be integers or strings, not %s", shorten(it))
 			}
 			out[i] = intValue(n)
 		}
@@ -608,10 +608,10 @@ func dimValues(raw json.RawMessage, maxKeys int) ([]value, error) {
 		Start, Stop, Step json.RawMessage
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("must be a list or {start, stop, step}")
+		return nil, fmtx.Errorf("must be a list or {start, stop, step}")
 	}
 	if r.Stop == nil {
-		return nil, fmt.Errorf("a range needs \"stop\"")
+		return nil, fmtx.Errorf("a range needs \"stop\"")
 	}
 	start, stop, step := int64(0), int64(0), int64(1)
 	var err error
@@ -629,7 +629,7 @@ func dimValues(raw json.RawMessage, maxKeys int) ([]value, error) {
 		}
 	}
 	if step == 0 {
-		return nil, fmt.Errorf("step must not be zero")
+		return nil, fmtx.Errorf("step must not be zero")
 	}
 	var span, st uint64 // the distance to cover and the step, both positive
 	if step > 0 && stop > start {
@@ -645,7 +645,7 @@ func dimValues(raw json.RawMessage, maxKeys int) ([]value, error) {
 		}
 	}
 	if n > uint64(maxKeys) {
-		return nil, fmt.Errorf("more than %d values", maxKeys)
+		return nil, fmtx.Errorf("more than %d values", maxKeys)
 	}
 	out := make([]value, n)
 	for i := range out {

@@ -160,7 +160,7 @@ func (l *lazy) array(field string) (*lazyArray, error) {
 		s, err1 := m.Shape[i].Int64()
 		c, err2 := m.Chunks[i].Int64()
 		if err1 != nil || err2 != nil || s < 0 || c <= 0 {
-			return nil, errs.New(errs.InvalidMetadata, mk, "bad shape %v or chunks %v", m.Shape, m.Chunks)
+			return nil, errs.New(errs.InvalidMetadata, mk, "bad shape %v or chunks %v", numberTexts(m.Shape), numberTexts(m.Chunks))
 		}
 		a.grid[i] = (s + c - 1) / c
 	}
@@ -405,4 +405,13 @@ func (c *fileCache) get(ctx context.Context, url string, load func(context.Conte
 	case <-ctx.Done():
 		return nil, errs.Wrap(errs.Aborted, url, ctx.Err(), "aborted")
 	}
+}
+
+// numberTexts is ns as strings (what %v prints of a []json.Number).
+func numberTexts(ns []json.Number) []string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = string(n)
+	}
+	return s
 }

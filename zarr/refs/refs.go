@@ -31,7 +31,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"hash/fnv"
 	"slices"
 	"sort"
@@ -40,6 +39,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
@@ -672,7 +672,7 @@ func (s *Store) ReadVersion(ctx context.Context, key string, r store.ByteRange, 
 // refGeneration hashes what a reference says (FNV-1a, 64 bits).
 func refGeneration(r *ref) store.Generation {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d\x00%v\x00%s\x00%d\x00%d\x00", r.kind, r.noURL, r.url, r.off, r.n)
+	h.Write(fmtx.Appendf(nil, "%d\x00%v\x00%s\x00%d\x00%d\x00", uint8(r.kind), r.noURL, r.url, r.off, r.n))
 	h.Write(r.data)
 	return store.Generation("ref:" + strconv.FormatUint(h.Sum64(), 36))
 }

@@ -1,10 +1,11 @@
 package refs
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // The reference spec's "jinja-str" values. fsspec renders them with jinja2;
@@ -34,7 +35,7 @@ type tmplError struct {
 func (e *tmplError) Error() string { return e.msg }
 
 func tmplErrorf(unsupported bool, format string, args ...any) error {
-	return &tmplError{msg: fmt.Sprintf(format, args...), unsupported: unsupported}
+	return &tmplError{msg: fmtx.Sprintf(format, args...), unsupported: unsupported}
 }
 
 // value is a rendered value: an integer or a string.

@@ -1,10 +1,10 @@
 package refs
 
 import (
-	"fmt"
 	"path"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
@@ -123,7 +123,7 @@ func DefaultURLMap(u string) string {
 func allowedTarget(target, base string, opt Options) error {
 	t, ok := splitURL(target)
 	if !ok {
-		return fmt.Errorf("%q is not an absolute URL the allowed targets can be checked against", target)
+		return fmtx.Errorf("%q is not an absolute URL the allowed targets can be checked against", target)
 	}
 	var allowed []urlParts
 	if opt.SameOrigin && base != "" {
@@ -152,7 +152,7 @@ func allowedTarget(target, base string, opt Options) error {
 			what += " or " + strings.Join(opt.AllowedTargets, ", ")
 		}
 	}
-	return fmt.Errorf("%s is outside %s (Options.SameOrigin, Options.AllowedTargets)", target, what)
+	return fmtx.Errorf("%s is outside %s (Options.SameOrigin, Options.AllowedTargets)", target, what)
 }
 
 // urlParts is what the target check compares of a URL.

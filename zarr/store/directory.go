@@ -299,7 +299,7 @@ func (d *Directory) DeleteIf(ctx context.Context, key string, ifMatch Generation
 	}
 	if !ok {
 		if ifMatch != "" && ifMatch != Absent {
-			return Conflict(key, "was deleted (expected version %s)", ifMatch)
+			return Conflict(key, "was deleted (expected version %s)", string(ifMatch))
 		}
 		return nil
 	}
@@ -329,7 +329,7 @@ func (d *Directory) underLock(ctx context.Context, f files, key, rel string, ifM
 		return d.fail(key, err, "stat failed")
 	}
 	if gen != ifMatch {
-		return Conflict(key, "changed since it was read (version %s, expected %s)", gen, ifMatch)
+		return Conflict(key, "changed since it was read (version %s, expected %s)", string(gen), string(ifMatch))
 	}
 	return change()
 }

@@ -19,7 +19,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"maps"
 	"sort"
@@ -27,6 +26,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -90,7 +90,7 @@ func (r ByteRange) Bounds() (offset, length int64) {
 func (r ByteRange) Resolve(size int64) (offset, length int64, err error) {
 	if n, ok := r.Suffix(); ok {
 		if n < 0 || n > size {
-			return 0, 0, fmt.Errorf("%s of a %d-byte value", r, size)
+			return 0, 0, fmtx.Errorf("%s of a %d-byte value", r, size)
 		}
 		return size - n, n, nil
 	}
@@ -99,7 +99,7 @@ func (r ByteRange) Resolve(size int64) (offset, length int64, err error) {
 		n = size - off
 	}
 	if off < 0 || n < 0 || off > size || n > size-off {
-		return 0, 0, fmt.Errorf("%s of a %d-byte value", r, size)
+		return 0, 0, fmtx.Errorf("%s of a %d-byte value", r, size)
 	}
 	return off, n, nil
 }
@@ -109,11 +109,11 @@ func (r ByteRange) String() string {
 	case wholeValue:
 		return "the whole value"
 	case lastBytes:
-		return fmt.Sprintf("last %d bytes", r.length)
+		return fmtx.Sprintf("last %d bytes", r.length)
 	case fromOffset:
-		return fmt.Sprintf("bytes %d-", r.offset)
+		return fmtx.Sprintf("bytes %d-", r.offset)
 	}
-	return fmt.Sprintf("bytes %d-%d", r.offset, r.offset+r.length-1)
+	return fmtx.Sprintf("bytes %d-%d", r.offset, r.offset+r.length-1)
 }
 
 // RangeReader reads part of a value.
@@ -312,7 +312,7 @@ func (s *Memory) check(key string, ifMatch Generation) error {
 		gen = v.gen
 	}
 	if gen != ifMatch {
-		return Conflict(key, "changed since it was read (version %s, expected %s)", gen, ifMatch)
+		return Conflict(key, "changed since it was read (version %s, expected %s)", string(gen), string(ifMatch))
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ func Conflict(key string, format string, args ...any) error {
 func Precheck(key string, gen Generation, c Conditions) (v Versioned, done bool, err error) {
 	switch {
 	case c.IfMatch != "" && c.IfMatch != gen:
-		return Versioned{}, true, Conflict(key, "changed (version %s, expected %s)", gen, c.IfMatch)
+		return Versioned{}, true, Conflict(key, "changed (version %s, expected %s)", string(gen), string(c.IfMatch))
 	case c.IfNoneMatch != "" && c.IfNoneMatch == gen:
 		return Versioned{Found: gen != Absent, Generation: gen, NotModified: true}, true, nil
 	case gen == Absent:
@@ -103,7 +103,7 @@ func Read(ctx context.Context, s Store, key string, r ByteRange, c Conditions) (
 		return v, nil
 	}
 	if c.IfMatch != "" && v.Generation != c.IfMatch {
-		return Versioned{}, Conflict(key, "changed while it was read (version %s, expected %s)", v.Generation, c.IfMatch)
+		return Versioned{}, Conflict(key, "changed while it was read (version %s, expected %s)", string(v.Generation), string(c.IfMatch))
 	}
 	if c.IfNoneMatch != "" && v.Generation == c.IfNoneMatch {
 		return Versioned{Found: v.Found, Generation: v.Generation, NotModified: true}, nil

@@ -5,7 +5,6 @@ import (
 	"compress/flate"
 	"context"
 	"encoding/binary"
-	"fmt"
 	"hash/crc32"
 	"io"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -458,7 +458,7 @@ func (e *zipEntry) zip64(extra []byte) error {
 	for len(extra) >= 4 {
 		id, n := le16(extra), int(le16(extra[2:]))
 		if 4+n > len(extra) {
-			return fmt.Errorf("extra field runs past its end")
+			return fmtx.Errorf("extra field runs past its end")
 		}
 		if id != zip64ExtraID {
 			extra = extra[4+n:]
@@ -470,17 +470,17 @@ func (e *zipEntry) zip64(extra []byte) error {
 				continue
 			}
 			if len(f) < 8 {
-				return fmt.Errorf("Zip64 extra field too short")
+				return fmtx.Errorf("Zip64 extra field too short")
 			}
 			v := le64(f)
 			if v > 1<<62 {
-				return fmt.Errorf("Zip64 size or offset %d", v)
+				return fmtx.Errorf("Zip64 size or offset %d", v)
 			}
 			*p, f = int64(v), f[8:]
 		}
 		return nil
 	}
-	return fmt.Errorf("sizes or offset of 0xffffffff without a Zip64 extra field")
+	return fmtx.Errorf("sizes or offset of 0xffffffff without a Zip64 extra field")
 }
 
 // index removes the root and builds the key map and the listing.
@@ -750,10 +750,10 @@ func inflate(comp []byte, size int64) ([]byte, error) {
 	buf.Grow(int(min(size, 4*int64(len(comp))+4096)))
 	n, err := io.Copy(&buf, io.LimitReader(fr, size+1))
 	if err != nil {
-		return nil, fmt.Errorf("deflate stream: %w", err)
+		return nil, fmtx.Errorf("deflate stream: %w", err)
 	}
 	if n != size {
-		return nil, fmt.Errorf("inflates to %d bytes or more, the central directory says %d", n, size)
+		return nil, fmtx.Errorf("inflates to %d bytes or more, the central directory says %d", n, size)
 	}
 	return buf.Bytes(), nil
 }

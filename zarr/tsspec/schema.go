@@ -2,8 +2,9 @@ package tsspec
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // DataTypes are TensorStore's data type names.
@@ -54,7 +55,7 @@ func parseBounds(where string, raw json.RawMessage) ([]Bound, error) {
 	}
 	out := make([]Bound, len(items))
 	for i, it := range items {
-		b, err := parseBound(fmt.Sprintf("%s[%d]", where, i), it)
+		b, err := parseBound(fmtx.Sprintf("%s[%d]", where, i), it)
 		if err != nil {
 			return nil, err
 		}

@@ -2,7 +2,8 @@ package tsspec
 
 import (
 	"encoding/json"
-	"fmt"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // Transform is the supported part of an IndexTransform: an input domain
@@ -49,7 +50,7 @@ func ParseTransform(where string, raw json.RawMessage) (*Transform, error) {
 		}
 		used := make([]bool, d.Rank)
 		for i, it := range items {
-			w := fmt.Sprintf("%s[%d]", o.path("output"), i)
+			w := fmtx.Sprintf("%s[%d]", o.path("output"), i)
 			m, err := parseOutputMap(w, it, d.Rank)
 			if err != nil {
 				return nil, err
@@ -172,7 +173,7 @@ func (t *Transform) Resolve(shape []int64, resizable int) (*View, error) {
 	for out, m := range t.Output {
 		if m.InputDim < 0 {
 			if m.Offset < 0 || m.Offset >= shape[out] {
-				return nil, errsOutOfRange(fmt.Sprintf("transform.output[%d].offset", out), m.Offset, 0, shape[out])
+				return nil, errsOutOfRange(fmtx.Sprintf("transform.output[%d].offset", out), m.Offset, 0, shape[out])
 			}
 			v.Fixed[out] = m.Offset
 			continue
@@ -191,7 +192,7 @@ func (t *Transform) Resolve(shape []int64, resizable int) (*View, error) {
 			v.ImplicitUpper[i] = false
 		}
 		if min < lo || max > hi || max < min {
-			return nil, invalid(fmt.Sprintf("transform input dimension %d", i),
+			return nil, invalid(fmtx.Sprintf("transform input dimension %d", i),
 				"domain [%d, %d) maps to array indices [%d, %d), outside the array's [0, %d)", min, max, min+m.Offset, max+m.Offset, shape[out])
 		}
 		v.Origin[i], v.Extent[i] = min, max-min

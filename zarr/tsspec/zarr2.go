@@ -2,9 +2,9 @@ package tsspec
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
@@ -464,7 +464,7 @@ func jsonText(v any) string {
 	}
 	b, err := jsonx.Marshal(v, "")
 	if err != nil {
-		return fmt.Sprint(v)
+		return fmtx.Sprint(v)
 	}
 	return string(b)
 }

@@ -2,11 +2,11 @@ package tsspec
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
@@ -301,7 +301,7 @@ func (s *Spec) checkV3Schema(m *V3Metadata) error {
 			}
 			want, err := unitJSON(sc.DimensionUnits[i])
 			if err != nil {
-				return errs.Wrap(errs.InvalidMetadata, fmt.Sprintf("spec.schema.dimension_units[%d]", i), err, "")
+				return errs.Wrap(errs.InvalidMetadata, fmtx.Sprintf("spec.schema.dimension_units[%d]", i), err, "")
 			}
 			var have any
 			if m.Units != nil {
@@ -356,7 +356,7 @@ func unitJSON(raw json.RawMessage) (any, error) {
 		var mult float64
 		var base string
 		if len(pair) != 2 || json.Unmarshal(pair[0], &mult) != nil || json.Unmarshal(pair[1], &base) != nil {
-			return nil, fmt.Errorf("a unit is [multiplier, base_unit], got %s", short(raw))
+			return nil, fmtx.Errorf("a unit is [multiplier, base_unit], got %s", short(raw))
 		}
 		return []any{mult, base}, nil
 	}
@@ -366,7 +366,7 @@ func unitJSON(raw json.RawMessage) (any, error) {
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("a unit is a string, a number or [multiplier, base_unit], got %s", short(raw))
+		return nil, fmtx.Errorf("a unit is a string, a number or [multiplier, base_unit], got %s", short(raw))
 	}
 	s = strings.TrimSpace(s)
 	// The longest leading number.
@@ -611,7 +611,7 @@ func (s *Spec) NewV3Metadata() (*V3Metadata, error) {
 			}
 			u, err := unitJSON(s.Schema.DimensionUnits[i])
 			if err != nil {
-				return fail(errs.Wrap(errs.InvalidMetadata, fmt.Sprintf("spec.schema.dimension_units[%d]", i), err, ""))
+				return fail(errs.Wrap(errs.InvalidMetadata, fmtx.Sprintf("spec.schema.dimension_units[%d]", i), err, ""))
 			}
 			units[d] = unitText(u)
 		}

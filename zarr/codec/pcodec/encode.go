@@ -2,10 +2,11 @@ package pcodec
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"math/bits"
 	"sort"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // Encode writes numbers of type t (little-endian in data) as a standalone
@@ -20,14 +21,14 @@ import (
 // a classic stream (valid, possibly larger).
 func Encode(t NumberType, data []byte, o Options) ([]byte, error) {
 	if !t.Valid() {
-		return nil, fmt.Errorf("unknown number type %d", t)
+		return nil, fmtx.Errorf("unknown number type %d", byte(t))
 	}
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	size := t.Size()
 	if len(data)%size != 0 {
-		return nil, fmt.Errorf("%d bytes are not a whole number of %s", len(data), t)
+		return nil, fmtx.Errorf("%d bytes are not a whole number of %s", len(data), t)
 	}
 	n := len(data) / size
 	w := &bitWriter{}

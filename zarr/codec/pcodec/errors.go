@@ -1,6 +1,6 @@
 package pcodec
 
-import "fmt"
+import "github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 
 // FormatError reports data that is not valid pco, or pco this package cannot
 // read (a future format version, a number type other than the one asked for).
@@ -9,5 +9,5 @@ type FormatError struct{ Msg string }
 func (e *FormatError) Error() string { return "pcodec: " + e.Msg }
 
 func corrupt(format string, args ...any) error {
-	return &FormatError{Msg: fmt.Sprintf(format, args...)}
+	return &FormatError{Msg: fmtx.Sprintf(format, args...)}
 }

@@ -1,6 +1,6 @@
 package pcodec
 
-import "fmt"
+import "github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 
 // DeltaSpec says which delta encoding the encoder may use.
 type DeltaSpec int
@@ -32,11 +32,11 @@ func DefaultOptions() Options {
 func (o Options) Validate() error {
 	switch {
 	case o.Level < 0 || o.Level > 12:
-		return fmt.Errorf("level must be 0 to 12, got %d", o.Level)
+		return fmtx.Errorf("level must be 0 to 12, got %d", o.Level)
 	case o.MaxPageN < 1:
-		return fmt.Errorf("equal_pages_up_to must be at least 1, got %d", o.MaxPageN)
+		return fmtx.Errorf("equal_pages_up_to must be at least 1, got %d", o.MaxPageN)
 	case o.Delta == DeltaConsecutive && (o.DeltaOrder < 0 || o.DeltaOrder > maxConsecutiveOrder):
-		return fmt.Errorf("delta encoding order must be 0 to %d, got %d", maxConsecutiveOrder, o.DeltaOrder)
+		return fmtx.Errorf("delta encoding order must be 0 to %d, got %d", maxConsecutiveOrder, o.DeltaOrder)
 	}
 	return nil
 }

@@ -86,7 +86,7 @@ func ReadHeader(src []byte) (Header, error) {
 // an error; nothing beyond dst is allocated for the numbers.
 func Decode(src []byte, t NumberType, dst []byte) error {
 	if !t.Valid() {
-		return corrupt("unknown number type %d", t)
+		return corrupt("unknown number type %d", byte(t))
 	}
 	if len(dst)%t.Size() != 0 {
 		return corrupt("output of %d bytes is not a whole number of %s", len(dst), t)

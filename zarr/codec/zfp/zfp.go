@@ -172,7 +172,7 @@ func (f Field) Len() int {
 // check validates a field given by a caller.
 func (f Field) check() error {
 	if f.Type.Size() == 0 {
-		return errs.New(errs.Unsupported, "zfp", "zfp has no type %d", f.Type)
+		return errs.New(errs.Unsupported, "zfp", "zfp has no type %d", uint8(f.Type))
 	}
 	if len(f.Shape) < 1 || len(f.Shape) > 4 {
 		return errs.New(errs.Unsupported, "zfp", "zfp takes 1 to 4 dimensions, got %d", len(f.Shape))
@@ -348,7 +348,7 @@ func Decode(dst, src []byte, start int, f Field, p Params) error {
 		return errs.New(errs.Codec, "zfp", "output of %d bytes does not hold %d values of %s", len(dst), f.Len(), f.Type)
 	}
 	if p.Mode() == ModeNull {
-		return errs.New(errs.InvalidMetadata, "zfp", "invalid compression parameters %+v", p)
+		return errs.New(errs.InvalidMetadata, "zfp", "invalid compression parameters {MinBits:%d MaxBits:%d MaxPrec:%d MinExp:%d}", p.MinBits, p.MaxBits, p.MaxPrec, p.MinExp)
 	}
 	if start < 0 || start > len(src)*8 {
 		return errs.New(errs.Codec, "zfp", "stream of %d bytes ends before its blocks", len(src))

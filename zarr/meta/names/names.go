@@ -11,9 +11,10 @@ package names
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // numcodecsIDs are the numcodecs codec ids whose model name is
@@ -73,7 +74,7 @@ func V2(id string) (string, error) {
 		}
 	}
 	if v3OnlyCodecs[id] {
-		return "", fmt.Errorf("%q is a v3 codec: a .zarray's filters and compressor are numcodecs codecs (the byte order is in its dtype, the layout in its order)", id)
+		return "", fmtx.Errorf("%q is a v3 codec: a .zarray's filters and compressor are numcodecs codecs (the byte order is in its dtype, the layout in its order)", id)
 	}
 	return "", &UnknownError{Name: id, Format: 2}
 }
@@ -123,9 +124,9 @@ type UnknownError struct {
 
 func (e *UnknownError) Error() string {
 	if e.Format == 2 {
-		return fmt.Sprintf("unknown v2 codec id %q", e.Name)
+		return fmtx.Sprintf("unknown v2 codec id %q", e.Name)
 	}
-	return fmt.Sprintf("unknown v3 codec %q", e.Name)
+	return fmtx.Sprintf("unknown v3 codec %q", e.Name)
 }
 
 // Suggestion returns the name to suggest for an unknown name: in v3 the
@@ -204,15 +205,15 @@ func bloscV3(m map[string]json.RawMessage, typesize int) error {
 			case "noshuffle", "shuffle", "bitshuffle":
 				shuffle = map[string]int{"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}[name]
 			default:
-				return fmt.Errorf("shuffle %q is not noshuffle, shuffle or bitshuffle", name)
+				return fmtx.Errorf("shuffle %q is not noshuffle, shuffle or bitshuffle", name)
 			}
 		} else if json.Unmarshal(raw, &shuffle) != nil || shuffle < -1 || shuffle > 2 {
-			return fmt.Errorf("shuffle must be -1, 0, 1, 2 or a name, got %s", raw)
+			return fmtx.Errorf("shuffle must be -1, 0, 1, 2 or a name, got %s", string(raw))
 		}
 	}
 	if raw, ok := m["typesize"]; ok && string(raw) != "null" {
 		if json.Unmarshal(raw, &typesize) != nil {
-			return fmt.Errorf("typesize must be an integer, got %s", raw)
+			return fmtx.Errorf("typesize must be an integer, got %s", string(raw))
 		}
 	}
 	if shuffle == -1 {

@@ -40,7 +40,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	nethttp "net/http"
@@ -49,6 +48,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
@@ -279,9 +279,9 @@ func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, co
 	}
 	attempts := 0
 	fail := func(err error, format string, args ...any) error {
-		msg := fmt.Sprintf(format, args...)
+		msg := fmtx.Sprintf(format, args...)
 		if attempts > 1 {
-			msg += fmt.Sprintf(" (%d attempts)", attempts)
+			msg += fmtx.Sprintf(" (%d attempts)", attempts)
 		}
 		return errs.Wrap(errs.Store, where, err, "GET %s: %s", u, msg)
 	}
@@ -348,7 +348,7 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, cond sto
 	// retryable wraps a transport failure: a stalled attempt says so.
 	retryable := func(err error) error {
 		if context.Cause(actx) == errStalled {
-			err = fmt.Errorf("no answer for %v (the attempt timeout)", stall)
+			err = fmtx.Errorf("no answer for %v (the attempt timeout)", stall)
 		}
 		return &errRetry{err: err, after: -1}
 	}
@@ -397,7 +397,7 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, cond sto
 			v.Generation = cond.IfNoneMatch
 		}
 	case v.Found && cond.IfMatch != "" && v.Generation != "" && v.Generation != cond.IfMatch:
-		return store.Versioned{}, store.Conflict(u, "changed (ETag %s, expected %s)", v.Generation, cond.IfMatch)
+		return store.Versioned{}, store.Conflict(u, "changed (ETag %s, expected %s)", string(v.Generation), string(cond.IfMatch))
 	}
 	return v, nil
 }
@@ -425,12 +425,12 @@ func (c *client) answer(body *bodyReader, r store.ByteRange, whole bool) (store.
 		return store.Versioned{Generation: store.Absent}, nil
 	case retryStatus(resp.StatusCode):
 		drain(resp)
-		return store.Versioned{}, &errRetry{err: fmt.Errorf("%s", resp.Status), after: retryAfter(resp)}
+		return store.Versioned{}, &errRetry{err: fmtx.Errorf("%s", resp.Status), after: retryAfter(resp)}
 	case resp.StatusCode == nethttp.StatusRequestedRangeNotSatisfiable:
-		return store.Versioned{}, fmt.Errorf("%s: %s is past the end (%s)", resp.Status, r, resp.Header.Get("Content-Range"))
+		return store.Versioned{}, fmtx.Errorf("%s: %s is past the end (%s)", resp.Status, r, resp.Header.Get("Content-Range"))
 	case resp.StatusCode == nethttp.StatusPartialContent:
 		if whole {
-			return store.Versioned{}, fmt.Errorf("206 Partial Content to a request without Range")
+			return store.Versioned{}, fmtx.Errorf("206 Partial Content to a request without Range")
 		}
 		return found(readPartial(body, r, maxBody))
 	case resp.StatusCode == nethttp.StatusOK:
@@ -438,7 +438,7 @@ func (c *client) answer(body *bodyReader, r store.ByteRange, whole bool) (store.
 		off, n := r.Bounds()
 		full := whole || (!suffix && off == 0 && n < 0) // "bytes=0-" is the whole file anyway
 		if !full && !c.opt.AcceptFullResponse {
-			return store.Versioned{}, fmt.Errorf("the server ignored the Range header (200 OK instead of 206) for %s", r)
+			return store.Versioned{}, fmtx.Errorf("the server ignored the Range header (200 OK instead of 206) for %s", r)
 		}
 		data, err := body.read(maxBody, "a whole object (MaxBodyBytes)")
 		if err != nil || full {
@@ -446,7 +446,7 @@ func (c *client) answer(body *bodyReader, r store.ByteRange, whole bool) (store.
 		}
 		return found(cutFull(data, r))
 	}
-	return store.Versioned{}, fmt.Errorf("%s", resp.Status)
+	return store.Versioned{}, fmtx.Errorf("%s", resp.Status)
 }
 
 // drain reads a little of an unused body, so a short one leaves the
@@ -496,7 +496,7 @@ type bodyReader struct {
 func (b *bodyReader) read(max int64, what string) ([]byte, error) {
 	cl := b.resp.ContentLength
 	if cl > max {
-		return nil, fmt.Errorf("the response announces %d bytes, over the %d-byte cap for %s", cl, max, what)
+		return nil, fmtx.Errorf("the response announces %d bytes, over the %d-byte cap for %s", cl, max, what)
 	}
 	var buf bytes.Buffer
 	if cl > 0 {
@@ -507,7 +507,7 @@ func (b *bodyReader) read(max int64, what string) ([]byte, error) {
 		n, err := b.resp.Body.Read(chunk)
 		if n > 0 {
 			if int64(buf.Len()+n) > max {
-				return nil, fmt.Errorf("the response body runs past the %d-byte cap for %s; connection closed", max, what)
+				return nil, fmtx.Errorf("the response body runs past the %d-byte cap for %s; connection closed", max, what)
 			}
 			buf.Write(chunk[:n])
 			if b.timer != nil {
@@ -518,11 +518,11 @@ func (b *bodyReader) read(max int64, what string) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, b.retryable(fmt.Errorf("reading the body: %w", err))
+			return nil, b.retryable(fmtx.Errorf("reading the body: %w", err))
 		}
 	}
 	if cl >= 0 && int64(buf.Len()) != cl && !b.resp.Uncompressed {
-		return nil, &errRetry{err: fmt.Errorf("body of %d bytes, Content-Length %d", buf.Len(), cl), after: -1}
+		return nil, &errRetry{err: fmtx.Errorf("body of %d bytes, Content-Length %d", buf.Len(), cl), after: -1}
 	}
 	return buf.Bytes(), nil
 }
@@ -535,9 +535,9 @@ func readPartial(b *bodyReader, r store.ByteRange, maxBody int64) ([]byte, error
 	first, last, total, err := parseContentRange(cr)
 	if err != nil {
 		if strings.HasPrefix(resp.Header.Get("Content-Type"), "multipart/byteranges") {
-			return nil, fmt.Errorf("multipart 206 response to a single range")
+			return nil, fmtx.Errorf("multipart 206 response to a single range")
 		}
-		return nil, fmt.Errorf("206 with Content-Range %q: %v", cr, err)
+		return nil, fmtx.Errorf("206 with Content-Range %q: %v", cr, err)
 	}
 	limit := maxBody
 	suffix, isSuffix := r.Suffix()
@@ -553,26 +553,26 @@ func readPartial(b *bodyReader, r store.ByteRange, maxBody int64) ([]byte, error
 		return nil, err
 	}
 	if int64(len(body)) != last-first+1 {
-		return nil, &errRetry{err: fmt.Errorf("206 body of %d bytes for Content-Range %q", len(body), cr), after: -1}
+		return nil, &errRetry{err: fmtx.Errorf("206 body of %d bytes for Content-Range %q", len(body), cr), after: -1}
 	}
 	switch {
 	case isSuffix:
 		// bytes=-N: the last N bytes, or the whole file if it is shorter
 		if total >= 0 && (last != total-1 || last-first+1 != min(suffix, total)) {
-			return nil, fmt.Errorf("Content-Range %q does not answer the last %d bytes", cr, suffix)
+			return nil, fmtx.Errorf("Content-Range %q does not answer the last %d bytes", cr, suffix)
 		}
 	default:
 		if first != off {
-			return nil, fmt.Errorf("Content-Range %q does not answer %s", cr, r)
+			return nil, fmtx.Errorf("Content-Range %q does not answer %s", cr, r)
 		}
 		if n >= 0 {
 			want := off + n - 1
 			// fewer bytes only at the end of the file
 			if last > want || (last < want && (total < 0 || last != total-1)) {
-				return nil, fmt.Errorf("Content-Range %q does not answer %s", cr, r)
+				return nil, fmtx.Errorf("Content-Range %q does not answer %s", cr, r)
 			}
 		} else if total >= 0 && last != total-1 {
-			return nil, fmt.Errorf("Content-Range %q does not answer %s", cr, r)
+			return nil, fmtx.Errorf("Content-Range %q does not answer %s", cr, r)
 		}
 	}
 	return body, nil
@@ -622,7 +622,7 @@ func cutFull(body []byte, r store.ByteRange) ([]byte, error) {
 	}
 	off, n := r.Bounds()
 	if off >= size && !(off == 0 && size == 0) {
-		return nil, fmt.Errorf("%s is past the end of a %d-byte file", r, size)
+		return nil, fmtx.Errorf("%s is past the end of a %d-byte file", r, size)
 	}
 	end := size
 	if n >= 0 {
