@@ -3,8 +3,6 @@ package blosc
 import (
 	"sync"
 	"sync/atomic"
-
-	"github.com/pierrec/lz4/v4"
 )
 
 // streamDecoders are the host's decoders by compressor code (see
@@ -68,38 +66,19 @@ func decodeStream(code int, d, s []byte) error {
 // stored raw.
 
 type encState struct {
-	blz  blosclzEncoder
-	lz4  lz4.Compressor
-	lz4h lz4.CompressorHC
-	buf  []byte // scratch output for codecs that append
-	z    zlibEncoder
+	blz blosclzEncoder
+	lz4 lz4Encoder
+	buf []byte // scratch output for codecs that append
+	z   zlibEncoder
 }
 
 var encStates = sync.Pool{New: func() any { return new(encState) }}
-
-var lz4Levels = [...]lz4.CompressionLevel{
-	lz4.Level1, lz4.Level1, lz4.Level2, lz4.Level3, lz4.Level4,
-	lz4.Level5, lz4.Level6, lz4.Level7, lz4.Level8, lz4.Level9,
-}
 
 func (e *encState) encodeStream(cname string, clevel int, dst, src []byte) int {
 	switch cname {
 	case "blosclz":
 		return e.blz.compress(dst, src, clevel)
-	case "lz4":
-		n, err := e.lz4.CompressBlock(src, dst)
-		if err != nil {
-			return 0
-		}
-		return n
-	case "lz4hc":
-		e.lz4h.Level = lz4Levels[clevel]
-		n, err := e.lz4h.CompressBlock(src, dst)
-		if err != nil {
-			return 0
-		}
-		return n
-	case "snappy", "zlib", "zstd":
+	case "lz4", "lz4hc", "snappy", "zlib", "zstd":
 		return e.encodeOther(cname, clevel, dst, src)
 	}
 	return 0

@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
@@ -91,8 +92,32 @@ type zlibEncoder struct {
 	level int
 }
 
+// lz4Encoder is an encoder's LZ4 compressors, kept for its next stream.
+type lz4Encoder struct {
+	fast lz4.Compressor
+	hc   lz4.CompressorHC
+}
+
+var lz4Levels = [...]lz4.CompressionLevel{
+	lz4.Level1, lz4.Level1, lz4.Level2, lz4.Level3, lz4.Level4,
+	lz4.Level5, lz4.Level6, lz4.Level7, lz4.Level8, lz4.Level9,
+}
+
 func (e *encState) encodeOther(cname string, clevel int, dst, src []byte) int {
 	switch cname {
+	case "lz4":
+		n, err := e.lz4.fast.CompressBlock(src, dst)
+		if err != nil {
+			return 0
+		}
+		return n
+	case "lz4hc":
+		e.lz4.hc.Level = lz4Levels[clevel]
+		n, err := e.lz4.hc.CompressBlock(src, dst)
+		if err != nil {
+			return 0
+		}
+		return n
 	case "snappy":
 		need := snappy.MaxEncodedLen(len(src))
 		if need < 0 {

@@ -3,11 +3,6 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
-	"math"
-	"sync"
-
-	"github.com/pierrec/lz4/v4"
-	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
 // lz4Codec is numcodecs "lz4": the uncompressed size as a 4-byte
@@ -35,32 +30,6 @@ func newLZ4(cfg json.RawMessage, _ Spec) (any, error) {
 // An LZ4 block expands at most 255:1 (each 0xFF length byte adds 255).
 const lz4MaxRatio = 256
 
-var lz4Compressors = sync.Pool{New: func() any { return new(lz4.CompressorCCompat) }}
-
-func (c *lz4Codec) Encode(b []byte) ([]byte, error) {
-	if len(b) > math.MaxInt32 {
-		return nil, fmtx.Errorf("lz4: %d bytes exceed the 2 GiB limit of the format", len(b))
-	}
-	out := make([]byte, 4+lz4.CompressBlockBound(len(b)))
-	binary.LittleEndian.PutUint32(out, uint32(len(b)))
-	comp := lz4Compressors.Get().(*lz4.CompressorCCompat)
-	comp.Acceleration = c.acceleration
-	n, err := comp.CompressBlock(b, out[4:])
-	lz4Compressors.Put(comp)
-	if err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		if len(b) > 0 {
-			return nil, fmtx.Errorf("lz4: compression failed")
-		}
-		// Empty input: LZ4 writes a single token with no literals.
-		out[4] = 0
-		n = 1
-	}
-	return out[:4+n], nil
-}
-
 func (c *lz4Codec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
 
 func (c *lz4Codec) DecodeLimit(b []byte, max int) ([]byte, error) {
@@ -76,7 +45,7 @@ func (c *lz4Codec) DecodeLimit(b []byte, max int) ([]byte, error) {
 		return nil, Corrupt("lz4", "size header %d is more than %d compressed bytes can hold (or than the limit)", n, len(b)-4)
 	}
 	out := make([]byte, n)
-	got, err := lz4.UncompressBlock(b[4:], out)
+	got, err := lz4Uncompress(b[4:], out)
 	if err != nil {
 		return nil, Corrupt("lz4", "cannot decompress: %v", err)
 	}
