@@ -8,7 +8,9 @@ import (
 	"syscall/js"
 	"unsafe"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // Reads the npm package's decode workers decode and write into the result
@@ -115,7 +117,11 @@ func planRead(a []js.Value) (js.Value, error) {
 	o.Set("fullShape", intsToJS(p.FullShape))
 	o.Set("array", name)
 	o.Set("itemSize", max(dt.Size, 1))
-	o.Set("decoder", p.Decoder)
+	decoder := p.Decoder
+	if decoder == "" && bloscAlone(arr) {
+		decoder = "blosc"
+	}
+	o.Set("decoder", decoder)
 	comp := jsArray.New(len(p.Compressors))
 	for i, c := range p.Compressors {
 		comp.SetIndex(i, c)
@@ -133,6 +139,25 @@ func planRead(a []js.Value) (js.Value, error) {
 	o.Set("coords", typedArray("Float64Array", coords))
 	o.Set("geometry", typedArray("Float64Array", geometry))
 	return o, nil
+}
+
+// bloscAlone reports whether Blosc alone turns a stored chunk into its
+// elements as a read returns them (little-endian or one-byte elements, C
+// order): then a decode worker may walk the Blosc chunk itself (libzstd or
+// zlib for its streams, its own byte unshuffle) and leave to its engine
+// only what it does not cover.
+func bloscAlone(arr *zarr.Array) bool {
+	cs := arr.Codecs()
+	if len(cs) != 2 || cs[0].Name != "bytes" || cs[1].Name != "blosc" || arr.LayoutOrder() != "C" {
+		return false
+	}
+	var cfg struct {
+		Endian string `json:"endian"`
+	}
+	if len(cs[0].Configuration) > 0 && jsonx.Unmarshal(cs[0].Configuration, &cfg) != nil {
+		return false
+	}
+	return cfg.Endian == "little" || (cfg.Endian == "" && arr.DType().Size <= 1)
 }
 
 // decoded keeps the last chunk decodeChunkInPlace decoded alive until the

@@ -2,6 +2,7 @@
 // inflate (built from their sources, see build.sh), with malloc for the
 // buffers it passes in.
 #include <stdlib.h>
+#include <string.h>
 #include "zstd.h"
 #include "zlib.h"
 
@@ -117,5 +118,92 @@ EXPORT("inflate_grow") long inflate_grow(int gzip, unsigned char *src, unsigned 
   inflateEnd(&s);
   if (ret < 0) { free(buf); return ret; }
   *out = buf;
+  return ret;
+}
+
+// Blosc1 chunks (c-blosc 1.x's format, the rules zarr/blosc follows) whose
+// streams are zstd or zlib (or stored) and whose blocks are byte-shuffled
+// or not: decoded into dst, which must hold exactly the chunk's nbytes
+// (cap). Returns cap, or -1 for anything else (lz4, blosclz, snappy,
+// bitshuffle, another size, a malformed chunk): the engine's Blosc decodes
+// those, and reports the errors.
+typedef unsigned u32a __attribute__((aligned(1)));
+typedef unsigned short u16a __attribute__((aligned(1)));
+
+static inline unsigned rd32(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (unsigned)p[3] << 24; }
+
+static void unshuffle(int ts, unsigned char *dst, const unsigned char *src, size_t size) {
+  size_t n = size / ts, i;
+  if (ts == 4) {
+    const unsigned char *a = src, *b = src + n, *c = src + 2 * n, *d = src + 3 * n;
+    u32a *o = (u32a *)dst;
+    for (i = 0; i < n; i++) o[i] = a[i] | b[i] << 8 | c[i] << 16 | (unsigned)d[i] << 24;
+  } else if (ts == 2) {
+    u16a *o = (u16a *)dst;
+    for (i = 0; i < n; i++) o[i] = src[i] | src[n + i] << 8;
+  } else if (ts == 8) {
+    u32a *o = (u32a *)dst;
+    const unsigned char *s = src;
+    for (i = 0; i < n; i++, s++) {
+      o[2 * i] = s[0] | s[n] << 8 | s[2 * n] << 16 | (unsigned)s[3 * n] << 24;
+      o[2 * i + 1] = s[4 * n] | s[5 * n] << 8 | s[6 * n] << 16 | (unsigned)s[7 * n] << 24;
+    }
+  } else {
+    for (int b = 0; b < ts; b++)
+      for (i = 0; i < n; i++) dst[i * ts + b] = src[b * n + i];
+  }
+  for (i = n * ts; i < size; i++) dst[i] = src[i];
+}
+
+static long blosc_stream(int code, unsigned char *d, size_t nd, const unsigned char *s, size_t ns) {
+  if (code == 4) return zstd_decompress(d, nd, s, ns);
+  return inflate_(0, d, nd, (unsigned char *)s, ns);
+}
+
+EXPORT("blosc_decode") long blosc_decode(unsigned char *dst, size_t cap, const unsigned char *src, size_t n) {
+  if (n < 16 || cap == 0 || (src[0] != 1 && src[0] != 2)) return -1;
+  int flags = src[2], ts = src[3];
+  int nbytes = (int)rd32(src + 4), blocksize = (int)rd32(src + 8), cbytes = (int)rd32(src + 12);
+  if (ts == 0 || nbytes < 0 || blocksize < 0 || cbytes < 16 || (size_t)cbytes > n || (size_t)nbytes != cap || (flags & 0x08)) return -1;
+  if (flags & 0x02) { // memcpyed
+    if (nbytes > cbytes - 16) return -1;
+    memcpy(dst, src + 16, nbytes);
+    return nbytes;
+  }
+  int code = flags >> 5;
+  if (code != 3 && code != 4) return -1;
+  if (blocksize == 0 || blocksize > (2147483647 - 255 * 4) / 3) return -1;
+  int shuffle = (flags & 0x01) && ts > 1;
+  if (!shuffle && (flags & 0x04)) return -1; // bitshuffle
+  int leftover = nbytes % blocksize;
+  int nblocks = nbytes / blocksize + (leftover > 0);
+  long bstarts_end = 16 + 4L * nblocks;
+  if (nblocks > (cbytes - 16) / 4 || bstarts_end > cbytes) return -1;
+  int split = !(flags & 0x10) && ts <= 16 && blocksize / ts >= 128;
+  unsigned char *tmp = NULL;
+  if (shuffle && !(tmp = malloc(nblocks > 1 ? blocksize : nbytes))) return -1;
+  long ret = nbytes;
+  for (int j = 0; j < nblocks && ret >= 0; j++) {
+    int last = j == nblocks - 1 && leftover > 0;
+    int bsize = last ? leftover : blocksize;
+    int nsplits = split && !last ? ts : 1;
+    if (bsize % nsplits) { ret = -1; break; }
+    int neblock = bsize / nsplits;
+    unsigned char *dest = dst + (size_t)j * blocksize, *target = shuffle ? tmp : dest;
+    long off = rd32(src + 16 + 4 * j);
+    if (off < bstarts_end || off > cbytes) { ret = -1; break; }
+    for (int k = 0; k < nsplits; k++) {
+      if (cbytes - off < 4) { ret = -1; break; }
+      long csize = (int)rd32(src + off);
+      off += 4;
+      if (csize <= 0 || csize > cbytes - off) { ret = -1; break; }
+      unsigned char *d = target + (size_t)k * neblock;
+      if (csize == neblock) memcpy(d, src + off, csize);
+      else if (blosc_stream(code, d, neblock, src + off, csize) != neblock) { ret = -1; break; }
+      off += csize;
+    }
+    if (ret >= 0 && shuffle) unshuffle(ts, dest, tmp, bsize);
+  }
+  free(tmp);
   return ret;
 }

@@ -1,10 +1,12 @@
 // The decode worker's half of pooled reads (lib/pooled.js): for each chunk,
 // decode the stored bytes and write the region the read needs into the
 // result (a SharedArrayBuffer), or hand the decoded chunk back (transfer).
-// A chain that is one compressor the package's libzstd or zlib decodes
-// (the plan's decoder) is decoded in that module and scattered from its
-// memory; anything else goes through this worker's copy of the engine
-// (decodeChunk on the array opened again from its metadata document).
+// A chain that is one compressor the package's decoder module decodes (the
+// plan's decoder: libzstd, zlib, or its Blosc for Blosc chunks of zstd or
+// zlib streams) is decoded in that module and scattered from its memory;
+// anything else (and whatever the module declines) goes through this
+// worker's copy of the engine (decodeChunk on the array opened again from
+// its metadata document), which also reports corrupt chunks.
 import { callBridge, bridge, bridgeIfRunning, engineMemory } from "./runtime.js";
 import { toZarrError } from "./errors.js";
 import { loadCodecs, codecsExports } from "./codecs.js";
@@ -116,9 +118,9 @@ async function decodeChunk(m) {
 }
 
 /**
- * Decodes src with the package's libzstd or zlib into their module's memory
- * and hands that to use; undefined when the module declines (the engine
- * then decodes, and reports).
+ * Decodes src with the package's libzstd, zlib or Blosc (zstd and zlib
+ * streams) into their module's memory and hands that to use; undefined when
+ * the module declines (the engine then decodes, and reports).
  */
 function hostDecode(decoder, src, expected, use) {
   const w = codecsExports();
@@ -130,7 +132,9 @@ function hostDecode(decoder, src, expected, use) {
     new Uint8Array(w.memory.buffer, sp, src.length).set(src);
     let n;
     try {
-      n = decoder === "zstd" ? w.zstd_decompress(dp, expected, sp, src.length) : w.inflate_(decoder === "gzip" ? 1 : 0, dp, expected, sp, src.length);
+      if (decoder === "zstd") n = w.zstd_decompress(dp, expected, sp, src.length);
+      else if (decoder === "blosc") n = w.blosc_decode(dp, expected, sp, src.length);
+      else n = w.inflate_(decoder === "gzip" ? 1 : 0, dp, expected, sp, src.length);
     } catch {
       return undefined;
     }

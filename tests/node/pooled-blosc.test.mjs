@@ -1,0 +1,219 @@
+// The decode workers' Blosc (blosc_decode in npm/codecs/glue.c, part of the
+// package's decoder module): it decodes Blosc1 chunks of zstd or zlib
+// streams, byte-shuffled or not, and declines everything else, which the
+// engine's Blosc (zarr/blosc, the reference) then decodes or reports. Here
+// it is held to the engine: on every chunk of many arrays (data types of 1
+// to 16 bytes, shuffles, block sizes that leave a short last block, stored
+// chunks) it must give the engine's bytes, and on damaged chunks it may
+// only decline or give what the engine gives; whatever the engine rejects
+// it must decline. Then pooled reads of such arrays, which take that path.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as zarr from "../../npm/index.js";
+import { loadCodecs, codecsExports } from "../../npm/lib/codecs.js";
+
+const bytesOf = (d) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+
+/** The module's answer for src: the decoded bytes, or null when it declines. */
+function moduleDecode(src, expected) {
+  const w = codecsExports();
+  const sp = w.malloc_(Math.max(1, src.length));
+  const dp = w.malloc_(expected);
+  try {
+    new Uint8Array(w.memory.buffer, sp, src.length).set(src);
+    const n = w.blosc_decode(dp, expected, sp, src.length);
+    if (n === -1) return null;
+    assert.equal(n, expected, "blosc_decode returns the size it was asked for, or -1");
+    return new Uint8Array(w.memory.buffer, dp, expected).slice();
+  } finally {
+    w.free_(sp);
+    w.free_(dp);
+  }
+}
+
+/** The engine's answer for src: the decoded bytes, or its error. */
+async function engineDecode(arr, coords, src) {
+  try {
+    const res = await arr._call("decodeChunk", coords, src);
+    return { bytes: bytesOf(res.data).slice() };
+  } catch (e) {
+    return { error: e };
+  }
+}
+
+// Smooth data with some noise, so that streams compress but not to nothing.
+function values(Typed, n) {
+  const a = new Typed(n);
+  let seed = 7;
+  for (let i = 0; i < n; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    const v = 50 * Math.sin(i / 40) + (seed >>> 28);
+    a[i] = Typed === BigInt64Array ? BigInt(Math.round(v)) : v;
+  }
+  return a;
+}
+
+const dtypes = [
+  ["|u1", Uint8Array],
+  ["<i2", Int16Array],
+  ["<f4", Float32Array],
+  ["<f8", Float64Array],
+  ["<i8", BigInt64Array],
+  ["<c16", Float64Array], // 16-byte elements: two float64 each
+];
+
+/** Arrays covering the module's cases and some it declines: [name, create options, covered]. */
+function arrays() {
+  const out = [];
+  for (const [dtype, Typed] of dtypes) {
+    for (const cname of ["zstd", "zlib", "lz4"]) {
+      for (const shuffle of [0, 1, 2]) {
+        for (const blocksize of [0, 1000]) {
+          const covered = cname !== "lz4" && shuffle !== 2;
+          out.push([`${dtype} ${cname} shuffle ${shuffle} blocksize ${blocksize}`, { dtype, Typed, compressor: { id: "blosc", cname, clevel: 3, shuffle, blocksize } }, covered]);
+        }
+      }
+    }
+  }
+  // clevel 0: every chunk stored as it is (memcpyed).
+  out.push(["<f4 zstd clevel 0", { dtype: "<f4", Typed: Float32Array, compressor: { id: "blosc", cname: "zstd", clevel: 0, shuffle: 1, blocksize: 0 } }, true]);
+  return out;
+}
+
+test("the module's Blosc decodes what the engine decodes, byte for byte, and declines the rest", async (t) => {
+  assert.ok(await loadCodecs(), "the decoder module loads");
+  assert.equal(typeof codecsExports().blosc_decode, "function");
+  const store = new zarr.MemoryStore();
+  let decoded = 0;
+  let declined = 0;
+  let k = 0;
+  for (const [name, o, covered] of arrays()) {
+    const path = `/${k++}`;
+    const shape = [70, 50]; // chunks of 32×24: edge chunks, and (blocksize 1000) short last blocks
+    const arr = await zarr.create(store, { path, shape, chunks: [32, 24], dtype: o.dtype, zarrFormat: 2, compressor: o.compressor });
+    const n = shape[0] * shape[1] * (o.dtype === "<c16" ? 2 : 1);
+    await arr.set(null, { data: values(o.Typed, n), shape });
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) {
+        const src = await store.get(`${path}/${i}.${j}`);
+        const want = await engineDecode(arr, [i, j], src);
+        assert.ok(want.bytes, `${name}: the engine decodes chunk ${i}.${j}`);
+        const got = moduleDecode(src, want.bytes.length);
+        if (covered) {
+          assert.ok(got, `${name}: chunk ${i}.${j} is the module's to decode`);
+        }
+        if (got) {
+          assert.ok(Buffer.from(got).equals(Buffer.from(want.bytes)), `${name}: chunk ${i}.${j} differs from the engine's`);
+          decoded++;
+        } else {
+          declined++;
+        }
+      }
+    }
+  }
+  t.diagnostic(`${decoded} chunks decoded by the module, ${declined} declined`);
+  assert.ok(decoded > 0 && declined > 0);
+});
+
+test("on damaged Blosc chunks the module declines or agrees with the engine, and declines whatever the engine rejects", async (t) => {
+  assert.ok(await loadCodecs());
+  const store = new zarr.MemoryStore();
+  const cases = [
+    ["zstd", { id: "blosc", cname: "zstd", clevel: 3, shuffle: 1, blocksize: 0 }, "<f4", Float32Array],
+    ["zlib", { id: "blosc", cname: "zlib", clevel: 3, shuffle: 1, blocksize: 1024 }, "<f8", Float64Array],
+    ["zstd stored", { id: "blosc", cname: "zstd", clevel: 0, shuffle: 0, blocksize: 0 }, "<i2", Int16Array],
+  ];
+  let agreed = 0;
+  let declined = 0;
+  let rejected = 0;
+  for (const [name, compressor, dtype, Typed] of cases) {
+    const arr = await zarr.create(store, { path: `/${name}`, shape: [64, 64], chunks: [64, 64], dtype, zarrFormat: 2, compressor });
+    await arr.set(null, { data: values(Typed, 64 * 64), shape: [64, 64] });
+    const good = await store.get(`/${name}/0.0`);
+    const expected = (await engineDecode(arr, [0, 0], good)).bytes.length;
+    // Damage: every truncation of the first 64 bytes and some later ones;
+    // each header byte set to 0, 0xff and flipped; bytes flipped through
+    // the chunk.
+    const damaged = [];
+    for (let n = 0; n < Math.min(good.length, 64); n++) damaged.push(good.slice(0, n));
+    for (let n = 64; n < good.length; n += Math.max(1, good.length >> 4)) damaged.push(good.slice(0, n));
+    for (let i = 0; i < 24 && i < good.length; i++) {
+      for (const f of [() => 0, () => 0xff, (b) => b ^ 0x80, (b) => b ^ 1]) {
+        const d = good.slice();
+        d[i] = f(d[i]);
+        damaged.push(d);
+      }
+    }
+    for (let i = 24; i < good.length; i += Math.max(1, good.length >> 5)) {
+      const d = good.slice();
+      d[i] ^= 0x55;
+      damaged.push(d);
+    }
+    const d = new Uint8Array(good.length + 100); // trailing bytes after cbytes
+    d.set(good);
+    damaged.push(d);
+    for (const src of damaged) {
+      const want = await engineDecode(arr, [0, 0], src);
+      const got = moduleDecode(src, expected);
+      if (want.error) {
+        assert.equal(got, null, `${name}: the engine rejects a damaged chunk (${want.error.message}), the module must decline it`);
+        rejected++;
+      } else if (got) {
+        assert.ok(Buffer.from(got).equals(Buffer.from(want.bytes)), `${name}: a damaged chunk the engine accepts decodes differently`);
+        agreed++;
+      } else {
+        declined++;
+      }
+    }
+  }
+  t.diagnostic(`${rejected} rejected by the engine (declined by the module), ${agreed} decoded alike, ${declined} declined where the engine decoded`);
+  assert.ok(rejected > 100 && agreed > 0);
+});
+
+test("pooled reads of Blosc arrays (shared and transfer) equal the engine's; a corrupt chunk is the engine's CODEC error", async () => {
+  const store = new zarr.MemoryStore();
+  const arrs = [];
+  for (const [name, compressor, dtype, Typed] of [
+    ["zstd f4", { id: "blosc", cname: "zstd", clevel: 5, shuffle: 1, blocksize: 0 }, "<f4", Float32Array],
+    ["zlib f8", { id: "blosc", cname: "zlib", clevel: 1, shuffle: 1, blocksize: 4096 }, "<f8", Float64Array],
+    ["zstd i2 noshuffle", { id: "blosc", cname: "zstd", clevel: 3, shuffle: 0, blocksize: 0 }, "<i2", Int16Array],
+    ["zstd u1 bitshuffle (the engine's)", { id: "blosc", cname: "zstd", clevel: 3, shuffle: 2, blocksize: 0 }, "|u1", Uint8Array],
+    ["lz4 f4 (the engine's)", { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 }, "<f4", Float32Array],
+  ]) {
+    const arr = await zarr.create(store, { path: `/${name}`, shape: [200, 130], chunks: [64, 48], dtype, zarrFormat: 2, compressor });
+    await arr.set(null, { data: values(Typed, 200 * 130), shape: [200, 130] });
+    arrs.push([name, arr]);
+  }
+  try {
+    for (const shared of [true, false]) {
+      const pool = await zarr.useWorkers(2, { minBytes: 0, shared });
+      for (const [name, arr] of arrs) {
+        for (const sel of [null, [zarr.slice(10, 150), zarr.slice(5, 120, 3)]]) {
+          const before = pool.stats().reads[shared ? "shared" : "transfer"];
+          const alone = await arr.get(sel, { workers: false });
+          const pooled = await arr.get(sel);
+          assert.equal(pool.stats().reads[shared ? "shared" : "transfer"], before + 1, `${name}: read by the pool`);
+          assert.deepEqual(pooled.shape, alone.shape);
+          assert.ok(Buffer.from(bytesOf(pooled.data)).equals(Buffer.from(bytesOf(alone.data))), `${name} (${shared ? "shared" : "transfer"}): values differ`);
+        }
+      }
+    }
+    // A chunk whose zstd stream is damaged: the module declines it, the
+    // worker's engine fails, this thread's engine reports.
+    const [, arr] = arrs[0];
+    const key = "/zstd f4/1.1";
+    const good = await store.get(key);
+    const bad = good.slice();
+    bad[bad.length - 20] ^= 0xff;
+    bad[bad.length - 40] ^= 0xff;
+    await store.set(key, bad);
+    const alone = await arr.get(null, { workers: false }).then(() => null, (e) => e);
+    assert.ok(alone, "the damaged chunk fails on this thread");
+    const pooled = await arr.get(null).then(() => null, (e) => e);
+    assert.ok(pooled instanceof zarr.ZarrError);
+    assert.equal(pooled.code, alone.code);
+    assert.equal(pooled.message, alone.message);
+  } finally {
+    await zarr.useWorkers(0);
+  }
+});
