@@ -164,7 +164,12 @@ export declare const httpDefaults: Readonly<Required<HTTPPolicy>>;
 export interface FetchStoreOptions extends HTTPPolicy {
   /** Headers sent with every request (e.g. Authorization). */
   headers?: HeadersInit;
-  /** Replaces fetch (auth, presigning, remapping statuses); receives a Request. */
+  /**
+   * Replaces fetch (auth, presigning, remapping statuses); receives a Request.
+   * Without it, in Node, requests go through node:http(s) (the same requests
+   * and answers for less CPU; see the README's "Reading over HTTP"): pass
+   * `fetch: (r) => fetch(r)` to send them with fetch.
+   */
   fetch?: (request: Request) => Promise<Response>;
   /**
    * Requests in flight at once (default 64 in Node, 16 in a browser); an

@@ -7,6 +7,7 @@
 // (see readAnswer).
 import { listNames } from "./files.js";
 import { ZarrError } from "./errors.js";
+import { loadNodeHTTP, nodeHTTPLoaded, nodeGet } from "./nodehttp.js";
 
 function checkKey(key) {
   if (typeof key !== "string" || !key.startsWith("/")) {
@@ -277,6 +278,9 @@ export class HTTPReader {
     this.headers = options.headers;
     this.requestInit = options.requestInit ?? {};
     this.fetchImpl = options.fetch ?? ((req) => globalThis.fetch(req));
+    /** Whether requests may go through node:http(s) (see nodeTransport). */
+    this.node = options.fetch === undefined && nodeTransport && plainInit(this.requestInit);
+    this.nodeHeaders = null; // (this.headers as a plain object, names in lower case: made on first use)
     this.retries = option(options.retries, httpDefaults.retries);
     this.retryDelay = option(options.retryDelay, httpDefaults.retryDelay);
     this.maxRetryDelay = option(options.maxRetryDelay, httpDefaults.maxRetryDelay);
@@ -305,17 +309,28 @@ export class HTTPReader {
    * If-None-Match, or the date forms).
    */
   async read(url, range, signal, htmlIsAbsent = false, versioned = undefined) {
-    const headers = new Headers(this.headers);
-    if (versioned?.headers) setConditions(headers, versioned);
-    if (range) {
-      headers.set(
-        "Range",
-        range.suffix !== undefined
-          ? `bytes=-${range.suffix}`
-          : range.length === undefined
-            ? `bytes=${range.offset}-`
-            : `bytes=${range.offset}-${range.offset + range.length - 1}`,
-      );
+    let node = false;
+    if (this.node) {
+      const u = typeof url === "string" ? parseURL(url) : url;
+      node = u !== null && nodeUsable(u);
+      if (node) url = u;
+    }
+    if (node && !nodeHTTPLoaded()) {
+      try {
+        await loadNodeHTTP();
+      } catch {
+        this.node = node = false;
+      }
+    }
+    let headers;
+    if (node) {
+      headers = { ...(this.nodeHeaders ??= Object.fromEntries(new Headers(this.headers))) };
+      if (versioned?.headers) setConditions((k, v) => (headers[k.toLowerCase()] = v), versioned);
+      if (range) headers.range = rangeHeader(range);
+    } else {
+      headers = new Headers(this.headers);
+      if (versioned?.headers) setConditions((k, v) => headers.set(k, v), versioned);
+      if (range) headers.set("Range", rangeHeader(range));
     }
     // The total timeout runs from the first attempt (not while waiting for
     // a free slot among the requests in flight).
@@ -330,7 +345,7 @@ export class HTTPReader {
       let failure;
       let suffixRetry = null;
       try {
-        return await this.#attempt(url, range, headers, signal, deadline, htmlIsAbsent, versioned);
+        return await this.#attempt(url, range, headers, node, signal, deadline, htmlIsAbsent, versioned);
       } catch (e) {
         if (signal?.aborted) throw signal.reason ?? e;
         if (e instanceof SuffixFromStart) {
@@ -367,38 +382,57 @@ export class HTTPReader {
     }
   }
 
-  /** One request; throws Retryable for failures worth another attempt. */
-  async #attempt(url, range, headers, signal, deadline, htmlIsAbsent, versioned) {
-    const ac = new AbortController();
-    const onAbort = () => ac.abort(signal.reason);
+  /** One request (through node:http(s) when node); throws Retryable for failures worth another attempt. */
+  async #attempt(url, range, headers, node, signal, deadline, htmlIsAbsent, versioned) {
+    // abort(reason) ends the request: an AbortController's for fetch, the request's own for node:http.
+    let ac = null;
+    let handle = null;
+    const abort = (reason) => (handle ? handle.abort(reason) : ac?.abort(reason));
+    if (!node) ac = new AbortController();
+    const onAbort = () => abort(signal.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
     let why = null; // "attempt" or "total" when a timer aborted the request
-    let stallTimer;
+    // The attempt's timer: it fires at the attempt timeout after the last
+    // progress (or at the deadline, when that comes first). Progress only
+    // notes the time; the timer, when it fires early, is set again for the
+    // rest (one timer per attempt, not one per piece of the body).
+    let stallTimer = null;
+    let last = Date.now();
+    const attemptMs = this.timeout > 0 ? this.timeout : Infinity;
+    const onTimer = () => {
+      stallTimer = null;
+      const now = Date.now();
+      if (now >= deadline) why = "total";
+      else if (now - last >= attemptMs) why = "attempt";
+      else return setTimer(now);
+      abort(stalled);
+    };
+    const setTimer = (now) => {
+      const at = Math.min(last + attemptMs, deadline);
+      if (at !== Infinity) stallTimer = setTimeout(onTimer, Math.max(0, at - now));
+    };
     const arm = () => {
-      clearTimeout(stallTimer);
-      const left = deadline - Date.now();
-      const kind = this.timeout > 0 && this.timeout < left ? "attempt" : "total";
-      const ms = kind === "attempt" ? this.timeout : left;
-      if (ms === Infinity) return;
-      stallTimer = setTimeout(() => {
-        why = kind;
-        ac.abort(stalled);
-      }, Math.max(0, ms));
+      last = Date.now();
     };
     const timedOut = () => {
       if (why === "total") return stalled;
       return new Retryable(`no answer for ${this.timeout} ms (the attempt timeout)`);
     };
-    arm();
+    setTimer(last);
     try {
       this.requests++;
-      const init = { ...this.requestInit, headers, signal: ac.signal };
-      if (range && this.noStoreRanges) init.cache = "no-store";
       let res;
       try {
-        // raced: a fetch hook may not honour the signal
         this.inFlight++;
-        res = await raceAbort(this.fetchImpl(new Request(url, init)), ac.signal).finally(() => this.inFlight--);
+        if (node) {
+          handle = nodeGet(url, headers);
+          res = await handle.promise.finally(() => this.inFlight--);
+        } else {
+          const init = { ...this.requestInit, headers, signal: ac.signal };
+          if (range && this.noStoreRanges) init.cache = "no-store";
+          // raced: a fetch hook may not honour the signal
+          res = await raceAbort(this.fetchImpl(new Request(url, init)), ac.signal).finally(() => this.inFlight--);
+        }
       } catch (e) {
         if (signal?.aborted) throw signal.reason ?? e;
         if (why) throw timedOut();
@@ -446,7 +480,7 @@ export class HTTPReader {
       }
       let body;
       try {
-        body = await readCapped(res, cap, arm, ac, url);
+        body = await readCapped(res, cap, arm, abort, url);
         this.bytes += body.length;
       } catch (e) {
         if (signal?.aborted) throw signal.reason ?? e;
@@ -498,16 +532,67 @@ function generationOf(headers) {
   return lm ? `last-modified:${lm}` : null;
 }
 
-/** Sets the request headers of {ifMatch, ifNoneMatch} (generations as generationOf makes them). */
-function setConditions(headers, { ifMatch, ifNoneMatch }) {
+/** Sets (with set(name, value)) the request headers of {ifMatch, ifNoneMatch} (generations as generationOf makes them). */
+function setConditions(set, { ifMatch, ifNoneMatch }) {
   if (typeof ifMatch === "string") {
-    if (ifMatch.startsWith("last-modified:")) headers.set("If-Unmodified-Since", ifMatch.slice(14));
-    else if (!ifMatch.startsWith("W/")) headers.set("If-Match", ifMatch); // (a weak ETag never matches If-Match)
+    if (ifMatch.startsWith("last-modified:")) set("If-Unmodified-Since", ifMatch.slice(14));
+    else if (!ifMatch.startsWith("W/")) set("If-Match", ifMatch); // (a weak ETag never matches If-Match)
   }
   if (typeof ifNoneMatch === "string") {
-    if (ifNoneMatch.startsWith("last-modified:")) headers.set("If-Modified-Since", ifNoneMatch.slice(14));
-    else headers.set("If-None-Match", ifNoneMatch);
+    if (ifNoneMatch.startsWith("last-modified:")) set("If-Modified-Since", ifNoneMatch.slice(14));
+    else set("If-None-Match", ifNoneMatch);
   }
+}
+
+/** The Range header of range ({suffix} or {offset, length?}). */
+function rangeHeader(range) {
+  if (range.suffix !== undefined) return `bytes=-${range.suffix}`;
+  return range.length === undefined ? `bytes=${range.offset}-` : `bytes=${range.offset}-${range.offset + range.length - 1}`;
+}
+
+/**
+ * Node's own HTTP client (lib/nodehttp.js) instead of fetch, in Node (not
+ * Bun or Deno, whose node:http is a layer over their fetch): the same
+ * requests and answers for about 40 % of the CPU per request. Only when
+ * nothing asks for fetch: no `fetch` option, requestInit with nothing but
+ * options Node's fetch ignores or that mean the same there, fetch itself
+ * not replaced since this module loaded (a mock or an instrumented fetch
+ * keeps seeing every request), no undici dispatcher of another kind than
+ * its default Agent installed (a proxy through setGlobalDispatcher keeps
+ * working), and an http(s) URL without credentials.
+ */
+const nodeTransport =
+  typeof process === "object" && process !== null && typeof process.versions?.node === "string" &&
+  process.versions.bun === undefined && globalThis.Deno === undefined && globalThis.location === undefined &&
+  typeof globalThis.fetch === "function";
+const fetchAtLoad = globalThis.fetch;
+const undiciDispatcher = Symbol.for("undici.globalDispatcher.1");
+/** requestInit options with which node:http does what fetch does in Node. */
+const nodeInitKeys = new Set(["cache", "credentials", "mode", "referrer", "referrerPolicy", "priority", "keepalive", "headers", "redirect"]);
+
+function plainInit(init) {
+  for (const k of Object.keys(init)) {
+    if (!nodeInitKeys.has(k)) return false;
+    const v = init[k];
+    if (k === "redirect" && v !== undefined && v !== "follow") return false;
+    if (k === "cache" && v === "only-if-cached") return false;
+  }
+  return true;
+}
+
+function parseURL(s) {
+  try {
+    return new URL(s);
+  } catch {
+    return null;
+  }
+}
+
+function nodeUsable(url) {
+  if (globalThis.fetch !== fetchAtLoad) return false;
+  const d = globalThis[undiciDispatcher];
+  if (d !== undefined && d?.constructor?.name !== "Agent") return false;
+  return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
 }
 
 /**
@@ -515,9 +600,9 @@ function setConditions(headers, { ifMatch, ifNoneMatch }) {
  * arriving) aborts the request and is a STORE error. progress() is called
  * as bytes arrive (it re-arms the attempt's timer).
  */
-async function readCapped(res, cap, progress, ac, url) {
+async function readCapped(res, cap, progress, abort, url) {
   const over = () => {
-    ac.abort(new Error("body over the cap"));
+    abort(new Error("body over the cap"));
     return storeError(`GET ${url}: the response body runs past the ${cap}-byte cap (maxBodyBytes, or the range asked for); connection closed`);
   };
   const announced = Number(res.headers.get("Content-Length") ?? NaN);
@@ -525,6 +610,7 @@ async function readCapped(res, cap, progress, ac, url) {
     res.body?.cancel().catch(() => {});
     throw over();
   }
+  if (typeof res.read === "function") return res.read(cap, progress, over); // (node:http's answer)
   if (!res.body) {
     const b = new Uint8Array(await res.arrayBuffer());
     if (b.length > cap) throw over();
