@@ -91,8 +91,9 @@ codecs-wasm:
 # check-core-linked builds the core module with its symbols and fails if
 # it links what a read-only page should not download: github.com/pierrec/lz4
 # (its package initialisation formats with fmt and reflect; Blosc's own LZ4
-# decoder reads there).
-CORE_FORBIDDEN = pkg:github.com/pierrec/lz4/v4
+# decoder reads there), TensorStore specs' code (zarr/tsspec: only opening a
+# spec, a full-build call, links its parsers).
+CORE_FORBIDDEN = pkg:github.com/pierrec/lz4/v4 pkg:github.com/zarr-wasm/zarr-wasm/zarr/tsspec
 
 check-core-linked:
 	@tmp=$$(mktemp -d); \

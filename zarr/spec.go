@@ -173,15 +173,29 @@ type specState struct {
 	// checked is when the metadata was last read from the store (zero:
 	// never, for assumed metadata).
 	checked time.Time
+	// recheck is recheckSpecMetadata, set where a spec is opened: only
+	// opening a spec links it (and package tsspec's metadata parsers) into
+	// a program; the core WebAssembly build, which opens no specs, leaves
+	// them out.
+	recheck func(ctx context.Context, a *Array) error
 }
 
-// recheckMetadata re-reads the stored metadata before a read or write when
-// recheck_cached_metadata asks for it (true: every time; a time in seconds
-// since the epoch: once, if it was last read before then): a resize by
-// another writer is taken up, any other change is an error.
+// recheckMetadata re-reads the stored metadata of an array opened from a
+// spec before a read or write (see recheckSpecMetadata).
 func (a *Array) recheckMetadata(ctx context.Context) error {
+	if a.spec == nil {
+		return nil
+	}
+	return a.spec.recheck(ctx, a)
+}
+
+// recheckSpecMetadata re-reads the stored metadata before a read or write
+// when recheck_cached_metadata asks for it (true: every time; a time in
+// seconds since the epoch: once, if it was last read before then): a resize
+// by another writer is taken up, any other change is an error.
+func recheckSpecMetadata(ctx context.Context, a *Array) error {
 	st := a.spec
-	if st == nil || st.spec.AssumeMetadata {
+	if st.spec.AssumeMetadata {
 		return nil
 	}
 	switch r := st.spec.RecheckCachedMetadata.(type) {
@@ -294,7 +308,7 @@ func openSpecV2(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 		}
 		am.Attrs = arr.attrs
 	}
-	arr.spec = &specState{spec: s, v2: m, assumed: assumed}
+	arr.spec = &specState{spec: s, v2: m, assumed: assumed, recheck: recheckSpecMetadata}
 	if !assumed {
 		arr.spec.checked = time.Now()
 	}

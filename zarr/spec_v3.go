@@ -78,7 +78,7 @@ func openSpecV3(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 		}
 	}
 	arr := newArrayV3(st, path, n.Array, specCacheConfig(s))
-	arr.spec = &specState{spec: s, v3: m, assumed: assumed}
+	arr.spec = &specState{spec: s, v3: m, assumed: assumed, recheck: recheckSpecMetadata}
 	if !assumed {
 		arr.spec.checked = time.Now()
 	}
