@@ -69,17 +69,21 @@ export function pooledMessage(m, post) {
     case "end":
       reads.delete(m.read);
       return true;
-    case "chunk":
-      decodeChunk(m).then(
-        (data) => {
-          if (data) post({ type: "chunk-done", id: m.id, ok: true, data }, [data.buffer]);
-          else done(m.id, post);
-        },
-        () => post({ type: "chunk-done", id: m.id, ok: false }),
-      );
+    case "chunks":
+      for (const c of m.list) chunk(c, post);
       return true;
   }
   return false;
+}
+
+function chunk(m, post) {
+  decodeChunk(m).then(
+    (data) => {
+      if (data) post({ type: "chunk-done", id: m.id, ok: true, data }, [data.buffer]);
+      else done(m.id, post);
+    },
+    () => post({ type: "chunk-done", id: m.id, ok: false }),
+  );
 }
 
 /** Decodes one chunk: writes it into the shared result (resolves to null) or resolves to its bytes. */

@@ -124,7 +124,7 @@ export async function pooledGet(arr, sel, signal, concurrency) {
     const coords = Array.from(plan.coords.subarray(i * ndim, (i + 1) * ndim));
     // A copy goes to the worker (the store's own bytes stay where they are).
     const copy = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? null : bytes.slice();
-    const answer = await pool.task({ type: "chunk", read, bytes: copy ?? bytes, geometry, coords }, copy ? [copy.buffer] : []);
+    const answer = await pool.queue({ read, bytes: copy ?? bytes, geometry, coords }, copy ? [copy.buffer] : []);
     if (answer?.ok) {
       if (!shared) scatter(out, full, answer.data, geometry, 0, plan.itemSize);
       return;
@@ -170,6 +170,7 @@ export async function pooledGet(arr, sel, signal, concurrency) {
     pool.reads.engine++;
     return null;
   } finally {
+    pool.flush(); // (chunks still queued go before the end of their read)
     pool.broadcast({ type: "end", read });
   }
   pool.reads[shared ? "shared" : "transfer"]++;
