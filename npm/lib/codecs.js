@@ -12,10 +12,21 @@ import { codecsModuleBase64 } from "./codecs-module.js";
 let wasm = null;
 let loading = null;
 
-async function instantiate(base64) {
+/** Bytes of base64: natively where the platform can (Node's Buffer, Uint8Array.fromBase64), else through atob (5-10 ms for the decoders). */
+function fromBase64(base64) {
+  if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(base64);
+  if (typeof Buffer === "function" && typeof Buffer.from === "function") {
+    const b = Buffer.from(base64, "base64");
+    return new Uint8Array(b.buffer, b.byteOffset, b.length);
+  }
   const bin = atob(base64);
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+async function instantiate(base64) {
+  const bytes = fromBase64(base64);
   const { instance } = await WebAssembly.instantiate(bytes, {});
   instance.exports._initialize();
   return instance.exports;

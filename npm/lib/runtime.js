@@ -41,11 +41,20 @@ class Build {
     this.current = null;
   }
   module() {
-    this.compiling ??= compile(this.source ?? this.defaultSource()).catch((e) => {
+    this.compiling ??= this.#compile().catch((e) => {
       this.compiling = null;
       throw e;
     });
     return this.compiling;
+  }
+  #compile() {
+    // The core module's compilation started as the package loaded (Node's
+    // main thread, the default file): taken when init() named no other source.
+    if (this !== builds.core) return compile(this.source ?? this.defaultSource());
+    const early = this.source === undefined ? earlyCore : null;
+    earlyCore = null;
+    if (early) return early.then((m) => m ?? compile(this.defaultSource()), () => compile(this.defaultSource()));
+    return compile(this.source ?? this.defaultSource());
   }
   start() {
     this.starting ??= start(this).catch((e) => {
@@ -79,6 +88,28 @@ export const engineLog = { starts: 0, stops: [] };
 
 export const isNode = typeof process === "object" && process !== null && !!process.versions?.node;
 
+/**
+ * In Node's main thread, zarr-core.wasm is read and compiled as soon as the
+ * package loads (in the background: the read on libuv's threads, the
+ * compilation on V8's), so a program's first call finds it compiled, or
+ * nearly. Not in worker threads (the decode workers load this file too),
+ * not outside Node (a page's init() streams the module); init(source)
+ * with another source, or the full build first, drops it. A promise of
+ * the module, or of null (not available: compile as usual).
+ */
+let earlyCore = null;
+/** Whether init() chose another source (the early compilation, if not begun, is not begun). */
+let earlyDropped = false;
+if (isNode) {
+  const names = ["node:worker_threads", "node:fs/promises", "node:url"];
+  earlyCore = Promise.all(names.map((n) => import(/* @vite-ignore */ n))).then(async ([{ isMainThread }, { readFile }, { fileURLToPath }]) => {
+    const url = builds.core.defaultSource();
+    if (!isMainThread || earlyDropped || url.protocol !== "file:") return null;
+    return WebAssembly.compile(await readFile(fileURLToPath(url)));
+  });
+  earlyCore.catch(() => {});
+}
+
 let configured = false;
 
 /**
@@ -98,8 +129,14 @@ export function init(source, options = {}) {
     if (options.engine === "full") {
       first = builds.full;
       builds.full.source = source ?? options.full;
+      earlyCore = null;
+      earlyDropped = true;
     } else {
-      if (source !== undefined) builds.core.source = source;
+      if (source !== undefined) {
+        builds.core.source = source;
+        earlyCore = null;
+        earlyDropped = true;
+      }
       if (options.full !== undefined) builds.full.source = options.full;
     }
   }
