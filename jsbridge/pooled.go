@@ -27,6 +27,12 @@ func init() {
 	// has ndim numbers per chunk; geometry 6·ndim per chunk: the chunk's
 	// shape, then per dimension in.start, in.step, out.start, out.step,
 	// count.
+	// planRead(id, selection, undefined, "direct") plans a read the
+	// calling thread runs itself (npm/lib/direct.js), declined unless
+	// every chunk is placed straight from its stored value
+	// (zarr.Array.PlanDirectRead): {store, shape, fullShape, array,
+	// itemSize, direct, fill, keys, coords, geometry}. A declined read's
+	// {reason} has fixed: true when every read of the array would be.
 	// Synchronous: it reads nothing, and an async call costs a turn of
 	// the event loop.
 	handleSync("planRead", func(a []js.Value) any {
@@ -47,31 +53,43 @@ func planRead(a []js.Value) (js.Value, error) {
 	if err != nil {
 		return js.Value{}, err
 	}
-	reason := func(why string) (js.Value, error) {
+	// reason: the read is declined; fixed, for every read of the array.
+	reason := func(why string, fixed bool) (js.Value, error) {
 		o := jsObject.New()
 		o.Set("reason", why)
+		if fixed {
+			o.Set("fixed", true)
+		}
 		return o, nil
 	}
 	dt := arr.DType()
 	name, _ := typedArrayName(dt)
 	if name == "" || isFloat32Like(dt) {
-		return reason("data type converted on its way to JS")
+		return reason("data type converted on its way to JS", true)
 	}
 	st, ok := arr.ChunkStore().(*jsStore)
 	if !ok {
-		return reason("a store of the engine")
+		return reason("a store of the engine", true)
 	}
+	direct := len(a) > 3 && a[3].Type() == js.TypeString && a[3].String() == "direct"
 	// (strict: a read with no compressor is declined before it is planned)
 	strict := a[2].Type() == js.TypeNumber
 	if strict && len(arr.Compressors()) == 0 {
-		return reason("no compressor")
+		return reason("no compressor", true)
 	}
-	p, why, err := arr.PlanExternalRead(sel)
+	var p *zarr.ExternalRead
+	var why string
+	fixed := false
+	if direct {
+		p, why, fixed, err = arr.PlanDirectRead(sel)
+	} else {
+		p, why, err = arr.PlanExternalRead(sel)
+	}
 	if err != nil {
 		return js.Value{}, err
 	}
 	if p == nil {
-		return reason(why)
+		return reason(why, fixed)
 	}
 	// planRead(id, selection, minBytes): a read with no compressor, one
 	// chunk, or less than minBytes decoded is not worth a pool; declined
@@ -86,7 +104,7 @@ func planRead(a []js.Value) (js.Value, error) {
 			decoded += n
 		}
 		if len(p.Compressors) == 0 || len(p.Chunks) < 2 || decoded < a[2].Int() {
-			return reason("not worth the pool")
+			return reason("not worth the pool", false)
 		}
 	}
 	ndim := len(p.FullShape)
@@ -117,24 +135,28 @@ func planRead(a []js.Value) (js.Value, error) {
 	o.Set("fullShape", intsToJS(p.FullShape))
 	o.Set("array", name)
 	o.Set("itemSize", max(dt.Size, 1))
-	decoder := p.Decoder
-	if decoder == "" && bloscAlone(arr) {
-		decoder = "blosc"
-	}
-	o.Set("decoder", decoder)
-	comp := jsArray.New(len(p.Compressors))
-	for i, c := range p.Compressors {
-		comp.SetIndex(i, c)
-	}
-	o.Set("compressors", comp)
 	if p.Fill != nil {
 		o.Set("fill", bytesToJS(p.Fill))
 	} else {
 		o.Set("fill", js.Null())
 	}
-	o.Set("path", arr.Path())
-	o.Set("metadataKey", jsKey(p.MetadataKey))
-	o.Set("metadata", string(p.Metadata))
+	if direct {
+		o.Set("direct", p.Direct)
+	} else {
+		decoder := p.Decoder
+		if decoder == "" && bloscAlone(arr) {
+			decoder = "blosc"
+		}
+		o.Set("decoder", decoder)
+		comp := jsArray.New(len(p.Compressors))
+		for i, c := range p.Compressors {
+			comp.SetIndex(i, c)
+		}
+		o.Set("compressors", comp)
+		o.Set("path", arr.Path())
+		o.Set("metadataKey", jsKey(p.MetadataKey))
+		o.Set("metadata", string(p.Metadata))
+	}
 	o.Set("keys", stringsToJS(keys))
 	o.Set("coords", typedArray("Float64Array", coords))
 	o.Set("geometry", typedArray("Float64Array", geometry))

@@ -159,22 +159,9 @@ func (a *Array) wholeChunk(ctx context.Context, idx []int, how chunkRead) (chunk
 // engine's. done is false when the chunk is left to wholeChunk (also when
 // another read is fetching it: wholeChunk joins that fetch).
 func (a *Array) placeStored(ctx context.Context, d StoredDest, chain *codec.Chain, t chunkTask) (done bool, err error) {
-	if a.src.pool.on() {
-		return false, nil
-	}
-	bb, ok := chain.Plain()
+	decoder, ok := a.storedDecoder(chain)
 	if !ok {
 		return false, nil
-	}
-	decoder := ""
-	if bb != nil {
-		h, ok := bb.(codec.HostDecodable)
-		if !ok {
-			return false, nil
-		}
-		if decoder = h.HostDecoder(); decoder == "" {
-			return false, nil
-		}
 	}
 	s := a.ChunkStore()
 	if !d.CanPlaceStored(s) {
@@ -217,6 +204,32 @@ func (a *Array) placeStored(ctx context.Context, d StoredDest, chain *codec.Chai
 	res = wholeResult{chunk, v.Generation, true}
 	d.Place(t.out, chunk, t.in)
 	return true, nil
+}
+
+// storedDecoder reports whether a chunk of chain may be decoded and placed
+// outside the engine, straight from its stored bytes, and how: no cache
+// keeps chunks (so the engine would read each chunk once, without
+// conditions, and keep nothing), and the chain is the plain bytes codec
+// (the stored bytes are the elements as Read returns them: decoder "") or
+// that under one compressor with a host decoder (decoder names it).
+// placeStored and PlanExternalRead's Direct decide by it.
+func (a *Array) storedDecoder(chain *codec.Chain) (decoder string, ok bool) {
+	if a.src.pool.on() {
+		return "", false
+	}
+	bb, ok := chain.Plain()
+	if !ok {
+		return "", false
+	}
+	if bb == nil {
+		return "", true
+	}
+	h, ok := bb.(codec.HostDecodable)
+	if !ok {
+		return "", false
+	}
+	decoder = h.HostDecoder()
+	return decoder, decoder != ""
 }
 
 // wholeResult is what a whole chunk's flight hands the reads that joined it.

@@ -2,6 +2,7 @@ package zarr
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
@@ -31,6 +32,15 @@ type ExternalRead struct {
 	// order: "zstd", "zlib" or "gzip"; "" when the whole chain must run
 	// (the engine, in the worker).
 	Decoder string
+	// Direct says whether each chunk's stored value, decoded by at most one
+	// host decoder, is its elements as Read returns them, as the chunk
+	// source decides for reads into a StoredDest (placeStored): "raw" (the
+	// stored bytes are the elements), "zstd", "zlib" or "gzip"; "" when the
+	// engine must decode (a sharded or filtered chain, a byte swap, no host
+	// decoder) or a chunk would not fit the memory budget. Then the calling
+	// thread may read the plan itself, chunk by chunk, with no call into the
+	// engine (npm/lib/direct.js).
+	Direct string
 	// Compressors names the chain's compressors (inside shards too), a
 	// Blosc one with its inner codec ("blosc:lz4"): what decides whether a
 	// pool is worth it.
@@ -57,47 +67,112 @@ type ExternalChunk struct {
 // plan, or nil and why the read must go through Read; errors are those Read
 // would return for sel (a bad selection, a result over the memory budget).
 func (a *Array) PlanExternalRead(sel Selection) (*ExternalRead, string, error) {
+	p, why, _, err := a.planExternal(sel, false)
+	return p, why, err
+}
+
+// PlanDirectRead plans sel as PlanExternalRead does, for a read the
+// calling thread runs itself chunk by chunk (npm/lib/direct.js): only when
+// every chunk is placed straight from its stored value (Direct is not
+// ""), and without what only the decode workers need (Metadata,
+// Compressors, Decoder). When it declines, fixed says the reason is the
+// array's (its format, data type, spec, chain), so every read of it would
+// be declined; not so for a chunk cache, which can be switched on and off,
+// or for the memory budget.
+func (a *Array) PlanDirectRead(sel Selection) (p *ExternalRead, why string, fixed bool, err error) {
+	return a.planExternal(sel, true)
+}
+
+func (a *Array) planExternal(sel Selection, direct bool) (*ExternalRead, string, bool, error) {
 	switch {
 	case a.spec != nil:
-		return nil, "opened from a spec", nil
+		return nil, "opened from a spec", true, nil
 	case a.MissingChunksAreErrors:
-		return nil, "missing chunks are errors", nil
+		return nil, "missing chunks are errors", true, nil
 	case a.meta.ZarrFormat < 2:
-		return nil, "Zarr v1", nil
+		return nil, "Zarr v1", true, nil
 	case a.meta.DType.Variable():
-		return nil, "variable-length data type", nil
+		return nil, "variable-length data type", true, nil
 	case a.src.pool.Stats().Limit > 0:
-		return nil, "chunk cache", nil
+		return nil, "chunk cache", false, nil
+	}
+	if direct {
+		// Decided before the selection is resolved: a read the engine must
+		// decode costs no plan.
+		if chain, err := a.meta.Chain(a.meta.Grid.ChunkShape(make([]int, len(a.meta.Shape)))); err != nil {
+			return nil, "the engine decodes these chunks", true, nil
+		} else if _, ok := a.storedDecoder(chain); !ok {
+			return nil, "the engine decodes these chunks", true, nil
+		}
 	}
 	r, err := sel.resolve(a.meta.Shape)
 	if err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	full := r.fullShape()
 	if err := checkResultSize(a.meta.DType, full); err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
-	doc, err := a.meta.Document()
-	if err != nil {
-		return nil, "metadata cannot be written again", nil
+	p := &ExternalRead{FullShape: full, Shape: r.outShape()}
+	if !direct {
+		doc, err := a.meta.Document()
+		if err != nil {
+			return nil, "metadata cannot be written again", true, nil
+		}
+		p.MetadataKey, p.Metadata = a.meta.Key, doc
 	}
 	tasks := plan(a.meta.Grid, r)
-	p := &ExternalRead{FullShape: full, Shape: r.outShape(), MetadataKey: a.meta.Key, Metadata: doc}
 	_, _, sharded := shardingOf(a.meta.Codecs)
 	p.Chunks = make([]ExternalChunk, len(tasks))
 	for i, t := range tasks {
 		shape := a.meta.Grid.ChunkShape(t.idx)
 		if sharded && !wholeChunk(t.in, shape) {
-			return nil, "part of a shard", nil
+			return nil, "part of a shard", false, nil
 		}
 		p.Chunks[i] = ExternalChunk{Index: t.idx, Key: a.ChunkKey(t.idx), Shape: shape, In: t.in, Out: t.out}
 	}
-	p.Compressors = compressorNames(a.meta.Codecs)
-	p.Decoder = hostDecodable(a.meta.Codecs, a.meta.DType.Size, a.LayoutOrder())
+	p.Direct = a.directDecoder(p.Chunks)
+	if direct && p.Direct == "" {
+		return nil, "the engine decodes these chunks", false, nil
+	}
+	if !direct {
+		p.Compressors = compressorNames(a.meta.Codecs)
+		p.Decoder = hostDecodable(a.meta.Codecs, a.meta.DType.Size, a.LayoutOrder())
+	}
 	if needsFill(a.meta.DType, a.meta.Fill) {
 		p.Fill = append([]byte(nil), a.meta.Fill.Bytes...)
 	}
-	return p, "", nil
+	return p, "", false, nil
+}
+
+// directDecoder is ExternalRead.Direct for chunks.
+func (a *Array) directDecoder(chunks []ExternalChunk) string {
+	if len(chunks) == 0 {
+		return "raw" // nothing to decode
+	}
+	chain, err := a.meta.Chain(chunks[0].Shape)
+	if err != nil {
+		return ""
+	}
+	decoder, ok := a.storedDecoder(chain)
+	if !ok {
+		return ""
+	}
+	// What placeStored checks for each chunk before reading it.
+	var last []int
+	for _, c := range chunks {
+		if last != nil && slices.Equal(last, c.Shape) {
+			continue
+		}
+		if a.checkChunkWork(c.Key, c.Shape, decodeCopies) != nil {
+			return ""
+		}
+		last = c.Shape
+	}
+	if decoder == "" {
+		return "raw"
+	}
+	return decoder
 }
 
 // compressorNames lists the bytes→bytes codecs of a chain and of the

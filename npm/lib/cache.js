@@ -2,6 +2,7 @@
 // default pool's size, counters, and the requests the engine made of a store.
 import { bridge } from "./runtime.js";
 import { ZarrError, toZarrError } from "./errors.js";
+import { directStats } from "./direct.js";
 
 function checked(v) {
   if (v && typeof v === "object" && v.__zarrWasmError) throw toZarrError(v);
@@ -46,7 +47,10 @@ export async function clearCache(arr) {
  * lives in the engine: ZipStore, ReferenceStore).
  */
 export async function storeStats(store) {
-  return (await bridge()).storeStats(store);
+  const s = (await bridge()).storeStats(store);
+  // (with the gets of the reads run on this thread: lib/direct.js)
+  const d = directStats(store);
+  return s && d ? { ...s, get: s.get + d.get, bytes: s.bytes + d.bytes } : s;
 }
 
 /** The cache options of open() for the bridge. */

@@ -6,6 +6,7 @@ import { toJSONText } from "./json.js";
 import { cacheOptions } from "./cache.js";
 import { describeValue } from "./values.js";
 import { pooledGet } from "./pooled.js";
+import { directGet } from "./direct.js";
 
 // Go-side handles are released when their JS object is garbage collected.
 const registry =
@@ -225,12 +226,14 @@ export class ZarrArray extends ZarrNode {
   async get(selection = null, options = {}) {
     const sel = normSelection(selection);
     // With a pool of decode workers, the workers decode (and write) the
-    // chunks of a read worth it (lib/pooled.js); else the engine reads.
+    // chunks of a read worth it (lib/pooled.js); a read whose chunks are
+    // all placed straight from their stored bytes runs here
+    // (lib/direct.js); else the engine reads.
     // A store that bounds its own requests (FetchStore's `concurrency`) is
     // read that many chunks at a time.
     const pooled = options.workers === false ? null : pooledGet;
     const c = options.concurrency ?? (Number.isInteger(this.store?.concurrency) ? this.store.concurrency : undefined);
-    return withSignal(options.signal, async (signal) => (await pooled?.(this, sel, signal, c)) ?? this._call("get", sel, signal, c));
+    return withSignal(options.signal, async (signal) => (await pooled?.(this, sel, signal, c)) ?? (await directGet(this, sel, signal, c)) ?? this._call("get", sel, signal, c));
   }
   /**
    * Writes a selection: value is a scalar (broadcast), a TypedArray or

@@ -443,6 +443,11 @@ export async function callBuild(buildName, name, ...args) {
   }
 }
 
+/** The running engine of a handle's build ({dead, inFlight}: a read run outside it still ends with ENGINE_EXITED when it stops), or null. */
+export function engineOfHandle(id) {
+  return buildOf(id).alive();
+}
+
 /** The build ("core" or "full") of a handle. */
 export function buildOfHandle(id) {
   return buildOf(id).name;
