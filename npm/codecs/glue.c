@@ -122,11 +122,11 @@ EXPORT("inflate_grow") long inflate_grow(int gzip, unsigned char *src, unsigned 
 }
 
 // Blosc1 chunks (c-blosc 1.x's format, the rules zarr/blosc follows) whose
-// streams are zstd or zlib (or stored) and whose blocks are byte-shuffled
-// or not: decoded into dst, which must hold exactly the chunk's nbytes
-// (cap). Returns cap, or -1 for anything else (lz4, blosclz, snappy,
-// bitshuffle, another size, a malformed chunk): the engine's Blosc decodes
-// those, and reports the errors.
+// streams are zstd, zlib or lz4 (or stored) and whose blocks are
+// byte-shuffled or not: decoded into dst, which must hold exactly the
+// chunk's nbytes (cap). Returns cap, or -1 for anything else (blosclz,
+// snappy, bitshuffle, another size, a malformed chunk): the engine's Blosc
+// decodes those, and reports the errors.
 typedef unsigned u32a __attribute__((aligned(1)));
 typedef unsigned short u16a __attribute__((aligned(1)));
 
@@ -155,7 +155,100 @@ static void unshuffle(int ts, unsigned char *dst, const unsigned char *src, size
   for (i = n * ts; i < size; i++) dst[i] = src[i];
 }
 
+// A raw LZ4 block (Blosc's lz4 and lz4hc streams) decoded into exactly nd
+// bytes: nd, or -1. It accepts what zarr/blosc's lz4Decode accepts (also a
+// block that ends right after a match) and nothing else.
+// Copies a match of ml bytes from off bytes back (they may overlap: the
+// pattern repeats).
+static inline void lz4_match(unsigned char *d, size_t off, size_t ml) {
+  const unsigned char *m = d - off;
+  if (off >= ml) {
+    memcpy(d, m, ml);
+  } else if (off >= 8) { // (8 bytes at a time: each load sees what earlier stores wrote)
+    size_t k = 0;
+    for (; k + 8 <= ml; k += 8) memcpy(d + k, m + k, 8);
+    for (; k < ml; k++) d[k] = m[k];
+  } else {
+    for (size_t k = 0; k < ml; k++) d[k] = m[k];
+  }
+}
+
+static long lz4_block(unsigned char *dst, size_t nd, const unsigned char *src, size_t ns) {
+  size_t si = 0, di = 0;
+  while (si < ns) {
+    unsigned tok = src[si++];
+    size_t lit = tok >> 4;
+    // Fast path (as lz4Decode's): a short literal run and a short match
+    // with room on both sides to copy 16 and 18 bytes whole.
+    if (lit < 15 && ns - si >= 18 && nd - di >= 16) {
+      memcpy(dst + di, src + si, 8);
+      memcpy(dst + di + 8, src + si + 8, 8);
+      di += lit;
+      si += lit;
+      size_t off = src[si] | src[si + 1] << 8;
+      si += 2;
+      size_t ml = (tok & 15) + 4;
+      if (ml < 19 && off >= 8 && off <= di && nd - di >= 18) {
+        unsigned char *d = dst + di;
+        memcpy(d, d - off, 8);
+        memcpy(d + 8, d - off + 8, 8);
+        memcpy(d + 16, d - off + 16, 2);
+        di += ml;
+        continue;
+      }
+      if (ml == 19) {
+        for (;;) {
+          if (si >= ns) return -1;
+          unsigned c = src[si++];
+          ml += c;
+          if (c != 255) break;
+          if (ml > nd) return -1;
+        }
+      }
+      if (off == 0 || off > di || ml > nd - di) return -1;
+      lz4_match(dst + di, off, ml);
+      di += ml;
+      continue;
+    }
+    if (lit == 15) {
+      for (;;) {
+        if (si >= ns) return -1;
+        unsigned c = src[si++];
+        lit += c;
+        if (c != 255) break;
+        if (lit > ns) return -1;
+      }
+    }
+    if (lit > ns - si || lit > nd - di) return -1;
+    memcpy(dst + di, src + si, lit);
+    di += lit;
+    si += lit;
+    if (si == ns) {
+      if (tok & 15) return -1; // the last sequence has literals only
+      break;
+    }
+    if (ns - si < 2) return -1;
+    size_t off = src[si] | src[si + 1] << 8;
+    si += 2;
+    size_t ml = (tok & 15) + 4;
+    if (ml == 19) {
+      for (;;) {
+        if (si >= ns) return -1;
+        unsigned c = src[si++];
+        ml += c;
+        if (c != 255) break;
+        if (ml > nd) return -1;
+      }
+    }
+    if (off == 0 || off > di || ml > nd - di) return -1;
+    lz4_match(dst + di, off, ml);
+    di += ml;
+  }
+  return di == nd ? (long)di : -1;
+}
+
 static long blosc_stream(int code, unsigned char *d, size_t nd, const unsigned char *s, size_t ns) {
+  if (code == 1) return lz4_block(d, nd, s, ns);
   if (code == 4) return zstd_decompress(d, nd, s, ns);
   return inflate_(0, d, nd, (unsigned char *)s, ns);
 }
@@ -171,7 +264,7 @@ EXPORT("blosc_decode") long blosc_decode(unsigned char *dst, size_t cap, const u
     return nbytes;
   }
   int code = flags >> 5;
-  if (code != 3 && code != 4) return -1;
+  if (code != 1 && code != 3 && code != 4) return -1;
   if (blocksize == 0 || blocksize > (2147483647 - 255 * 4) / 3) return -1;
   int shuffle = (flags & 0x01) && ts > 1;
   if (!shuffle && (flags & 0x04)) return -1; // bitshuffle

@@ -1,5 +1,5 @@
 // The decode workers' Blosc (blosc_decode in npm/codecs/glue.c, part of the
-// package's decoder module): it decodes Blosc1 chunks of zstd or zlib
+// package's decoder module): it decodes Blosc1 chunks of zstd, zlib or lz4
 // streams, byte-shuffled or not, and declines everything else, which the
 // engine's Blosc (zarr/blosc, the reference) then decodes or reports. Here
 // it is held to the engine: on every chunk of many arrays (data types of 1
@@ -66,10 +66,10 @@ const dtypes = [
 function arrays() {
   const out = [];
   for (const [dtype, Typed] of dtypes) {
-    for (const cname of ["zstd", "zlib", "lz4"]) {
+    for (const cname of ["zstd", "zlib", "lz4", "blosclz"]) {
       for (const shuffle of [0, 1, 2]) {
         for (const blocksize of [0, 1000]) {
-          const covered = cname !== "lz4" && shuffle !== 2;
+          const covered = shuffle !== 2 && cname !== "blosclz";
           out.push([`${dtype} ${cname} shuffle ${shuffle} blocksize ${blocksize}`, { dtype, Typed, compressor: { id: "blosc", cname, clevel: 3, shuffle, blocksize } }, covered]);
         }
       }
@@ -122,6 +122,8 @@ test("on damaged Blosc chunks the module declines or agrees with the engine, and
     ["zstd", { id: "blosc", cname: "zstd", clevel: 3, shuffle: 1, blocksize: 0 }, "<f4", Float32Array],
     ["zlib", { id: "blosc", cname: "zlib", clevel: 3, shuffle: 1, blocksize: 1024 }, "<f8", Float64Array],
     ["zstd stored", { id: "blosc", cname: "zstd", clevel: 0, shuffle: 0, blocksize: 0 }, "<i2", Int16Array],
+    ["lz4", { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 }, "<f4", Float32Array],
+    ["lz4hc", { id: "blosc", cname: "lz4hc", clevel: 9, shuffle: 0, blocksize: 2048 }, "<i2", Int16Array],
   ];
   let agreed = 0;
   let declined = 0;
@@ -170,6 +172,93 @@ test("on damaged Blosc chunks the module declines or agrees with the engine, and
   assert.ok(rejected > 100 && agreed > 0);
 });
 
+test("on random LZ4 streams the module and the engine accept the same ones, with the same bytes", async (t) => {
+  assert.ok(await loadCodecs());
+  const store = new zarr.MemoryStore();
+  // (an array per decoded size: the engine checks the chunk's size)
+  const arrays = new Map();
+  const arrayOf = async (n) => {
+    if (!arrays.has(n)) arrays.set(n, await zarr.create(store, { path: `/lz4-${n}`, shape: [n], chunks: [n], dtype: "|u1", zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 0, blocksize: 0 } }));
+    return arrays.get(n);
+  };
+  let seed = 99;
+  const rnd = (n) => {
+    // (mulberry32)
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let z = seed;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) % n;
+  };
+  // Sequences of tokens with short and extended lengths, offsets from 0 to
+  // past the output, literals; cut anywhere; the declared size near what
+  // they decode to.
+  const stream = () => {
+    const out = [];
+    let produced = 0;
+    const nseq = 1 + rnd(4);
+    for (let q = 0; q < nseq; q++) {
+      const lit = rnd(5) === 0 ? 15 + rnd(280) : rnd(15);
+      const ml = rnd(5) === 0 ? 19 + rnd(280) : 4 + rnd(15);
+      const at = out.length;
+      out.push(((Math.min(lit, 15) << 4) | Math.min(ml - 4, 15)) & 0xff);
+      if (lit >= 15) {
+        let r = lit - 15;
+        while (r >= 255) (out.push(255), (r -= 255));
+        out.push(r);
+      }
+      for (let i = 0; i < lit; i++) out.push(rnd(256));
+      produced += lit;
+      if (q === nseq - 1 && rnd(2) === 0) {
+        if (rnd(4) !== 0) out[at] &= 0xf0; // literals only at the end (else a match length with no match)
+        break;
+      }
+      const off = rnd(3) === 0 ? rnd(4) : 1 + rnd(Math.max(1, produced + 2));
+      out.push(off & 0xff, off >> 8);
+      if (ml >= 19) {
+        let r = ml - 19;
+        while (r >= 255) (out.push(255), (r -= 255));
+        out.push(r);
+      }
+      produced += ml;
+    }
+    if (rnd(4) === 0) out.length = rnd(out.length + 1);
+    return [out, Math.max(1, produced + (rnd(4) === 0 ? rnd(5) - 2 : 0))];
+  };
+  let same = 0;
+  let rejected = 0;
+  let skipped = 0;
+  for (let k = 0; k < 3000; k++) {
+    const [body, N] = stream();
+    if (body.length === 0 || body.length === N) {
+      skipped++;
+      continue;
+    }
+    const arr = await arrayOf(N);
+    const src = new Uint8Array(24 + body.length);
+    const dv = new DataView(src.buffer);
+    src.set([2, 1, (1 << 5) | 0x10, 1]); // version 2, lz4, don't split, typesize 1
+    dv.setInt32(4, N, true);
+    dv.setInt32(8, N, true);
+    dv.setInt32(12, src.length, true);
+    dv.setInt32(16, 20, true);
+    dv.setInt32(20, body.length, true);
+    src.set(body, 24);
+    const want = await engineDecode(arr, [0], src);
+    const got = moduleDecode(src, N);
+    if (want.error) {
+      assert.equal(got, null, `stream ${k} (${body.join(",")}): the engine rejects it, the module decodes it`);
+      rejected++;
+    } else {
+      assert.ok(got, `stream ${k} (${body.join(",")}): the engine decodes it, the module declines`);
+      assert.ok(Buffer.from(got).equals(Buffer.from(want.bytes)), `stream ${k}: bytes differ`);
+      same++;
+    }
+  }
+  t.diagnostic(`${same} streams decoded alike, ${rejected} rejected by both, ${skipped} skipped`);
+  assert.ok(same > 20 && rejected > 100, `${same} decoded, ${rejected} rejected: the streams do not reach both sides`);
+});
+
 test("pooled reads of Blosc arrays (shared and transfer) equal the engine's; a corrupt chunk is the engine's CODEC error", async () => {
   const store = new zarr.MemoryStore();
   const arrs = [];
@@ -178,7 +267,8 @@ test("pooled reads of Blosc arrays (shared and transfer) equal the engine's; a c
     ["zlib f8", { id: "blosc", cname: "zlib", clevel: 1, shuffle: 1, blocksize: 4096 }, "<f8", Float64Array],
     ["zstd i2 noshuffle", { id: "blosc", cname: "zstd", clevel: 3, shuffle: 0, blocksize: 0 }, "<i2", Int16Array],
     ["zstd u1 bitshuffle (the engine's)", { id: "blosc", cname: "zstd", clevel: 3, shuffle: 2, blocksize: 0 }, "|u1", Uint8Array],
-    ["lz4 f4 (the engine's)", { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 }, "<f4", Float32Array],
+    ["lz4 f4", { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 }, "<f4", Float32Array],
+    ["blosclz f4 (the engine's)", { id: "blosc", cname: "blosclz", clevel: 5, shuffle: 1, blocksize: 0 }, "<f4", Float32Array],
   ]) {
     const arr = await zarr.create(store, { path: `/${name}`, shape: [200, 130], chunks: [64, 48], dtype, zarrFormat: 2, compressor });
     await arr.set(null, { data: values(Typed, 200 * 130), shape: [200, 130] });
