@@ -85,12 +85,20 @@ export function nodeGet(url, headers) {
       // adding Host, which comes first here.
       const list = ["Host", u.host];
       for (const k in hdrs) if (k !== "host") list.push(k, hdrs[k]);
-      const options = { method: "GET", headers: list };
+      const host = u.hostname;
+      const options = {
+        protocol: u.protocol,
+        hostname: host.startsWith("[") ? host.slice(1, -1) : host,
+        port: u.port,
+        path: u.pathname + u.search,
+        method: "GET",
+        headers: list,
+      };
       const agent = agents[u.protocol];
       if (agent) options.agent = agent;
       let r;
       try {
-        r = req = mod.request(u, options);
+        r = req = mod.request(options);
       } catch (e) {
         reject(networkError(e));
         return;

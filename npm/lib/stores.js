@@ -686,6 +686,7 @@ const fetchConcurrency = globalThis.location === undefined ? 64 : 16;
  */
 export class FetchStore {
   #reader;
+  #prefix = null;
   /**
    * @param {string | URL} url the root of the hierarchy
    * @param {{headers?: HeadersInit, fetch?: (req: Request) => Promise<Response>,
@@ -727,14 +728,15 @@ export class FetchStore {
   /** The URL of a key. */
   resolve(key) {
     checkKey(key);
-    const u = new URL(this.url.href);
     const rel = key
       .slice(1)
       .split("/")
       .map((s) => encodeURIComponent(s))
       .join("/");
-    u.pathname = this.url.pathname + rel;
-    return u;
+    // (One parse of the whole URL: the root's up to its path, the key's path, the root's query.)
+    const u = this.url;
+    this.#prefix ??= u.href.slice(0, u.href.length - u.search.length - u.hash.length);
+    return new URL(this.#prefix + rel + u.search + u.hash);
   }
 
   #versioned(options) {
