@@ -92,8 +92,9 @@ codecs-wasm:
 # it links what a read-only page should not download: github.com/pierrec/lz4
 # (its package initialisation formats with fmt and reflect; Blosc's own LZ4
 # decoder reads there), TensorStore specs' code (zarr/tsspec: only opening a
-# spec, a full-build call, links its parsers).
-CORE_FORBIDDEN = pkg:github.com/pierrec/lz4/v4 pkg:github.com/zarr-wasm/zarr-wasm/zarr/tsspec
+# spec, a full-build call, links its parsers), encoding/json (the engine's
+# JSON is zarr/jsonx).
+CORE_FORBIDDEN = pkg:github.com/pierrec/lz4/v4 pkg:github.com/zarr-wasm/zarr-wasm/zarr/tsspec pkg:encoding/json
 
 check-core-linked:
 	@tmp=$$(mktemp -d); \

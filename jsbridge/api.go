@@ -10,7 +10,6 @@ package jsbridge
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
@@ -540,7 +539,7 @@ func arrayInfo(a *zarr.Array, o js.Value) js.Value {
 		co := jsObject.New()
 		co.Set("name", c.Name)
 		if len(c.Configuration) > 0 {
-			co.Set("configuration", valueToJS(json.RawMessage(c.Configuration)))
+			co.Set("configuration", valueToJS(jsonx.RawMessage(c.Configuration)))
 		}
 		codecs.SetIndex(i, co)
 	}
@@ -559,7 +558,7 @@ func arrayInfo(a *zarr.Array, o js.Value) js.Value {
 	// The document as stored (with the current shape), and in it the data
 	// type as written: the v2 typestr or descr, the v3 data_type.
 	if doc, err := a.Metadata().Document(); err == nil {
-		m := valueToJS(json.RawMessage(doc))
+		m := valueToJS(jsonx.RawMessage(doc))
 		o.Set("metadata", m)
 		if m.Type() == js.TypeObject {
 			stored := m.Get("data_type")
@@ -585,13 +584,13 @@ func optIntsToJS(v []int) js.Value {
 // {"fillValue": 0} sets FillValue). Attributes may hold bare NaN/Infinity
 // tokens; they are decoded on their own.
 func decodeOptions(text string, v any) (string, error) {
-	var raw map[string]json.RawMessage
+	var raw map[string]jsonx.RawMessage
 	if err := jsonx.Unmarshal([]byte(strings.TrimSpace(text)), &raw); err != nil {
 		return "", errs.Wrap(errs.InvalidMetadata, "", err, "bad options")
 	}
 	path := ""
 	if p, ok := raw["path"]; ok {
-		if err := json.Unmarshal(p, &path); err != nil {
+		if err := jsonx.UnmarshalStrict(p, &path); err != nil {
 			return "", errs.Wrap(errs.InvalidMetadata, "path", err, "bad path")
 		}
 	}
@@ -599,7 +598,7 @@ func decodeOptions(text string, v any) (string, error) {
 	for _, k := range []string{"path", "kind", "attributes"} {
 		delete(raw, k)
 	}
-	rest, err := json.Marshal(raw)
+	rest, err := jsonx.MarshalStrict(raw)
 	if err != nil {
 		return "", errs.Wrap(errs.InvalidMetadata, "", err, "bad options")
 	}

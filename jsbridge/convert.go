@@ -4,7 +4,6 @@ package jsbridge
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 var (
@@ -273,7 +273,7 @@ func valueToJS(v any) js.Value {
 			return bigIntJS(strconv.FormatUint(x, 10))
 		}
 		return js.ValueOf(float64(x))
-	case json.Number:
+	case jsonx.Number:
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return intToJS(i)
 		}
@@ -304,22 +304,18 @@ func valueToJS(v any) js.Value {
 			o.Set(k, valueToJS(x[k]))
 		}
 		return o
-	case map[string]json.RawMessage:
+	case map[string]jsonx.RawMessage:
 		o := jsObject.New()
 		for k, raw := range x {
 			var val any
-			dec := json.NewDecoder(bytesReader(raw))
-			dec.UseNumber()
-			if dec.Decode(&val) == nil {
+			if jsonx.Unmarshal(raw, &val) == nil {
 				o.Set(k, valueToJS(val))
 			}
 		}
 		return o
-	case json.RawMessage:
+	case jsonx.RawMessage:
 		var val any
-		dec := json.NewDecoder(bytesReader(x))
-		dec.UseNumber()
-		if dec.Decode(&val) != nil {
+		if jsonx.Unmarshal(x, &val) != nil {
 			return js.Null()
 		}
 		return valueToJS(val)
@@ -335,7 +331,7 @@ func intToJS(i int64) js.Value {
 }
 
 // valueFromJS converts a JS value (elements of object arrays) to Go:
-// integers as json.Number, other numbers as float64 (NaN and infinities
+// integers as jsonx.Number, other numbers as float64 (NaN and infinities
 // included), Uint8Array as []byte, arrays and plain objects recursively.
 // BigInts never reach it: syscall/js cannot tell their type, so the JS
 // wrapper turns them into strings or JSON text first.
@@ -350,7 +346,7 @@ func valueFromJS(v js.Value) (any, error) {
 	case js.TypeNumber:
 		f := v.Float()
 		if f == math.Trunc(f) && math.Abs(f) <= maxSafe {
-			return json.Number(strconv.FormatInt(int64(f), 10)), nil
+			return jsonx.Number(strconv.FormatInt(int64(f), 10)), nil
 		}
 		return f, nil
 	case js.TypeObject:

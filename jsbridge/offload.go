@@ -4,7 +4,6 @@ package jsbridge
 
 import (
 	"context"
-	"encoding/json"
 	"runtime"
 	"sync"
 	"syscall/js"
@@ -12,6 +11,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/blosc"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // Decompressing chunks is where reads spend their CPU time, and Go compiled
@@ -68,7 +68,7 @@ func init() {
 		if !ok {
 			continue
 		}
-		codec.Register(func(cfg json.RawMessage, in codec.Spec) (any, error) {
+		codec.Register(func(cfg jsonx.RawMessage, in codec.Spec) (any, error) {
 			c, err := goFactory(cfg, in)
 			if err != nil {
 				return nil, err
@@ -267,9 +267,9 @@ func workerCodec(name, config string) (*hostDecoded, error) {
 	if _, ok := offloaded[name]; !ok {
 		return nil, errs.New(errs.Unsupported, name, "not a codec workers decode")
 	}
-	var cfg json.RawMessage
+	var cfg jsonx.RawMessage
 	if config != "" {
-		cfg = json.RawMessage(config)
+		cfg = jsonx.RawMessage(config)
 	}
 	// Decoding needs no data type: blosc reads its typesize from the chunk.
 	c, err := codec.Build(codec.Config{Name: name, Configuration: cfg}, codec.Spec{})

@@ -4,7 +4,6 @@ package jsbridge
 
 import (
 	"context"
-	"encoding/json"
 	"syscall/js"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
@@ -94,13 +93,13 @@ func openJSKvStore(ctx context.Context, open js.Value, kv *tsspec.KvStore) (zarr
 }
 
 // jsonToJS converts a JSON-shaped Go value (maps, lists, numbers,
-// json.RawMessage members) to a JS value.
+// jsonx.RawMessage members) to a JS value.
 func jsonToJS(v any) js.Value {
 	b, err := jsonx.Marshal(v, "")
 	if err != nil {
 		return js.Null()
 	}
-	return valueToJS(json.RawMessage(b))
+	return valueToJS(jsonx.RawMessage(b))
 }
 
 func init() {

@@ -2,7 +2,6 @@ package zarr
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
@@ -210,7 +210,7 @@ func shardingOf(cs []codec.Config) ([]int, []codec.Config, bool) {
 			ChunkShape []int          `json:"chunk_shape"`
 			Codecs     []codec.Config `json:"codecs"`
 		}
-		if json.Unmarshal(c.Configuration, &cfg) != nil || cfg.ChunkShape == nil {
+		if jsonx.UnmarshalStrict(c.Configuration, &cfg) != nil || cfg.ChunkShape == nil {
 			return nil, nil, false
 		}
 		return cfg.ChunkShape, cfg.Codecs, true
@@ -273,15 +273,15 @@ func (a *Array) LayoutOrder() string {
 	}
 	if len(a.meta.Codecs) > 0 && a.meta.Codecs[0].Name == "transpose" && len(a.meta.Shape) > 1 {
 		var cfg struct {
-			Order json.RawMessage `json:"order"`
+			Order jsonx.RawMessage `json:"order"`
 		}
-		if json.Unmarshal(a.meta.Codecs[0].Configuration, &cfg) == nil {
+		if jsonx.UnmarshalStrict(a.meta.Codecs[0].Configuration, &cfg) == nil {
 			var s string
 			var perm []int
-			if json.Unmarshal(cfg.Order, &s) == nil && s == "F" {
+			if jsonx.UnmarshalStrict(cfg.Order, &s) == nil && s == "F" {
 				return "F"
 			}
-			if json.Unmarshal(cfg.Order, &perm) == nil && len(perm) == len(a.meta.Shape) {
+			if jsonx.UnmarshalStrict(cfg.Order, &perm) == nil && len(perm) == len(a.meta.Shape) {
 				reversed := true
 				for i, p := range perm {
 					reversed = reversed && p == len(perm)-1-i

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -20,6 +19,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // The compatibility corpus (tests/compat, written by tests/compat/gen.py from
@@ -46,7 +46,7 @@ func loadCompatCases(t *testing.T) []compatCase {
 		t.Fatal(err)
 	}
 	var cases []compatCase
-	if err := json.Unmarshal(raw, &cases); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &cases); err != nil {
 		t.Fatal(err)
 	}
 	return cases
@@ -179,7 +179,7 @@ func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error
 	}
 	if v, ok := e["values"]; ok {
 		var want []map[string]any
-		if err := json.Unmarshal(expectedFile(t, v), &want); err != nil {
+		if err := jsonx.UnmarshalStrict(expectedFile(t, v), &want); err != nil {
 			t.Fatal(err)
 		}
 		var have []any
@@ -443,7 +443,7 @@ func number(h any) (float64, bool) {
 		return float64(x), true
 	case uint8:
 		return float64(x), true
-	case json.Number:
+	case jsonx.Number:
 		f, err := x.Float64()
 		return f, err == nil
 	}

@@ -2,7 +2,6 @@ package zarr
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"strings"
 
@@ -85,7 +84,7 @@ func parseDTypeOption(v any) (*dtype.DataType, error) {
 		if t := coreName(x); t != "" {
 			x = t
 		}
-		raw, _ := json.Marshal(x)
+		raw, _ := jsonx.MarshalStrict(x)
 		t, err := dtype.ParseV2(raw)
 		if err == nil {
 			return t, nil
@@ -101,7 +100,7 @@ func parseDTypeOption(v any) (*dtype.DataType, error) {
 			}
 			return parseDTypeOption(descr)
 		}
-		raw, err := json.Marshal(x)
+		raw, err := jsonx.MarshalStrict(x)
 		if err != nil {
 			return nil, bad(err)
 		}
@@ -111,7 +110,7 @@ func parseDTypeOption(v any) (*dtype.DataType, error) {
 		}
 		return t, nil
 	default:
-		raw, err := json.Marshal(x)
+		raw, err := jsonx.MarshalStrict(x)
 		if err != nil {
 			return nil, bad(err)
 		}
@@ -369,7 +368,7 @@ func fillOption(p string, dt *dtype.DataType, opt ArrayOptions) (dtype.Fill, err
 	f, err := dt.FillFromValue(normalizeFillOption(opt.FillValue))
 	if err != nil && (dt.Kind == dtype.Bytes || dt.Kind == dtype.Void || dt.Kind == dtype.Struct) {
 		// Already in the v2 base64 form.
-		raw, _ := json.Marshal(opt.FillValue)
+		raw, _ := jsonx.MarshalStrict(opt.FillValue)
 		f, err = dt.ParseFillV2(raw)
 	}
 	if err != nil {
@@ -441,14 +440,14 @@ func intsJSON(v []int) []any {
 	return out
 }
 
-// normalizeFillOption turns Go numbers into json.Number so integer fills
+// normalizeFillOption turns Go numbers into jsonx.Number so integer fills
 // stay exact.
 func normalizeFillOption(v any) any {
 	switch x := v.(type) {
 	case int:
-		return json.Number(jsonInt(int64(x)))
+		return jsonx.Number(jsonInt(int64(x)))
 	case int64:
-		return json.Number(jsonInt(x))
+		return jsonx.Number(jsonInt(x))
 	case uint64:
 		return x
 	case float64:

@@ -1,11 +1,11 @@
 package zarr
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -192,7 +192,7 @@ func compressorNames(cs []codec.Config) []string {
 			var cfg struct {
 				Cname string `json:"cname"`
 			}
-			_ = json.Unmarshal(c.Configuration, &cfg)
+			_ = jsonx.UnmarshalStrict(c.Configuration, &cfg)
 			out = append(out, "blosc:"+cfg.Cname)
 			continue
 		}
@@ -211,7 +211,7 @@ func hostDecodable(cs []codec.Config, size int, order string) string {
 	var cfg struct {
 		Endian string `json:"endian"`
 	}
-	if len(cs[0].Configuration) > 0 && json.Unmarshal(cs[0].Configuration, &cfg) != nil {
+	if len(cs[0].Configuration) > 0 && jsonx.UnmarshalStrict(cs[0].Configuration, &cfg) != nil {
 		return ""
 	}
 	if !(cfg.Endian == "little" || (cfg.Endian == "" && size <= 1)) {

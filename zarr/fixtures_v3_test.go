@@ -2,7 +2,6 @@ package zarr_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/zarr-wasm/zarr-wasm/tests/conformance"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // TestV3Fixtures reads the hand-written v3 stores (tests/fixtures/v3/gen.py,
@@ -46,7 +46,7 @@ func TestV3ErrorFixtures(t *testing.T) {
 		Name, Store, Path, Code, Contains, Note string
 		Read                                    bool
 	}
-	if err := json.Unmarshal(data, &cases); err != nil {
+	if err := jsonx.UnmarshalStrict(data, &cases); err != nil {
 		t.Fatal(err)
 	}
 	if len(cases) < 20 {

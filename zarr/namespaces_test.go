@@ -2,13 +2,13 @@ package zarr_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // openDoc stores one metadata document and opens the array.
@@ -16,7 +16,7 @@ func openDoc(t *testing.T, key string, doc map[string]any) (*zarr.Array, error) 
 	t.Helper()
 	ctx := context.Background()
 	s := zarr.NewMemoryStore()
-	raw, err := json.Marshal(doc)
+	raw, err := jsonx.MarshalStrict(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestCodecAliases(t *testing.T) {
 			map[string]any{"name": "blosc", "configuration": map[string]any{"cname": "zstd", "clevel": 3, "shuffle": 1, "typesize": 4}}},
 	} {
 		s := zarr.NewMemoryStore()
-		raw, _ := json.Marshal(v3Doc(codecs))
+		raw, _ := jsonx.MarshalStrict(v3Doc(codecs))
 		_ = s.Set(ctx, "a/zarr.json", raw)
 		_ = s.Set(ctx, "a/c/1", chunk)
 		arr, err := zarr.OpenArray(ctx, s, "a")
@@ -130,7 +130,7 @@ func TestCreateV3WritesNumcodecsNames(t *testing.T) {
 	var m struct {
 		Codecs []struct{ Name string } `json:"codecs"`
 	}
-	if err := json.Unmarshal(doc, &m); err != nil {
+	if err := jsonx.UnmarshalStrict(doc, &m); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

@@ -3,7 +3,6 @@ package zarr
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"strings"
 	"sync"
 
@@ -262,7 +261,7 @@ func consolidatedChildren(ctx context.Context, s Store, parent string) []string 
 	var paths []string
 	if data, ok, err := get(ctx, s, keyZmetadata); err == nil && ok {
 		var doc struct {
-			Metadata map[string]json.RawMessage `json:"metadata"`
+			Metadata map[string]jsonx.RawMessage `json:"metadata"`
 		}
 		if jsonx.Unmarshal(data, &doc) == nil {
 			for k := range doc.Metadata {
@@ -276,7 +275,7 @@ func consolidatedChildren(ctx context.Context, s Store, parent string) []string 
 	} else if data, ok, err := get(ctx, s, keyZarrJSON); err == nil && ok {
 		var doc struct {
 			Consolidated struct {
-				Metadata map[string]json.RawMessage `json:"metadata"`
+				Metadata map[string]jsonx.RawMessage `json:"metadata"`
 			} `json:"consolidated_metadata"`
 		}
 		if jsonx.Unmarshal(data, &doc) == nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // rtCase is one array the engine writes for zarr-python to read back.
@@ -367,7 +367,7 @@ func TestZarrPythonReadsOurWrites(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("nothing was written")
 	}
-	data, err := json.Marshal(cases)
+	data, err := jsonx.MarshalStrict(cases)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package zarr
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -24,23 +23,23 @@ import (
 // suite runs too (tests/node/tsspec.test.mjs).
 
 type specCase struct {
-	Name   string                     `json:"name"`
-	Source string                     `json:"source"`
-	Files  map[string]json.RawMessage `json:"files"`
-	Steps  []json.RawMessage          `json:"steps"`
+	Name   string                      `json:"name"`
+	Source string                      `json:"source"`
+	Files  map[string]jsonx.RawMessage `json:"files"`
+	Steps  []jsonx.RawMessage          `json:"steps"`
 }
 
 type specStep struct {
-	Op        string          `json:"op"`
-	Spec      json.RawMessage `json:"spec"`
-	Selection string          `json:"selection"`
-	Value     json.RawMessage `json:"value"`
-	Shape     []int           `json:"shape"`
+	Op        string           `json:"op"`
+	Spec      jsonx.RawMessage `json:"spec"`
+	Selection string           `json:"selection"`
+	Value     jsonx.RawMessage `json:"value"`
+	Shape     []int            `json:"shape"`
 	Options   struct {
 		ExpandOnly, ShrinkOnly, ResizeMetadataOnly bool
 	} `json:"options"`
-	Exact  bool            `json:"exact"`
-	Expect json.RawMessage `json:"expect"`
+	Exact  bool             `json:"exact"`
+	Expect jsonx.RawMessage `json:"expect"`
 }
 
 var caseRun atomic.Int64
@@ -53,7 +52,7 @@ func TestSpecCases(t *testing.T) {
 	var file struct {
 		Cases []specCase `json:"cases"`
 	}
-	if err := json.Unmarshal(raw, &file); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &file); err != nil {
 		t.Fatal(err)
 	}
 	if len(file.Cases) < 30 {
@@ -68,9 +67,9 @@ func runSpecCase(t *testing.T, c specCase) {
 	ctx := context.Background()
 	dir := filepath.ToSlash(t.TempDir())
 	id := fmt.Sprintf("go-%d-%d", time.Now().UnixNano(), caseRun.Add(1))
-	subst := func(raw json.RawMessage) json.RawMessage {
+	subst := func(raw jsonx.RawMessage) jsonx.RawMessage {
 		s := strings.ReplaceAll(string(raw), "$DIR", dir)
-		return json.RawMessage(strings.ReplaceAll(s, "$ID", id))
+		return jsonx.RawMessage(strings.ReplaceAll(s, "$ID", id))
 	}
 	for name, content := range c.Files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -80,18 +79,18 @@ func runSpecCase(t *testing.T, c specCase) {
 	var arr *Array
 	for i, rawStep := range c.Steps {
 		var st specStep
-		must(t, json.Unmarshal(subst(rawStep), &st))
+		must(t, jsonx.UnmarshalStrict(subst(rawStep), &st))
 		where := fmt.Sprintf("step %d (%s)", i, st.Op)
-		var expect map[string]json.RawMessage
+		var expect map[string]jsonx.RawMessage
 		if len(st.Expect) > 0 && st.Expect[0] == '{' {
-			must(t, json.Unmarshal(st.Expect, &expect))
+			must(t, jsonx.UnmarshalStrict(st.Expect, &expect))
 		}
 		var err error
 		switch st.Op {
 		case "open":
 			var spec any = []byte(st.Spec)
 			var s string
-			if json.Unmarshal(st.Spec, &s) == nil {
+			if jsonx.UnmarshalStrict(st.Spec, &s) == nil {
 				spec = s
 			}
 			var a *Array
@@ -136,12 +135,12 @@ func runSpecCase(t *testing.T, c specCase) {
 			t.Fatalf("%s: no error, want %s", where, wantErr)
 		case err != nil:
 			var code string
-			json.Unmarshal(wantErr, &code)
+			jsonx.UnmarshalStrict(wantErr, &code)
 			if string(errs.CodeOf(err)) != code {
 				t.Fatalf("%s: error %v, want code %s", where, err, code)
 			}
 			var msg string
-			json.Unmarshal(expect["message"], &msg)
+			jsonx.UnmarshalStrict(expect["message"], &msg)
 			if !strings.Contains(err.Error(), msg) {
 				t.Fatalf("%s: error %q does not contain %q", where, err, msg)
 			}
@@ -150,7 +149,7 @@ func runSpecCase(t *testing.T, c specCase) {
 }
 
 // checkOpened compares an opened array with the expectations of an open step.
-func checkOpened(t *testing.T, where string, a *Array, expect map[string]json.RawMessage) {
+func checkOpened(t *testing.T, where string, a *Array, expect map[string]jsonx.RawMessage) {
 	t.Helper()
 	if expect == nil {
 		return
@@ -174,8 +173,8 @@ func checkOpened(t *testing.T, where string, a *Array, expect map[string]json.Ra
 		case "dimensionNames":
 			compareJSON(t, where+" dimension names", a.DimensionNames(), want)
 		case "spec":
-			var members map[string]json.RawMessage
-			must(t, json.Unmarshal(want, &members))
+			var members map[string]jsonx.RawMessage
+			must(t, jsonx.UnmarshalStrict(want, &members))
 			for m, w := range members {
 				compareJSON(t, where+" spec."+m, spec[m], w)
 			}
@@ -187,25 +186,25 @@ func checkOpened(t *testing.T, where string, a *Array, expect map[string]json.Ra
 
 // compareJSON compares got (a Go value) with want (JSON) after both pass
 // through JSON, numbers compared as float64.
-func compareJSON(t *testing.T, where string, got any, want json.RawMessage) {
+func compareJSON(t *testing.T, where string, got any, want jsonx.RawMessage) {
 	t.Helper()
 	g, err := jsonx.Marshal(got, "")
 	if err != nil {
 		t.Fatalf("%s: %v", where, err)
 	}
 	var gv, wv any
-	must(t, json.Unmarshal(g, &gv))
-	must(t, json.Unmarshal(want, &wv))
+	must(t, jsonx.UnmarshalStrict(g, &gv))
+	must(t, jsonx.UnmarshalStrict(want, &wv))
 	if !reflect.DeepEqual(gv, wv) {
 		t.Fatalf("%s:\n got  %s\n want %s", where, g, want)
 	}
 }
 
-func fileBytes(t *testing.T, content json.RawMessage) []byte {
+func fileBytes(t *testing.T, content jsonx.RawMessage) []byte {
 	var h struct {
 		Hex *string `json:"hex"`
 	}
-	if json.Unmarshal(content, &h) == nil && h.Hex != nil {
+	if jsonx.UnmarshalStrict(content, &h) == nil && h.Hex != nil {
 		b, err := hex.DecodeString(*h.Hex)
 		must(t, err)
 		return b
@@ -213,7 +212,7 @@ func fileBytes(t *testing.T, content json.RawMessage) []byte {
 	return content
 }
 
-func checkFiles(t *testing.T, where, dir string, exact bool, expect map[string]json.RawMessage) {
+func checkFiles(t *testing.T, where, dir string, exact bool, expect map[string]jsonx.RawMessage) {
 	t.Helper()
 	var names []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
@@ -245,17 +244,17 @@ func checkFiles(t *testing.T, where, dir string, exact bool, expect map[string]j
 		var h struct {
 			Hex *string `json:"hex"`
 		}
-		if json.Unmarshal(content, &h) == nil && h.Hex != nil {
+		if jsonx.UnmarshalStrict(content, &h) == nil && h.Hex != nil {
 			if got := hex.EncodeToString(data); got != *h.Hex {
 				t.Fatalf("%s: %s holds %s, want %s", where, name, got, *h.Hex)
 			}
 			continue
 		}
 		var gv, wv any
-		if err := json.Unmarshal(data, &gv); err != nil {
+		if err := jsonx.UnmarshalStrict(data, &gv); err != nil {
 			t.Fatalf("%s: %s is not JSON: %v", where, name, err)
 		}
-		must(t, json.Unmarshal(content, &wv))
+		must(t, jsonx.UnmarshalStrict(content, &wv))
 		if !reflect.DeepEqual(gv, wv) {
 			t.Fatalf("%s: %s holds\n %s\nwant\n %s", where, name, data, content)
 		}
@@ -288,7 +287,7 @@ func jsonShape(v any) []int {
 	}
 }
 
-func ndFromJSON(t *testing.T, dt *dtype.DataType, raw json.RawMessage) *NDArray {
+func ndFromJSON(t *testing.T, dt *dtype.DataType, raw jsonx.RawMessage) *NDArray {
 	t.Helper()
 	var v any
 	must(t, jsonx.Unmarshal(raw, &v))
@@ -303,7 +302,7 @@ func ndFromJSON(t *testing.T, dt *dtype.DataType, raw json.RawMessage) *NDArray 
 	return a
 }
 
-func compareValues(t *testing.T, where string, got *NDArray, want json.RawMessage) {
+func compareValues(t *testing.T, where string, got *NDArray, want jsonx.RawMessage) {
 	t.Helper()
 	var v any
 	must(t, jsonx.Unmarshal(want, &v))
@@ -316,7 +315,7 @@ func compareValues(t *testing.T, where string, got *NDArray, want json.RawMessag
 		g := dt.LoadFloat64(b[i*dt.Size : (i+1)*dt.Size])
 		var wf float64
 		switch x := w.(type) {
-		case json.Number:
+		case jsonx.Number:
 			wf, _ = x.Float64()
 		case float64:
 			wf = x

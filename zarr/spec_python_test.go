@@ -2,7 +2,6 @@ package zarr_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // TestZarrPythonReadsSpecArrays creates arrays through TensorStore specs
@@ -109,7 +109,7 @@ func TestZarrPythonReadsSpecArrays(t *testing.T) {
 		"chunks": []int{3, 4}, "shape": []int{3, 4}, "dtype": "<f8",
 		"values": [][]float64{{0, 0, 0, 0}, {0, 1, 2, 3}, {0, 0, 0, 0}}})
 
-	data, err := json.Marshal(checks)
+	data, err := jsonx.MarshalStrict(checks)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package zarr
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // extensionCodes returns, for one of TensorStore's v2 extension data types,
@@ -43,16 +43,16 @@ func extensionCodes(t *testing.T, name string) (codes [][]byte, values []float64
 		t.Fatal(err)
 	}
 	var tab struct {
-		Bits   int               `json:"bits"`
-		Values []json.RawMessage `json:"values"`
+		Bits   int                `json:"bits"`
+		Values []jsonx.RawMessage `json:"values"`
 	}
-	if err := json.Unmarshal(raw, &tab); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &tab); err != nil {
 		t.Fatal(err)
 	}
 	for c, r := range tab.Values {
 		var f float64
 		var s string
-		if json.Unmarshal(r, &s) == nil {
+		if jsonx.UnmarshalStrict(r, &s) == nil {
 			switch s {
 			case "nan", "-nan":
 				f = math.NaN()
@@ -62,7 +62,7 @@ func extensionCodes(t *testing.T, name string) (codes [][]byte, values []float64
 					t.Fatalf("%s: table entry %s", name, r)
 				}
 			}
-		} else if err := json.Unmarshal(r, &f); err != nil {
+		} else if err := jsonx.UnmarshalStrict(r, &f); err != nil {
 			t.Fatalf("%s: table entry %s", name, r)
 		}
 		b := []byte{byte(c)}
@@ -132,7 +132,7 @@ func TestV2ExtensionDTypes(t *testing.T) {
 			}
 			zarray, _, _ := s.Get(ctx, "w/.zarray")
 			var m map[string]any
-			must(t, json.Unmarshal(zarray, &m))
+			must(t, jsonx.UnmarshalStrict(zarray, &m))
 			if m["dtype"] != name {
 				t.Fatalf(".zarray dtype is %v, want %q", m["dtype"], name)
 			}

@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -20,6 +19,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -142,7 +142,7 @@ func jsJSON(v any, nf nonFinite) string {
 		return strconv.FormatBool(x)
 	case string:
 		return jsString(x)
-	case json.Number:
+	case jsonx.Number:
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return jsInt(big.NewInt(i))
 		}
@@ -224,7 +224,7 @@ func jsValue(v any) string {
 		return x
 	case bool:
 		return strconv.FormatBool(x)
-	case json.Number:
+	case jsonx.Number:
 		if bi, ok := new(big.Int).SetString(string(x), 10); ok {
 			return bi.String()
 		}
@@ -245,9 +245,7 @@ func jsValue(v any) string {
 // exact).
 func decodeJSON(raw []byte) (any, error) {
 	var v any
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	err := dec.Decode(&v)
+	err := jsonx.Unmarshal(raw, &v)
 	return v, err
 }
 

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -18,28 +17,29 @@ import (
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // Case is one expected read.
 type Case struct {
-	Name       string          `json:"name"`
-	Store      string          `json:"store"`
-	Path       string          `json:"path"`
-	ZarrFormat int             `json:"zarr_format"`
-	Selection  string          `json:"selection"`
-	Shape      []int           `json:"shape"`
-	DType      json.RawMessage `json:"dtype"`
-	Bytes      *string         `json:"bytes,omitempty"`
-	Strings    []string        `json:"strings,omitempty"`
-	Objects    []any           `json:"objects,omitempty"`
-	HasObjects bool            `json:"-"`
-	Note       string          `json:"note,omitempty"`
+	Name       string           `json:"name"`
+	Store      string           `json:"store"`
+	Path       string           `json:"path"`
+	ZarrFormat int              `json:"zarr_format"`
+	Selection  string           `json:"selection"`
+	Shape      []int            `json:"shape"`
+	DType      jsonx.RawMessage `json:"dtype"`
+	Bytes      *string          `json:"bytes,omitempty"`
+	Strings    []string         `json:"strings,omitempty"`
+	Objects    []any            `json:"objects,omitempty"`
+	HasObjects bool             `json:"-"`
+	Note       string           `json:"note,omitempty"`
 	// AnyNaN accepts any NaN bit pattern where a NaN is expected (for
 	// writers whose NaN sign or payload is an arithmetic accident).
 	AnyNaN bool `json:"-"`
 	// Error is set when the oracle could not read the array.
-	Error string          `json:"error,omitempty"`
-	Fill  json.RawMessage `json:"fill_value_raw,omitempty"`
+	Error string           `json:"error,omitempty"`
+	Fill  jsonx.RawMessage `json:"fill_value_raw,omitempty"`
 }
 
 // Load reads a cases.json file.
@@ -48,16 +48,14 @@ func Load(file string) ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	var raw []map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
+	var raw []map[string]jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(data, &raw); err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	cases := make([]Case, len(raw))
 	for i, r := range raw {
-		b, _ := json.Marshal(r)
-		dec := json.NewDecoder(bytesReader(b))
-		dec.UseNumber()
-		if err := dec.Decode(&cases[i]); err != nil {
+		b, _ := jsonx.MarshalStrict(r)
+		if err := jsonx.Unmarshal(b, &cases[i]); err != nil {
 			return nil, fmt.Errorf("%s: case %d: %v", file, i, err)
 		}
 		_, cases[i].HasObjects = r["objects"]
@@ -140,7 +138,7 @@ func Compare(got *zarr.NDArray, c Case) error {
 }
 
 // sameObject compares a decoded value with the JSON form of the expectation:
-// bytes as {"base64": ...}, numbers as json.Number.
+// bytes as {"base64": ...}, numbers as jsonx.Number.
 func sameObject(have, want any) bool {
 	switch w := want.(type) {
 	case nil:
@@ -172,7 +170,7 @@ func sameObject(have, want any) bool {
 			}
 		}
 		return true
-	case json.Number:
+	case jsonx.Number:
 		wf, _ := w.Float64()
 		switch h := have.(type) {
 		case int64:
@@ -180,7 +178,7 @@ func sameObject(have, want any) bool {
 			return err == nil && wi == h
 		case float64:
 			return h == wf || (math.IsNaN(h) && math.IsNaN(wf))
-		case json.Number:
+		case jsonx.Number:
 			return h == w
 		}
 		return false

@@ -2,9 +2,9 @@ package blosc
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,7 +112,7 @@ func TestEncodeCBloscDecode(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "chunks.bin"), blob, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mj, _ := json.Marshal(map[string]any{"cases": manifest})
+	mj, _ := jsonx.MarshalStrict(map[string]any{"cases": manifest})
 	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), mj, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"io"
 	"os"
 	"path/filepath"
@@ -43,7 +43,7 @@ func loadFixtures(t testing.TB) []fixture {
 	var idx struct {
 		Fixtures [][]any `json:"fixtures"`
 	}
-	if err := json.Unmarshal(raw, &idx); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &idx); err != nil {
 		t.Fatal(err)
 	}
 	fz, err := os.Open(filepath.Join(fixtureDir, "chunks.bin.gz"))

@@ -1,10 +1,9 @@
 package codec
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -14,7 +13,7 @@ type astypeCodec struct{ numericFilter }
 
 func init() { Register(newAstype, "numcodecs.astype") }
 
-func newAstype(cfg json.RawMessage, _ Spec) (any, error) {
+func newAstype(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err

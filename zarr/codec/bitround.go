@@ -2,11 +2,11 @@ package codec
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	mbits "math/bits"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -17,7 +17,7 @@ type bitroundCodec struct{ keepbits int }
 
 func init() { Register(newBitround, "numcodecs.bitround") }
 
-func newBitround(cfg json.RawMessage, _ Spec) (any, error) {
+func newBitround(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err

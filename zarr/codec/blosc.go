@@ -1,12 +1,12 @@
 package codec
 
 import (
-	"encoding/json"
 	"errors"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/blosc"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // bloscCodec is the v3 "blosc" codec over package blosc: shuffle by name,
@@ -16,7 +16,7 @@ type bloscCodec struct{ opt blosc.Options }
 
 func init() { Register(newBlosc, "blosc") }
 
-func newBlosc(cfg json.RawMessage, in Spec) (any, error) {
+func newBlosc(cfg jsonx.RawMessage, in Spec) (any, error) {
 	var c struct {
 		Cname     *string `json:"cname"`
 		Clevel    *int    `json:"clevel"`

@@ -1,10 +1,9 @@
 package codec
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -17,7 +16,7 @@ func init() {
 	Register(newBytes, "bytes")
 }
 
-func newBytes(cfg json.RawMessage, in Spec) (any, error) {
+func newBytes(cfg jsonx.RawMessage, in Spec) (any, error) {
 	var c struct {
 		Endian *string `json:"endian"`
 	}

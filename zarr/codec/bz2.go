@@ -4,11 +4,11 @@ package codec
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 
 	"github.com/dsnet/compress/bzip2"
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // bz2Codec is numcodecs "bz2": a bzip2 stream (decoding reads concatenated
@@ -17,7 +17,7 @@ type bz2Codec struct{ level int }
 
 func init() { Register(newBZ2, "numcodecs.bz2") }
 
-func newBZ2(cfg json.RawMessage, _ Spec) (any, error) {
+func newBZ2(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err

@@ -1,11 +1,11 @@
 package codec
 
 import (
-	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -27,7 +27,7 @@ func (c *categorizeCodec) ViewTypes() (in, out *dtype.DataType) { return c.cfgDT
 
 func init() { Register(newCategorize, "numcodecs.categorize") }
 
-func newCategorize(cfg json.RawMessage, _ Spec) (any, error) {
+func newCategorize(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func newCategorize(cfg json.RawMessage, _ Spec) (any, error) {
 	if len(m["labels"]) == 0 {
 		return nil, fmtx.Errorf("labels is required")
 	}
-	if err := json.Unmarshal(m["labels"], &c.labels); err != nil {
+	if err := jsonx.UnmarshalStrict(m["labels"], &c.labels); err != nil {
 		return nil, fmtx.Errorf("labels must be a list of strings")
 	}
 	return c, nil

@@ -2,7 +2,6 @@ package codec
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"hash/adler32"
 	"hash/crc32"
 	"math"
@@ -10,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // checksumCodec appends or prepends a 32-bit checksum of the data as 4
@@ -33,7 +33,7 @@ func init() {
 		"crc32c")
 	Register(checksumFactory("crc32", crc32.ChecksumIEEE, true), "numcodecs.crc32")
 	Register(checksumFactory("adler32", adler32.Checksum, true), "numcodecs.adler32")
-	Register(func(cfg json.RawMessage, in Spec) (any, error) {
+	Register(func(cfg jsonx.RawMessage, in Spec) (any, error) {
 		c, err := checksumFactory("fletcher32", fletcher32, false)(cfg, in)
 		if err == nil {
 			// zarrs (to 0.23 at least) leaves a trailing odd byte out of the
@@ -82,7 +82,7 @@ type jenkinsCodec struct {
 	prefix  []byte
 }
 
-func newJenkins(cfg json.RawMessage, _ Spec) (any, error) {
+func newJenkins(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err
@@ -100,14 +100,14 @@ func newJenkins(cfg json.RawMessage, _ Spec) (any, error) {
 		var ints []int
 		var text string
 		switch {
-		case json.Unmarshal(raw, &ints) == nil:
+		case jsonx.UnmarshalStrict(raw, &ints) == nil:
 			for _, v := range ints {
 				if v < 0 || v > 255 {
 					return nil, fmtx.Errorf("prefix byte %d is out of range", v)
 				}
 				list = append(list, byte(v))
 			}
-		case json.Unmarshal(raw, &text) == nil:
+		case jsonx.UnmarshalStrict(raw, &text) == nil:
 			list = []byte(text)
 		default:
 			return nil, fmtx.Errorf("prefix must be null, a list of byte values or a string")
@@ -209,7 +209,7 @@ func lookup3(k []byte, initval uint32) uint32 {
 }
 
 func checksumFactory(name string, sum func([]byte) uint32, start bool) Factory {
-	return func(cfg json.RawMessage, _ Spec) (any, error) {
+	return func(cfg jsonx.RawMessage, _ Spec) (any, error) {
 		m, err := configMembers(cfg)
 		if err != nil {
 			return nil, err

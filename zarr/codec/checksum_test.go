@@ -3,10 +3,10 @@ package codec
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // The vectors are numcodecs' own (its tests/test_jenkins.py and
@@ -68,7 +68,7 @@ func TestJenkinsLookup3Vectors(t *testing.T) {
 	for _, b := range []byte("FADB\x00\x01\xcf\x01\x00\x00\x00\x00\x00\x00") {
 		ints = append(ints, int(b))
 	}
-	prefix, _ := json.Marshal(map[string]any{"prefix": ints})
+	prefix, _ := jsonx.MarshalStrict(map[string]any{"prefix": ints})
 	k := build(t, "numcodecs.jenkins_lookup3", string(prefix), Spec{}).(BytesToBytes)
 	if _, err := k.Decode(index); err != nil {
 		t.Errorf("HDF5's checksum of its fixed-array block: %v", err)

@@ -8,12 +8,12 @@
 package codec
 
 import (
-	"encoding/json"
 	"sort"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 	zstore "github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
@@ -58,14 +58,14 @@ type FixedSizer interface {
 // configuration object.
 type Config struct {
 	Name          string
-	Configuration json.RawMessage // a JSON object, or nil
+	Configuration jsonx.RawMessage // a JSON object, or nil
 }
 
 // Factory builds a codec from its configuration. in is the representation
 // the codec receives when encoding: for bytes→bytes codecs, the array
 // representation before the array→bytes codec (blosc takes its typesize
 // from it).
-type Factory func(cfg json.RawMessage, in Spec) (any, error)
+type Factory func(cfg jsonx.RawMessage, in Spec) (any, error)
 
 var registry = map[string]Factory{}
 
@@ -138,11 +138,11 @@ var knownUnsupported = map[string]string{
 
 // ParseConfig decodes a JSON configuration object into v. Unknown fields are
 // ignored: v2 configurations carry "id" and writers add their own.
-func ParseConfig(cfg json.RawMessage, v any) error {
+func ParseConfig(cfg jsonx.RawMessage, v any) error {
 	if len(cfg) == 0 || string(cfg) == "null" {
 		return nil
 	}
-	return json.Unmarshal(cfg, v)
+	return jsonx.UnmarshalStrict(cfg, v)
 }
 
 // Chain is a resolved codec pipeline for one chunk representation.

@@ -1,9 +1,8 @@
 package codec
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // DEFLATE expands at most 1032:1 (a 258-byte match in under 2 bits).
@@ -23,7 +22,7 @@ func init() {
 	Register(newGzip, "gzip")
 }
 
-func deflateLevel(cfg json.RawMessage) (int, error) {
+func deflateLevel(cfg jsonx.RawMessage) (int, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return 0, err
@@ -38,7 +37,7 @@ func deflateLevel(cfg json.RawMessage) (int, error) {
 	return level, nil
 }
 
-func newZlib(cfg json.RawMessage, _ Spec) (any, error) {
+func newZlib(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	level, err := deflateLevel(cfg)
 	if err != nil {
 		return nil, err
@@ -46,7 +45,7 @@ func newZlib(cfg json.RawMessage, _ Spec) (any, error) {
 	return &zlibCodec{level: level}, nil
 }
 
-func newGzip(cfg json.RawMessage, _ Spec) (any, error) {
+func newGzip(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	level, err := deflateLevel(cfg)
 	if err != nil {
 		return nil, err

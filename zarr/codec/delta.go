@@ -1,12 +1,12 @@
 package codec
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -24,7 +24,7 @@ type numericFilter struct {
 // ViewTypes returns dtype and astype as configured.
 func (f *numericFilter) ViewTypes() (in, out *dtype.DataType) { return f.cfgDT, f.cfgAs }
 
-func parseNumericFilter(name string, m map[string]json.RawMessage, dtKey, asKey string, asRequired bool) (numericFilter, error) {
+func parseNumericFilter(name string, m map[string]jsonx.RawMessage, dtKey, asKey string, asRequired bool) (numericFilter, error) {
 	f := numericFilter{name: name}
 	var err error
 	if f.dt, err = parseFilterDType(m[dtKey], dtKey); err != nil {
@@ -91,7 +91,7 @@ type deltaCodec struct{ numericFilter }
 
 func init() { Register(newDelta, "numcodecs.delta") }
 
-func newDelta(cfg json.RawMessage, _ Spec) (any, error) {
+func newDelta(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err

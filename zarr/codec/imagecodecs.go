@@ -3,12 +3,12 @@
 package codec
 
 import (
-	"encoding/json"
 	"slices"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -18,8 +18,8 @@ import (
 // predictors as filters. Decoding only: nobody writes Zarr with them.
 
 func init() {
-	Register(func(json.RawMessage, Spec) (any, error) { return tiffLZW{}, nil }, "imagecodecs_lzw")
-	Register(func(json.RawMessage, Spec) (any, error) { return packBits{}, nil }, "imagecodecs_packbits")
+	Register(func(jsonx.RawMessage, Spec) (any, error) { return tiffLZW{}, nil }, "imagecodecs_lzw")
+	Register(func(jsonx.RawMessage, Spec) (any, error) { return packBits{}, nil }, "imagecodecs_packbits")
 	Register(newPredictor("imagecodecs_delta"), "imagecodecs_delta")
 	Register(newPredictor("imagecodecs_floatpred"), "imagecodecs_floatpred")
 }
@@ -174,7 +174,7 @@ type predictor struct {
 }
 
 func newPredictor(name string) Factory {
-	return func(cfg json.RawMessage, _ Spec) (any, error) {
+	return func(cfg jsonx.RawMessage, _ Spec) (any, error) {
 		m, err := configMembers(cfg)
 		if err != nil {
 			return nil, err

@@ -3,11 +3,11 @@ package codec_test
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // floatPlanes encodes one row of float32 samples the way TIFF's
@@ -37,7 +37,7 @@ func TestFloatPredictorByteOrder(t *testing.T) {
 	want := []float32{1, 2.5, -3, 100, 1e-7, -65504}
 	for _, dt := range []string{"<f4", ">f4"} {
 		s := zarr.NewMemoryStore()
-		meta, _ := json.Marshal(map[string]any{
+		meta, _ := jsonx.MarshalStrict(map[string]any{
 			"zarr_format": 2, "shape": []int{len(want)}, "chunks": []int{len(want)}, "dtype": dt,
 			"compressor": nil, "fill_value": 0, "order": "C",
 			"filters": []any{map[string]any{"id": "imagecodecs_floatpred", "axis": -1, "dist": 1, "shape": []int{len(want)}, "dtype": dt}},

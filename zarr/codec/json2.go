@@ -1,7 +1,6 @@
 package codec
 
 import (
-	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -32,7 +32,7 @@ type json2Codec struct {
 
 func init() { Register(newJSON2, "numcodecs.json2") }
 
-func newJSON2(cfg json.RawMessage, _ Spec) (any, error) {
+func newJSON2(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err
@@ -61,15 +61,15 @@ func newJSON2(cfg json.RawMessage, _ Spec) (any, error) {
 		var s string
 		var b bool
 		switch {
-		case json.Unmarshal(m["indent"], &n) == nil:
+		case jsonx.UnmarshalStrict(m["indent"], &n) == nil:
 			s = strings.Repeat(" ", max(n, 0))
-		case json.Unmarshal(m["indent"], &b) == nil:
+		case jsonx.UnmarshalStrict(m["indent"], &b) == nil:
 			// Python's bool is an int: indent=True is 1 space, False 0
 			// (newlines only), as the json module writes them.
 			if b {
 				s = " "
 			}
-		case json.Unmarshal(m["indent"], &s) == nil:
+		case jsonx.UnmarshalStrict(m["indent"], &s) == nil:
 		default:
 			return nil, fmtx.Errorf("indent must be null, an integer, a boolean or a string")
 		}
@@ -81,7 +81,7 @@ func newJSON2(cfg json.RawMessage, _ Spec) (any, error) {
 	}
 	if raw := strings.TrimSpace(string(m["separators"])); raw != "" && raw != "null" {
 		var seps []string
-		if err := json.Unmarshal(m["separators"], &seps); err != nil || len(seps) != 2 {
+		if err := jsonx.UnmarshalStrict(m["separators"], &seps); err != nil || len(seps) != 2 {
 			return nil, fmtx.Errorf("separators must be a pair of strings")
 		}
 		c.itemSep, c.keySep = seps[0], seps[1]
@@ -209,7 +209,7 @@ func (w *pyJSONWriter) value(v any, depth int) error {
 		return w.float(float64(x))
 	case float64:
 		return w.float(x)
-	case json.Number:
+	case jsonx.Number:
 		w.sb.WriteString(x.String())
 	case []any:
 		if len(x) == 0 {
@@ -786,7 +786,7 @@ func (p *jsonParser) hex4() (rune, bool) {
 type jsonLegacyCodec struct{}
 
 func init() {
-	Register(func(json.RawMessage, Spec) (any, error) { return jsonLegacyCodec{}, nil }, "numcodecs.json")
+	Register(func(jsonx.RawMessage, Spec) (any, error) { return jsonLegacyCodec{}, nil }, "numcodecs.json")
 }
 
 func (jsonLegacyCodec) Encode(*nd.Array) ([]byte, error) {

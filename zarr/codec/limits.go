@@ -2,7 +2,6 @@ package codec
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // maxDecodedSize bounds what a decompressor produces for one chunk when no
@@ -150,13 +150,13 @@ func ratioLimit(limit, n, ratio, slack int) int {
 // intOption reads an optional integer member of a configuration that may be
 // null or absent (numcodecs writes null for defaults), accepting integral
 // floats such as 5.0.
-func intOption(raw json.RawMessage, name string, def int) (int, error) {
+func intOption(raw jsonx.RawMessage, name string, def int) (int, error) {
 	s := strings.TrimSpace(string(raw))
 	if s == "" || s == "null" {
 		return def, nil
 	}
 	var f float64
-	if err := json.Unmarshal(raw, &f); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &f); err != nil {
 		return 0, fmtx.Errorf("%s must be an integer, got %s", name, s)
 	}
 	if f != float64(int64(f)) || f > 1<<31 || f < -(1<<31) {
@@ -166,16 +166,16 @@ func intOption(raw json.RawMessage, name string, def int) (int, error) {
 }
 
 // boolOption reads an optional boolean (null or absent gives def).
-func boolOption(raw json.RawMessage, name string, def bool) (bool, error) {
+func boolOption(raw jsonx.RawMessage, name string, def bool) (bool, error) {
 	s := strings.TrimSpace(string(raw))
 	if s == "" || s == "null" {
 		return def, nil
 	}
 	var b bool
-	if err := json.Unmarshal(raw, &b); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &b); err != nil {
 		// numcodecs configs written by Python may use 0/1.
 		var n float64
-		if json.Unmarshal(raw, &n) == nil && (n == 0 || n == 1) {
+		if jsonx.UnmarshalStrict(raw, &n) == nil && (n == 0 || n == 1) {
 			return n == 1, nil
 		}
 		return false, fmtx.Errorf("%s must be true or false, got %s", name, s)
@@ -184,13 +184,13 @@ func boolOption(raw json.RawMessage, name string, def bool) (bool, error) {
 }
 
 // stringOption reads an optional string (null or absent gives def).
-func stringOption(raw json.RawMessage, name, def string) (string, error) {
+func stringOption(raw jsonx.RawMessage, name, def string) (string, error) {
 	s := strings.TrimSpace(string(raw))
 	if s == "" || s == "null" {
 		return def, nil
 	}
 	var v string
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &v); err != nil {
 		return "", fmtx.Errorf("%s must be a string, got %s", name, s)
 	}
 	return v, nil
@@ -198,12 +198,12 @@ func stringOption(raw json.RawMessage, name, def string) (string, error) {
 
 // configMembers splits a configuration object into its members (unknown
 // members are kept and ignored by the callers; v2 configs carry "id").
-func configMembers(cfg json.RawMessage) (map[string]json.RawMessage, error) {
-	m := map[string]json.RawMessage{}
+func configMembers(cfg jsonx.RawMessage) (map[string]jsonx.RawMessage, error) {
+	m := map[string]jsonx.RawMessage{}
 	if len(cfg) == 0 || strings.TrimSpace(string(cfg)) == "null" {
 		return m, nil
 	}
-	if err := json.Unmarshal(cfg, &m); err != nil {
+	if err := jsonx.UnmarshalStrict(cfg, &m); err != nil {
 		return nil, fmtx.Errorf("configuration must be a JSON object: %v", err)
 	}
 	return m, nil

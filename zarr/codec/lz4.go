@@ -2,7 +2,8 @@ package codec
 
 import (
 	"encoding/binary"
-	"encoding/json"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // lz4Codec is numcodecs "lz4": the uncompressed size as a 4-byte
@@ -12,7 +13,7 @@ type lz4Codec struct{ acceleration int }
 
 func init() { Register(newLZ4, "numcodecs.lz4") }
 
-func newLZ4(cfg json.RawMessage, _ Spec) (any, error) {
+func newLZ4(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err

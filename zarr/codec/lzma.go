@@ -5,7 +5,6 @@ package codec
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/ulikunitz/xz/lzma"
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // lzmaCodec is numcodecs "lzma" (Python's lzma module): format 1 is an xz
@@ -60,7 +60,7 @@ var xzFilterNames = map[uint64]string{
 
 func init() { Register(newLZMA, "numcodecs.lzma") }
 
-func newLZMA(cfg json.RawMessage, _ Spec) (any, error) {
+func newLZMA(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err
@@ -112,11 +112,9 @@ func newLZMA(cfg json.RawMessage, _ Spec) (any, error) {
 	return c, nil
 }
 
-func parseLZMAFilters(raw json.RawMessage, preset int) (*lzmaFilterSpec, error) {
-	var list []map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&list); err != nil {
+func parseLZMAFilters(raw jsonx.RawMessage, preset int) (*lzmaFilterSpec, error) {
+	var list []map[string]jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(raw, &list); err != nil {
 		return nil, fmtx.Errorf("filters must be a list of objects with an \"id\": %v", err)
 	}
 	var spec *lzmaFilterSpec

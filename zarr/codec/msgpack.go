@@ -1,12 +1,12 @@
 package codec
 
 import (
-	"encoding/json"
 	"math"
 	"sort"
 	"unicode/utf8"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -22,7 +22,7 @@ type msgpackCodec struct {
 
 func init() { Register(newMsgpack, "numcodecs.msgpack2") }
 
-func newMsgpack(cfg json.RawMessage, _ Spec) (any, error) {
+func newMsgpack(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err
@@ -188,7 +188,7 @@ func (w *msgpackWriter) value(v any, depth int) error {
 		w.float(float64(x))
 	case float64:
 		w.float(x)
-	case json.Number:
+	case jsonx.Number:
 		if i, err := x.Int64(); err == nil {
 			w.int(i)
 		} else if f, err := x.Float64(); err == nil {

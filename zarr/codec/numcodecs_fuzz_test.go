@@ -2,7 +2,6 @@ package codec
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 
 	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // fuzzCodecs are the codecs FuzzDecode drives; the fuzzer picks one with
@@ -76,9 +76,9 @@ func fuzzDecode(t *testing.T, data []byte, sel uint8, n uint16) {
 		}
 		spec = Spec{Shape: []int{int(n % 4096)}, DType: dt, Fill: dt.ZeroFill()}
 	}
-	var raw json.RawMessage
+	var raw jsonx.RawMessage
 	if fc.cfg != "" {
-		raw = json.RawMessage(fc.cfg)
+		raw = jsonx.RawMessage(fc.cfg)
 	}
 	c, err := Build(Config{Name: fc.name, Configuration: raw}, spec)
 	if err != nil {

@@ -3,7 +3,6 @@ package codec
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"math"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/meta/names"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
@@ -33,26 +33,26 @@ type vectorIndex struct {
 }
 
 type vector struct {
-	Name          string          `json:"name"`
-	Kind          string          `json:"kind"`
-	Config        json.RawMessage `json:"config"`
-	DecodeConfig  json.RawMessage `json:"decode_config"`
-	DType         string          `json:"dtype"`
-	Shape         []int           `json:"shape"`
-	Input         string          `json:"input"`
-	InputValues   []tagged        `json:"input_values"`
-	Encoded       string          `json:"encoded"`
-	EncodedDType  string          `json:"encoded_dtype"`
-	EncodedShape  []int           `json:"encoded_shape"`
-	Decoded       string          `json:"decoded"`
-	DecodedValues []tagged        `json:"decoded_values"`
-	Exact         bool            `json:"exact"`
-	GoError       string          `json:"go_error"`
+	Name          string           `json:"name"`
+	Kind          string           `json:"kind"`
+	Config        jsonx.RawMessage `json:"config"`
+	DecodeConfig  jsonx.RawMessage `json:"decode_config"`
+	DType         string           `json:"dtype"`
+	Shape         []int            `json:"shape"`
+	Input         string           `json:"input"`
+	InputValues   []tagged         `json:"input_values"`
+	Encoded       string           `json:"encoded"`
+	EncodedDType  string           `json:"encoded_dtype"`
+	EncodedShape  []int            `json:"encoded_shape"`
+	Decoded       string           `json:"decoded"`
+	DecodedValues []tagged         `json:"decoded_values"`
+	Exact         bool             `json:"exact"`
+	GoError       string           `json:"go_error"`
 }
 
 type tagged struct {
-	T string          `json:"t"`
-	V json.RawMessage `json:"v,omitempty"`
+	T string           `json:"t"`
+	V jsonx.RawMessage `json:"v,omitempty"`
 }
 
 func loadIndex(t testing.TB) *vectorIndex {
@@ -62,7 +62,7 @@ func loadIndex(t testing.TB) *vectorIndex {
 		t.Fatalf("reading vectors (regenerate with tests/codecs/gen_vectors.py): %v", err)
 	}
 	var idx vectorIndex
-	if err := json.Unmarshal(raw, &idx); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &idx); err != nil {
 		t.Fatal(err)
 	}
 	return &idx
@@ -84,11 +84,11 @@ func untag(t testing.TB, v tagged) any {
 		return nil
 	case "bool":
 		var b bool
-		must(t, json.Unmarshal(v.V, &b))
+		must(t, jsonx.UnmarshalStrict(v.V, &b))
 		return b
 	case "int":
 		var s string
-		must(t, json.Unmarshal(v.V, &s))
+		must(t, jsonx.UnmarshalStrict(v.V, &s))
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return i
 		}
@@ -97,7 +97,7 @@ func untag(t testing.TB, v tagged) any {
 		return u
 	case "float":
 		var s string
-		must(t, json.Unmarshal(v.V, &s))
+		must(t, jsonx.UnmarshalStrict(v.V, &s))
 		f, err := strconv.ParseFloat(s, 64)
 		must(t, err)
 		if math.IsNaN(f) {
@@ -107,31 +107,31 @@ func untag(t testing.TB, v tagged) any {
 		return f
 	case "str":
 		var s string
-		must(t, json.Unmarshal(v.V, &s))
+		must(t, jsonx.UnmarshalStrict(v.V, &s))
 		return s
 	case "bytes":
 		var s string
-		must(t, json.Unmarshal(v.V, &s))
+		must(t, jsonx.UnmarshalStrict(v.V, &s))
 		b, err := base64.StdEncoding.DecodeString(s)
 		must(t, err)
 		return b
 	case "list":
 		var l []tagged
-		must(t, json.Unmarshal(v.V, &l))
+		must(t, jsonx.UnmarshalStrict(v.V, &l))
 		out := make([]any, len(l))
 		for i, e := range l {
 			out[i] = untag(t, e)
 		}
 		return out
 	case "dict":
-		var l [][2]json.RawMessage
-		must(t, json.Unmarshal(v.V, &l))
+		var l [][2]jsonx.RawMessage
+		must(t, jsonx.UnmarshalStrict(v.V, &l))
 		out := map[string]any{}
 		for _, kv := range l {
 			var k string
 			var e tagged
-			must(t, json.Unmarshal(kv[0], &k))
-			must(t, json.Unmarshal(kv[1], &e))
+			must(t, jsonx.UnmarshalStrict(kv[0], &k))
+			must(t, jsonx.UnmarshalStrict(kv[1], &e))
 			out[k] = untag(t, e)
 		}
 		return out
@@ -207,11 +207,11 @@ func intString(v any) (string, bool) {
 
 // modelConfig translates a numcodecs configuration as package meta does
 // (names.V2, names.Config).
-func modelConfig(t testing.TB, cfg json.RawMessage) Config {
-	var m map[string]json.RawMessage
-	must(t, json.Unmarshal(cfg, &m))
+func modelConfig(t testing.TB, cfg jsonx.RawMessage) Config {
+	var m map[string]jsonx.RawMessage
+	must(t, jsonx.UnmarshalStrict(cfg, &m))
 	var id string
-	must(t, json.Unmarshal(m["id"], &id))
+	must(t, jsonx.UnmarshalStrict(m["id"], &id))
 	name, err := names.V2(id)
 	if err != nil {
 		return Config{Name: id, Configuration: cfg} // Build reports it
@@ -302,7 +302,7 @@ func abbrevHex(b []byte) string {
 // buildVector builds a vector's codec: a bytes codec on its own, an array
 // filter or object codec inside a one-codec v2 pipeline (numcodecs'
 // semantics on stored bytes, with the vector dtype's byte order).
-func buildVector(t testing.TB, v *vector, cfg json.RawMessage, spec Spec) (any, error) {
+func buildVector(t testing.TB, v *vector, cfg jsonx.RawMessage, spec Spec) (any, error) {
 	mc := modelConfig(t, cfg)
 	if v.Kind == "bytes" {
 		return Build(mc, spec)
@@ -311,7 +311,7 @@ func buildVector(t testing.TB, v *vector, cfg json.RawMessage, spec Spec) (any, 
 	if mc.Configuration != nil {
 		step["configuration"] = mc.Configuration
 	}
-	pcfg, err := json.Marshal(map[string]any{"dtype": v.DType, "codecs": []any{step}})
+	pcfg, err := jsonx.MarshalStrict(map[string]any{"dtype": v.DType, "codecs": []any{step}})
 	must(t, err)
 	return Build(Config{Name: V2PipelineName, Configuration: pcfg}, spec)
 }
@@ -390,15 +390,15 @@ func encodeVector(t *testing.T, v *vector) ([]byte, error) {
 
 // goEncoding is one entry of the index check_go_encodings.py reads.
 type goEncoding struct {
-	Name          string          `json:"name"`
-	Kind          string          `json:"kind"`
-	Config        json.RawMessage `json:"config"`
-	DType         string          `json:"dtype"`
-	Shape         []int           `json:"shape"`
-	File          string          `json:"file"`
-	EncodedDType  string          `json:"encoded_dtype,omitempty"`
-	Decoded       string          `json:"decoded,omitempty"`
-	DecodedValues json.RawMessage `json:"decoded_values,omitempty"`
+	Name          string           `json:"name"`
+	Kind          string           `json:"kind"`
+	Config        jsonx.RawMessage `json:"config"`
+	DType         string           `json:"dtype"`
+	Shape         []int            `json:"shape"`
+	File          string           `json:"file"`
+	EncodedDType  string           `json:"encoded_dtype,omitempty"`
+	Decoded       string           `json:"decoded,omitempty"`
+	DecodedValues jsonx.RawMessage `json:"decoded_values,omitempty"`
 }
 
 // TestNumcodecsEncode encodes every vector's input in Go. Deterministic
@@ -441,7 +441,7 @@ func TestNumcodecsEncode(t *testing.T) {
 			e := goEncoding{Name: v.Name, Kind: v.Kind, Config: cfg, DType: v.DType, Shape: v.Shape, File: file,
 				EncodedDType: v.EncodedDType}
 			if v.DecodedValues != nil {
-				e.DecodedValues, _ = json.Marshal(v.DecodedValues)
+				e.DecodedValues, _ = jsonx.MarshalStrict(v.DecodedValues)
 			}
 			if v.Decoded != "" {
 				abs, err := filepath.Abs(filepath.Join(vectorDir, v.Decoded))
@@ -460,7 +460,7 @@ func TestNumcodecsEncode(t *testing.T) {
 
 func checkWithNumcodecs(t *testing.T, dir string, entries []goEncoding) {
 	python := peers.RequirePython(t, "numcodecs", "numpy")
-	raw, err := json.Marshal(entries)
+	raw, err := jsonx.MarshalStrict(entries)
 	must(t, err)
 	index := filepath.Join(dir, "go_index.json")
 	must(t, os.WriteFile(index, raw, 0o644))

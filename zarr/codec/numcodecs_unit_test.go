@@ -3,7 +3,6 @@ package codec
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -13,14 +12,15 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
 func build(t *testing.T, name, cfg string, spec Spec) any {
 	t.Helper()
-	var raw json.RawMessage
+	var raw jsonx.RawMessage
 	if cfg != "" {
-		raw = json.RawMessage(cfg)
+		raw = jsonx.RawMessage(cfg)
 	}
 	c, err := Build(Config{Name: name, Configuration: raw}, spec)
 	if err != nil {
@@ -156,7 +156,7 @@ func TestConfigErrors(t *testing.T) {
 		{"numcodecs.vlen-array", `{}`},
 	}
 	for _, c := range invalid {
-		_, err := Build(Config{Name: c.name, Configuration: json.RawMessage(c.cfg)}, f8)
+		_, err := Build(Config{Name: c.name, Configuration: jsonx.RawMessage(c.cfg)}, f8)
 		var e *errs.Error
 		if !errors.As(err, &e) || e.Code != errs.InvalidMetadata || e.Where != c.name {
 			t.Errorf("%s %s: got %v, want INVALID_METADATA naming the codec", c.name, c.cfg, err)
@@ -169,7 +169,7 @@ func TestConfigErrors(t *testing.T) {
 		{"numcodecs.json2", `{"encoding":"latin-1"}`},
 	}
 	for _, c := range unsupported {
-		_, err := Build(Config{Name: c.name, Configuration: json.RawMessage(c.cfg)}, f8)
+		_, err := Build(Config{Name: c.name, Configuration: jsonx.RawMessage(c.cfg)}, f8)
 		if errs.CodeOf(err) != errs.Unsupported {
 			t.Errorf("%s %s: got %v, want UNSUPPORTED", c.name, c.cfg, err)
 		} else if c.name == "numcodecs.lzma" && !strings.Contains(err.Error(), "BCJ") && !strings.Contains(err.Error(), "delta") {
@@ -187,7 +187,7 @@ func TestConfigErrors(t *testing.T) {
 		{"numcodecs.packbits", `{}`, i4},
 		{"numcodecs.categorize", `{"labels":["a"],"dtype":"|O"}`, i4},
 	} {
-		_, err := NewChain([]Config{{Name: c.name, Configuration: json.RawMessage(c.cfg)}, {Name: "bytes", Configuration: json.RawMessage(`{"endian":"little"}`)}}, c.in)
+		_, err := NewChain([]Config{{Name: c.name, Configuration: jsonx.RawMessage(c.cfg)}, {Name: "bytes", Configuration: jsonx.RawMessage(`{"endian":"little"}`)}}, c.in)
 		if errs.CodeOf(err) != errs.InvalidMetadata {
 			t.Errorf("%s on <i4: got %v, want INVALID_METADATA", c.name, err)
 		}
@@ -288,12 +288,12 @@ func TestLZMAFormats(t *testing.T) {
 // them (bytes codec with per-type byte order).
 func TestChainsV2(t *testing.T) {
 	i4 := memType(dtype.MustParseV2(">i4"))
-	fill, _ := i4.FillFromValue(json.Number("7"))
+	fill, _ := i4.FillFromValue(jsonx.Number("7"))
 	in := Spec{Shape: []int{3, 4}, DType: i4, Fill: fill}
 	ch, err := NewChain([]Config{
-		{Name: "numcodecs.delta", Configuration: json.RawMessage(`{"id":"delta","dtype":">i4","astype":">i2"}`)},
-		{Name: "bytes", Configuration: json.RawMessage(`{"endian":"big"}`)},
-		{Name: "numcodecs.zlib", Configuration: json.RawMessage(`{"id":"zlib","level":1}`)},
+		{Name: "numcodecs.delta", Configuration: jsonx.RawMessage(`{"id":"delta","dtype":">i4","astype":">i2"}`)},
+		{Name: "bytes", Configuration: jsonx.RawMessage(`{"endian":"big"}`)},
+		{Name: "numcodecs.zlib", Configuration: jsonx.RawMessage(`{"id":"zlib","level":1}`)},
 	}, in)
 	must(t, err)
 	data := make([]byte, 48)
@@ -315,7 +315,7 @@ func TestChainsV2(t *testing.T) {
 	}
 	// fixedscaleoffset transforms the fill value for the encoded side
 	f8 := dtype.MustParseV2("<f8")
-	ffill, _ := f8.FillFromValue(json.Number("1000.5"))
+	ffill, _ := f8.FillFromValue(jsonx.Number("1000.5"))
 	fso := build(t, "numcodecs.fixedscaleoffset", `{"id":"fixedscaleoffset","scale":10,"offset":1000,"dtype":"<f8","astype":"|u1"}`,
 		Spec{Shape: []int{2}, DType: f8, Fill: ffill}).(ArrayToArray)
 	es, err := fso.Encoded(Spec{Shape: []int{2}, DType: f8, Fill: ffill})
@@ -329,9 +329,9 @@ func TestChainsV2(t *testing.T) {
 	vals := []any{"male", "female", nil, "other", "male", "female"}
 	oa, _ := nd.FromObjects(o, []int{2, 3}, vals)
 	ch, err = NewChain([]Config{
-		{Name: "numcodecs.categorize", Configuration: json.RawMessage(`{"id":"categorize","labels":["female","male"],"dtype":"|O","astype":"|u1"}`)},
+		{Name: "numcodecs.categorize", Configuration: jsonx.RawMessage(`{"id":"categorize","labels":["female","male"],"dtype":"|O","astype":"|u1"}`)},
 		{Name: "bytes"},
-		{Name: "zstd", Configuration: json.RawMessage(`{"id":"zstd","level":1}`)},
+		{Name: "zstd", Configuration: jsonx.RawMessage(`{"id":"zstd","level":1}`)},
 	}, Spec{Shape: []int{2, 3}, DType: o})
 	must(t, err)
 	enc, err = ch.Encode(oa)
@@ -345,7 +345,7 @@ func TestChainsV2(t *testing.T) {
 			t.Fatalf("categorize: got %v", got)
 		}
 	}
-	ch, err = NewChain([]Config{{Name: "vlen-utf8"}, {Name: "gzip", Configuration: json.RawMessage(`{"level":5}`)}},
+	ch, err = NewChain([]Config{{Name: "vlen-utf8"}, {Name: "gzip", Configuration: jsonx.RawMessage(`{"level":5}`)}},
 		Spec{Shape: []int{2, 3}, DType: o})
 	must(t, err)
 	enc, err = ch.Encode(oa)
@@ -361,12 +361,12 @@ func TestChainsV2(t *testing.T) {
 // TestChainV3Numcodecs: in a v3 chain the bytes codec decides the stored
 // byte order of a numcodecs filter's output.
 func TestChainV3Numcodecs(t *testing.T) {
-	i4, err := dtype.ParseV3(json.RawMessage(`"int32"`))
+	i4, err := dtype.ParseV3(jsonx.RawMessage(`"int32"`))
 	must(t, err)
 	in := Spec{Shape: []int{4}, DType: i4, Fill: i4.ZeroFill()}
 	ch, err := NewChain([]Config{
-		{Name: "numcodecs.delta", Configuration: json.RawMessage(`{"dtype":"<i4","astype":"<i2"}`)},
-		{Name: "bytes", Configuration: json.RawMessage(`{"endian":"big"}`)},
+		{Name: "numcodecs.delta", Configuration: jsonx.RawMessage(`{"dtype":"<i4","astype":"<i2"}`)},
+		{Name: "bytes", Configuration: jsonx.RawMessage(`{"endian":"big"}`)},
 		{Name: "crc32c"},
 	}, in)
 	must(t, err)
@@ -387,9 +387,9 @@ func TestChainV3Numcodecs(t *testing.T) {
 	}
 	// a chain of numcodecs filters through a 1-byte type stays a v3 chain
 	ch, err = NewChain([]Config{
-		{Name: "numcodecs.astype", Configuration: json.RawMessage(`{"encode_dtype":"|u1","decode_dtype":"<i4"}`)},
-		{Name: "numcodecs.astype", Configuration: json.RawMessage(`{"encode_dtype":"<u2","decode_dtype":"|u1"}`)},
-		{Name: "bytes", Configuration: json.RawMessage(`{"endian":"big"}`)},
+		{Name: "numcodecs.astype", Configuration: jsonx.RawMessage(`{"encode_dtype":"|u1","decode_dtype":"<i4"}`)},
+		{Name: "numcodecs.astype", Configuration: jsonx.RawMessage(`{"encode_dtype":"<u2","decode_dtype":"|u1"}`)},
+		{Name: "bytes", Configuration: jsonx.RawMessage(`{"endian":"big"}`)},
 	}, in)
 	must(t, err)
 	small := make([]byte, 16)
@@ -403,10 +403,10 @@ func TestChainV3Numcodecs(t *testing.T) {
 		t.Fatalf("two astype filters then big-endian bytes: %x, want %x", enc, want)
 	}
 	// bitround under its v3 name
-	f4, _ := dtype.ParseV3(json.RawMessage(`"float32"`))
+	f4, _ := dtype.ParseV3(jsonx.RawMessage(`"float32"`))
 	ch, err = NewChain([]Config{
-		{Name: "numcodecs.bitround", Configuration: json.RawMessage(`{"keepbits":2}`)},
-		{Name: "bytes", Configuration: json.RawMessage(`{"endian":"little"}`)},
+		{Name: "numcodecs.bitround", Configuration: jsonx.RawMessage(`{"keepbits":2}`)},
+		{Name: "bytes", Configuration: jsonx.RawMessage(`{"endian":"little"}`)},
 	}, Spec{Shape: []int{1}, DType: f4})
 	must(t, err)
 	fa, _ := nd.FromBytes(f4, []int{1}, binary.LittleEndian.AppendUint32(nil, 0x3fb33333)) // 1.4

@@ -8,13 +8,13 @@ package codec
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -555,7 +555,7 @@ func parseFilterDType(raw []byte, name string) (*dtype.DataType, error) {
 	if err != nil {
 		// zarr-python 3 writes numcodecs.* configurations with v3 names
 		// ("int32"); they mean little-endian in memory, order from bytes.
-		raw, _ := json.Marshal(s)
+		raw, _ := jsonx.MarshalStrict(s)
 		if t3, err3 := dtype.ParseV3(raw); err3 == nil && !t3.Variable() {
 			return t3, nil
 		}

@@ -2,11 +2,11 @@ package codec
 
 import (
 	"encoding/binary"
-	"encoding/json"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -21,15 +21,15 @@ type optionalCodec struct {
 
 func init() { Register(newOptional, "optional") }
 
-func newOptional(cfg json.RawMessage, in Spec) (any, error) {
+func newOptional(cfg jsonx.RawMessage, in Spec) (any, error) {
 	var c struct {
 		Mask []struct {
-			Name          string          `json:"name"`
-			Configuration json.RawMessage `json:"configuration"`
+			Name          string           `json:"name"`
+			Configuration jsonx.RawMessage `json:"configuration"`
 		} `json:"mask_codecs"`
 		Data []struct {
-			Name          string          `json:"name"`
-			Configuration json.RawMessage `json:"configuration"`
+			Name          string           `json:"name"`
+			Configuration jsonx.RawMessage `json:"configuration"`
 		} `json:"data_codecs"`
 	}
 	if err := ParseConfig(cfg, &c); err != nil {

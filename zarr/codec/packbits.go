@@ -1,10 +1,9 @@
 package codec
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -18,7 +17,7 @@ func init() {
 	Register(newPackbits, "numcodecs.packbits")
 }
 
-func newPackbits(cfg json.RawMessage, _ Spec) (any, error) {
+func newPackbits(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	if _, err := configMembers(cfg); err != nil {
 		return nil, err
 	}

@@ -1,11 +1,10 @@
 package codec
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -26,7 +25,7 @@ type bitPacking struct {
 
 func init() { Register(newBitPacking, "packbits") }
 
-func newBitPacking(cfg json.RawMessage, in Spec) (any, error) {
+func newBitPacking(cfg jsonx.RawMessage, in Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err

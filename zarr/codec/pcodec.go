@@ -3,12 +3,11 @@
 package codec
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec/pcodec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -26,7 +25,7 @@ func init() {
 	Register(newPcodec, "numcodecs.pcodec")
 }
 
-func newPcodec(cfg json.RawMessage, in Spec) (any, error) {
+func newPcodec(cfg jsonx.RawMessage, in Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err
@@ -45,7 +44,7 @@ func newPcodec(cfg json.RawMessage, in Spec) (any, error) {
 // level, mode_spec, delta_spec, paging_spec, delta_encoding_order,
 // equal_pages_up_to, and the older int_mult_spec, float_mult_spec and
 // max_page_n.
-func pcodecOptions(m map[string]json.RawMessage) (pcodec.Options, error) {
+func pcodecOptions(m map[string]jsonx.RawMessage) (pcodec.Options, error) {
 	o := pcodec.DefaultOptions()
 	var err error
 	if o.Level, err = intOption(m["level"], "level", o.Level); err != nil {
@@ -66,7 +65,7 @@ func pcodecOptions(m map[string]json.RawMessage) (pcodec.Options, error) {
 		if raw, ok := m[k]; ok {
 			var s string
 			var b bool
-			if json.Unmarshal(raw, &s) == nil && s == "disabled" || json.Unmarshal(raw, &b) == nil && !b {
+			if jsonx.UnmarshalStrict(raw, &s) == nil && s == "disabled" || jsonx.UnmarshalStrict(raw, &b) == nil && !b {
 				o.Classic = true
 			}
 		}

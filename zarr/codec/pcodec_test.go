@@ -1,12 +1,12 @@
 package codec
 
 import (
-	"encoding/json"
 	"os"
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -36,7 +36,7 @@ func TestPcodecConfigurations(t *testing.T) {
 		{`{"paging_spec": "exact"}`, true},
 		{`{"level": 8, "some_future_member": 1}`, false},
 	} {
-		k, err := Build(Config{Name: "numcodecs.pcodec", Configuration: json.RawMessage(c.cfg)}, spec)
+		k, err := Build(Config{Name: "numcodecs.pcodec", Configuration: jsonx.RawMessage(c.cfg)}, spec)
 		if err != nil {
 			t.Fatalf("%s: %v", c.cfg, err)
 		}

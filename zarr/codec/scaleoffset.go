@@ -1,10 +1,10 @@
 package codec
 
 import (
-	"encoding/json"
 	"math"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -31,7 +31,7 @@ func init() {
 	Register(newQuantize, "numcodecs.quantize")
 }
 
-func newFixedScaleOffset(cfg json.RawMessage, _ Spec) (any, error) {
+func newFixedScaleOffset(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err
@@ -101,7 +101,7 @@ func (c *fixedScaleOffsetCodec) Decode(a *nd.Array, out Spec) (*nd.Array, error)
 	return finish("fixedscaleoffset", dec, out)
 }
 
-func newQuantize(cfg json.RawMessage, _ Spec) (any, error) {
+func newQuantize(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err

@@ -2,13 +2,13 @@ package codec
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"math"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 	zstore "github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
@@ -34,12 +34,12 @@ func init() { Register(newSharding, "sharding_indexed") }
 // emptyChunk marks an absent inner chunk in the index (both fields).
 const emptyChunk = math.MaxUint64
 
-func newSharding(cfg json.RawMessage, in Spec) (any, error) {
+func newSharding(cfg jsonx.RawMessage, in Spec) (any, error) {
 	var c struct {
-		ChunkShape    []int             `json:"chunk_shape"`
-		Codecs        []json.RawMessage `json:"codecs"`
-		IndexCodecs   []json.RawMessage `json:"index_codecs"`
-		IndexLocation *string           `json:"index_location"`
+		ChunkShape    []int              `json:"chunk_shape"`
+		Codecs        []jsonx.RawMessage `json:"codecs"`
+		IndexCodecs   []jsonx.RawMessage `json:"index_codecs"`
+		IndexLocation *string            `json:"index_location"`
 	}
 	if err := ParseConfig(cfg, &c); err != nil {
 		return nil, err
@@ -95,19 +95,19 @@ func newSharding(cfg json.RawMessage, in Spec) (any, error) {
 }
 
 // extensionList reads a v3 codec list (names or {"name", "configuration"}).
-func extensionList(raws []json.RawMessage) ([]Config, error) {
+func extensionList(raws []jsonx.RawMessage) ([]Config, error) {
 	out := make([]Config, len(raws))
 	for i, r := range raws {
 		var name string
-		if json.Unmarshal(r, &name) == nil {
+		if jsonx.UnmarshalStrict(r, &name) == nil {
 			out[i] = Config{Name: name}
 			continue
 		}
 		var obj struct {
-			Name          string          `json:"name"`
-			Configuration json.RawMessage `json:"configuration"`
+			Name          string           `json:"name"`
+			Configuration jsonx.RawMessage `json:"configuration"`
 		}
-		if err := json.Unmarshal(r, &obj); err != nil || obj.Name == "" {
+		if err := jsonx.UnmarshalStrict(r, &obj); err != nil || obj.Name == "" {
 			return nil, fmtx.Errorf("entry %d is not a codec", i)
 		}
 		out[i] = Config{Name: obj.Name, Configuration: obj.Configuration}

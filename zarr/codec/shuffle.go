@@ -2,9 +2,9 @@ package codec
 
 import (
 	"encoding/base64"
-	"encoding/json"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // shuffleCodec is numcodecs "shuffle": a byte transpose. Byte k of element
@@ -17,10 +17,10 @@ type base64Codec struct{}
 
 func init() {
 	Register(newShuffle, "numcodecs.shuffle")
-	Register(func(json.RawMessage, Spec) (any, error) { return base64Codec{}, nil }, "numcodecs.base64")
+	Register(func(jsonx.RawMessage, Spec) (any, error) { return base64Codec{}, nil }, "numcodecs.base64")
 }
 
-func newShuffle(cfg json.RawMessage, _ Spec) (any, error) {
+func newShuffle(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err

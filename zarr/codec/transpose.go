@@ -1,9 +1,8 @@
 package codec
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -13,9 +12,9 @@ type transposeCodec struct{ order []int }
 
 func init() { Register(newTranspose, "transpose") }
 
-func newTranspose(cfg json.RawMessage, in Spec) (any, error) {
+func newTranspose(cfg jsonx.RawMessage, in Spec) (any, error) {
 	var c struct {
-		Order json.RawMessage `json:"order"`
+		Order jsonx.RawMessage `json:"order"`
 	}
 	if err := ParseConfig(cfg, &c); err != nil {
 		return nil, err
@@ -23,7 +22,7 @@ func newTranspose(cfg json.RawMessage, in Spec) (any, error) {
 	n := len(in.Shape)
 	var order []int
 	var s string
-	if json.Unmarshal(c.Order, &s) == nil {
+	if jsonx.UnmarshalStrict(c.Order, &s) == nil {
 		// Legacy forms written before the spec settled on permutations.
 		order = make([]int, n)
 		for i := range order {
@@ -36,7 +35,7 @@ func newTranspose(cfg json.RawMessage, in Spec) (any, error) {
 				return nil, fmtx.Errorf("order must be a permutation, \"C\" or \"F\", got %q", s)
 			}
 		}
-	} else if err := json.Unmarshal(c.Order, &order); err != nil {
+	} else if err := jsonx.UnmarshalStrict(c.Order, &order); err != nil {
 		return nil, fmtx.Errorf("order must be a list of dimension indices")
 	}
 	if len(order) != n {

@@ -1,11 +1,10 @@
 package codec
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -39,18 +38,18 @@ type pipelineStep struct {
 // .zarray writes it) and the codecs in encoding order (filters, then the
 // compressor), by model name.
 type v2PipelineConfig struct {
-	DType  json.RawMessage `json:"dtype"`
+	DType  jsonx.RawMessage `json:"dtype"`
 	Codecs []struct {
-		Name          string          `json:"name"`
-		Configuration json.RawMessage `json:"configuration"`
+		Name          string           `json:"name"`
+		Configuration jsonx.RawMessage `json:"configuration"`
 	} `json:"codecs"`
 }
 
 func init() { Register(newV2Pipeline, V2PipelineName) }
 
-func newV2Pipeline(cfg json.RawMessage, in Spec) (any, error) {
+func newV2Pipeline(cfg jsonx.RawMessage, in Spec) (any, error) {
 	var c v2PipelineConfig
-	if err := json.Unmarshal(cfg, &c); err != nil {
+	if err := jsonx.UnmarshalStrict(cfg, &c); err != nil {
 		return nil, err
 	}
 	dt, err := dtype.ParseV2(c.DType)

@@ -2,13 +2,13 @@ package codec
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"unicode/utf8"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -26,14 +26,14 @@ type vlenCodec struct {
 }
 
 func init() {
-	Register(func(json.RawMessage, Spec) (any, error) { return &vlenCodec{kind: 's', name: "vlen-utf8"}, nil },
+	Register(func(jsonx.RawMessage, Spec) (any, error) { return &vlenCodec{kind: 's', name: "vlen-utf8"}, nil },
 		"vlen-utf8")
-	Register(func(json.RawMessage, Spec) (any, error) { return &vlenCodec{kind: 'b', name: "vlen-bytes"}, nil },
+	Register(func(jsonx.RawMessage, Spec) (any, error) { return &vlenCodec{kind: 'b', name: "vlen-bytes"}, nil },
 		"vlen-bytes")
 	Register(newVlenArray, "numcodecs.vlen-array")
 }
 
-func newVlenArray(cfg json.RawMessage, _ Spec) (any, error) {
+func newVlenArray(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func isZeroItem(v any) bool {
 		return x == 0
 	case float64:
 		return x == 0
-	case json.Number:
+	case jsonx.Number:
 		f, err := x.Float64()
 		return err == nil && f == 0
 	}
@@ -193,7 +193,7 @@ func scalarNum(e any) (num, ntype, error) {
 		return num{f: x}, ntype{'f', 8}, nil
 	case float32:
 		return num{f: float64(x)}, ntype{'f', 8}, nil
-	case json.Number:
+	case jsonx.Number:
 		if i, err := x.Int64(); err == nil {
 			return num{i: i}, ntype{'i', 8}, nil
 		}

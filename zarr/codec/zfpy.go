@@ -4,7 +4,6 @@ package codec
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec/zfp"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -67,7 +67,7 @@ const (
 	zfpyReversible = 5 // zarrs writes it; numcodecs reaches it with the others' -1
 )
 
-func newZfpy(cfg json.RawMessage, in Spec) (any, error) {
+func newZfpy(cfg jsonx.RawMessage, in Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err
@@ -122,7 +122,7 @@ func newZfpy(cfg json.RawMessage, in Spec) (any, error) {
 	return c, nil
 }
 
-func newZarrsZfp(cfg json.RawMessage, in Spec) (any, error) {
+func newZarrsZfp(cfg jsonx.RawMessage, in Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err
@@ -193,7 +193,7 @@ func newZarrsZfp(cfg json.RawMessage, in Spec) (any, error) {
 		params: func(int) (zfp.Params, error) { return p, nil }}, nil
 }
 
-func orMissing(raw json.RawMessage) string {
+func orMissing(raw jsonx.RawMessage) string {
 	if raw == nil {
 		return "nothing"
 	}
@@ -201,13 +201,13 @@ func orMissing(raw json.RawMessage) string {
 }
 
 // floatOption reads an optional number (null or absent gives def).
-func floatOption(raw json.RawMessage, name string, def float64) (float64, error) {
+func floatOption(raw jsonx.RawMessage, name string, def float64) (float64, error) {
 	s := strings.TrimSpace(string(raw))
 	if s == "" || s == "null" {
 		return def, nil
 	}
 	var f float64
-	if err := json.Unmarshal(raw, &f); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &f); err != nil {
 		return 0, fmtx.Errorf("%s must be a number, got %s", name, s)
 	}
 	return f, nil

@@ -2,12 +2,12 @@ package codec
 
 import (
 	"bytes"
-	"encoding/json"
 	"math/rand"
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestZfpPromotedTypes(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	for _, name := range []string{"int8", "uint8", "int16", "uint16", "uint32", "uint64", "int32", "int64", "float32", "float64"} {
-		dt, err := dtype.ParseV3(json.RawMessage(`"` + name + `"`))
+		dt, err := dtype.ParseV3(jsonx.RawMessage(`"` + name + `"`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,8 +34,8 @@ func TestZfpPromotedTypes(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, cfg := range []Config{
-			{Name: "zfp", Configuration: json.RawMessage(`{"mode": "reversible"}`)},
-			{Name: "numcodecs.zfpy", Configuration: json.RawMessage(`{"mode": 5}`)},
+			{Name: "zfp", Configuration: jsonx.RawMessage(`{"mode": "reversible"}`)},
+			{Name: "numcodecs.zfpy", Configuration: jsonx.RawMessage(`{"mode": 5}`)},
 		} {
 			chain, err := NewChain([]Config{cfg}, Spec{Shape: shape, DType: dt})
 			if err != nil {
@@ -55,9 +55,9 @@ func TestZfpPromotedTypes(t *testing.T) {
 
 // TestZfpConfigs: zarrs' zfp configurations, and the settings refused.
 func TestZfpConfigs(t *testing.T) {
-	f4, _ := dtype.ParseV3(json.RawMessage(`"float32"`))
-	i4, _ := dtype.ParseV3(json.RawMessage(`"int32"`))
-	b, _ := dtype.ParseV3(json.RawMessage(`"bool"`))
+	f4, _ := dtype.ParseV3(jsonx.RawMessage(`"float32"`))
+	i4, _ := dtype.ParseV3(jsonx.RawMessage(`"int32"`))
+	b, _ := dtype.ParseV3(jsonx.RawMessage(`"bool"`))
 	be, _ := dtype.ParseTypestr(">f8")
 	shape := []int{5, 9}
 	in := nd.New(f4, shape)
@@ -68,7 +68,7 @@ func TestZfpConfigs(t *testing.T) {
 		`{"mode": "reversible"}`,
 		`{"mode": "expert", "minbits": 1, "maxbits": 13, "maxprec": 19, "minexp": -2}`,
 	} {
-		chain, err := NewChain([]Config{{Name: "zfp", Configuration: json.RawMessage(cfg)}}, Spec{Shape: shape, DType: f4})
+		chain, err := NewChain([]Config{{Name: "zfp", Configuration: jsonx.RawMessage(cfg)}}, Spec{Shape: shape, DType: f4})
 		if err != nil {
 			t.Fatalf("%s: %v", cfg, err)
 		}
@@ -98,14 +98,14 @@ func TestZfpConfigs(t *testing.T) {
 		{"numcodecs.zfpy", `{"mode": 4, "tolerance": 0.1}`, be, shape, errs.Unsupported},
 		{"numcodecs.zfpy", `{"mode": "4"}`, f4, shape, errs.InvalidMetadata},
 	} {
-		_, err := NewChain([]Config{{Name: tc.name, Configuration: json.RawMessage(tc.cfg)}}, Spec{Shape: tc.shape, DType: tc.dt})
+		_, err := NewChain([]Config{{Name: tc.name, Configuration: jsonx.RawMessage(tc.cfg)}}, Spec{Shape: tc.shape, DType: tc.dt})
 		if errs.CodeOf(err) != tc.code {
 			t.Errorf("%s %s on %s %v: got %v, want %s", tc.name, tc.cfg, tc.dt, tc.shape, err, tc.code)
 		}
 	}
 	// numcodecs decodes any mode (the header says how); only encoding
 	// needs one of the modes zfpy has.
-	chain, err := NewChain([]Config{{Name: "numcodecs.zfpy", Configuration: json.RawMessage(`{"mode": 1}`)}}, Spec{Shape: shape, DType: f4})
+	chain, err := NewChain([]Config{{Name: "numcodecs.zfpy", Configuration: jsonx.RawMessage(`{"mode": 1}`)}}, Spec{Shape: shape, DType: f4})
 	if err != nil {
 		t.Fatal(err)
 	}

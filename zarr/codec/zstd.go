@@ -2,9 +2,9 @@ package codec
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // zstdCodec is numcodecs "zstd" and the v3 "zstd" codec: one zstd frame
@@ -23,7 +23,7 @@ const (
 	zstdMaxLevel = 22
 )
 
-func newZstd(cfg json.RawMessage, _ Spec) (any, error) {
+func newZstd(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	m, err := configMembers(cfg)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package dtype
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"math"
@@ -39,7 +38,7 @@ func (t *DataType) ZeroFill() Fill {
 }
 
 // ParseFillV2 converts a v1/v2 "fill_value" JSON value.
-func (t *DataType) ParseFillV2(raw json.RawMessage) (Fill, error) {
+func (t *DataType) ParseFillV2(raw jsonx.RawMessage) (Fill, error) {
 	v, err := fillJSON(raw)
 	if err != nil {
 		return Fill{}, err
@@ -54,7 +53,7 @@ func (t *DataType) ParseFillV2(raw json.RawMessage) (Fill, error) {
 		// zeros.
 		s, ok := v.(string)
 		if !ok {
-			if n, isNum := v.(json.Number); isNum && n.String() == "0" {
+			if n, isNum := v.(jsonx.Number); isNum && n.String() == "0" {
 				return Fill{Bytes: make([]byte, t.Size)}, nil
 			}
 			return Fill{}, fmtx.Errorf("fill_value for %s must be a base64 string, got %s", t, abbreviate(raw))
@@ -75,12 +74,12 @@ func (t *DataType) ParseFillV2(raw json.RawMessage) (Fill, error) {
 }
 
 // FillFromValue converts a Go value (as decoded from JSON with UseNumber, or
-// given by a caller: bool, numbers, json.Number, string, []any for complex)
+// given by a caller: bool, numbers, jsonx.Number, string, []any for complex)
 // to one element of t.
 func (t *DataType) FillFromValue(v any) (Fill, error) {
 	if t.Variable() {
 		switch x := v.(type) {
-		case json.Number:
+		case jsonx.Number:
 			if i, err := x.Int64(); err == nil {
 				return Fill{Value: i}, nil
 			}
@@ -115,7 +114,7 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 				b[0] = 1
 			}
 			return nil
-		case json.Number, float64, int, int64:
+		case jsonx.Number, float64, int, int64:
 			f, err := toFloat(x)
 			if err != nil {
 				return err
@@ -171,7 +170,7 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 	case Complex:
 		parts, ok := v.([]any)
 		if !ok {
-			parts = []any{v, json.Number("0")}
+			parts = []any{v, jsonx.Number("0")}
 		}
 		if len(parts) != 2 {
 			return fmtx.Errorf("fill_value for %s must be [real, imag]", t)
@@ -186,7 +185,7 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 	case Unicode:
 		s, ok := v.(string)
 		if !ok {
-			if n, isNum := v.(json.Number); isNum && n.String() == "0" {
+			if n, isNum := v.(jsonx.Number); isNum && n.String() == "0" {
 				return nil // legacy writers: 0 for an empty string
 			}
 			return fmtx.Errorf("fill_value for %s must be a string, got %v", t, v)
@@ -283,7 +282,7 @@ func floatValue(v any, size int) (floatVal, error) {
 
 func toFloat(v any) (float64, error) {
 	switch x := v.(type) {
-	case json.Number:
+	case jsonx.Number:
 		return strconv.ParseFloat(string(x), 64)
 	case float64:
 		return x, nil
@@ -370,7 +369,7 @@ func exactFromFloat(f float64) exactInteger {
 // accepted.
 func exactInt(v any) (exactInteger, error) {
 	switch x := v.(type) {
-	case json.Number:
+	case jsonx.Number:
 		s := string(x)
 		digits := strings.TrimLeft(s, "+-")
 		if len(s)-len(digits) <= 1 && digits != "" && strings.Trim(digits, "0123456789") == "" {
@@ -489,9 +488,9 @@ func (t *DataType) FillV2JSON(f Fill) (any, error) {
 	case Bool:
 		return b[0] != 0, nil
 	case Int, Datetime, Timedelta:
-		return json.Number(strconv.FormatInt(t.LoadInt64(b), 10)), nil
+		return jsonx.Number(strconv.FormatInt(t.LoadInt64(b), 10)), nil
 	case Uint:
-		return json.Number(strconv.FormatUint(t.LoadUint64(b), 10)), nil
+		return jsonx.Number(strconv.FormatUint(t.LoadUint64(b), 10)), nil
 	case Float:
 		return floatJSON(t.LoadFloat64(b)), nil
 	case Complex:
@@ -525,7 +524,7 @@ var canonicalNaN = math.Float64frombits(0x7ff8000000000000)
 
 // fillJSON decodes a fill_value, accepting the bare NaN / Infinity tokens
 // zarr-python writes, with exact integers.
-func fillJSON(raw json.RawMessage) (any, error) {
+func fillJSON(raw jsonx.RawMessage) (any, error) {
 	var v any
 	if err := jsonx.Unmarshal(raw, &v); err != nil {
 		return nil, fmtx.Errorf("fill_value is not valid JSON: %v", err)

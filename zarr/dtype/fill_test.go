@@ -2,11 +2,12 @@ package dtype
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"math/big"
 	"strconv"
 	"testing"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // bigFill is what an integer fill value must encode to, worked out with
@@ -16,7 +17,7 @@ import (
 func bigFill(v any, unsigned bool, size int) (uint64, bool) {
 	var n *big.Int
 	switch x := v.(type) {
-	case json.Number:
+	case jsonx.Number:
 		var ok bool
 		if n, ok = new(big.Int).SetString(string(x), 10); !ok {
 			f, err := strconv.ParseFloat(string(x), 64)
@@ -58,7 +59,7 @@ func TestIntegerFillExact(t *testing.T) {
 		"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
 		"-18446744073709551615", "-18446744073709551616", "0018446744073709551615", "000", "-000", "123456789012345678901234567890", "-123456789012345678901234567890",
 		"1e3", "-1e3", "1.0", "1.5", "1e19", "1.8446744073709552e19", "-9.223372036854776e18", "1e30", "-1e30", "", "-", "+-1", "1_000", "0x10", "abc"} {
-		values = append(values, json.Number(s))
+		values = append(values, jsonx.Number(s))
 	}
 	for _, x := range []int64{0, 1, -1, 127, -128, 255, 256, math.MaxInt32, math.MinInt32, math.MaxInt64, math.MinInt64} {
 		values = append(values, x)

@@ -1,13 +1,14 @@
 package dtype
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // Tables in testdata/lowprec are written by tests/lowprec/gen_tables.py,
@@ -15,15 +16,15 @@ import (
 // expected encoding of each rounding point by nearest-value search.
 
 type lowPrecTable struct {
-	Format       string            `json:"format"`
-	Bits         int               `json:"bits"`
-	ExponentBits int               `json:"exponent_bits"`
-	MantissaBits int               `json:"mantissa_bits"`
-	Bias         int               `json:"bias"`
-	Family       string            `json:"family"`
-	MaxFinite    float64           `json:"max_finite"`
-	Values       []json.RawMessage `json:"values"`
-	Rounding     [][2]json.RawMessage
+	Format       string             `json:"format"`
+	Bits         int                `json:"bits"`
+	ExponentBits int                `json:"exponent_bits"`
+	MantissaBits int                `json:"mantissa_bits"`
+	Bias         int                `json:"bias"`
+	Family       string             `json:"family"`
+	MaxFinite    float64            `json:"max_finite"`
+	Values       []jsonx.RawMessage `json:"values"`
+	Rounding     [][2]jsonx.RawMessage
 }
 
 func loadLowPrecTable(t *testing.T, name string) *lowPrecTable {
@@ -33,7 +34,7 @@ func loadLowPrecTable(t *testing.T, name string) *lowPrecTable {
 		t.Fatal(err)
 	}
 	var tab lowPrecTable
-	if err := json.Unmarshal(b, &tab); err != nil {
+	if err := jsonx.UnmarshalStrict(b, &tab); err != nil {
 		t.Fatal(err)
 	}
 	if tab.Format != name {
@@ -44,11 +45,11 @@ func loadLowPrecTable(t *testing.T, name string) *lowPrecTable {
 
 // parseTableFloat reads a table entry: a JSON number, or a string "nan",
 // "-nan", "inf", "-inf", "-0.0" or a hex float.
-func parseTableFloat(raw json.RawMessage) (float64, error) {
+func parseTableFloat(raw jsonx.RawMessage) (float64, error) {
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &s); err != nil {
 		var f float64
-		err := json.Unmarshal(raw, &f)
+		err := jsonx.UnmarshalStrict(raw, &f)
 		return f, err
 	}
 	switch s {
@@ -122,7 +123,7 @@ func TestLowPrecTables(t *testing.T) {
 					t.Fatalf("point %s: %v", r[0], err)
 				}
 				var want uint16
-				if err := json.Unmarshal(r[1], &want); err != nil {
+				if err := jsonx.UnmarshalStrict(r[1], &want); err != nil {
 					t.Fatal(err)
 				}
 				if got := p.FromFloat64(x); got != want {

@@ -2,10 +2,11 @@ package dtype
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // The registry's names agree with every layer that prints or parses them.
@@ -15,7 +16,7 @@ func TestRegistryNames(t *testing.T) {
 		"Int32Array": 4, "Uint32Array": 4, "Float32Array": 4, "Float64Array": 8,
 		"BigInt64Array": 8, "BigUint64Array": 8}
 	for _, n := range Numerics() {
-		raw, _ := json.Marshal(n.Name)
+		raw, _ := jsonx.MarshalStrict(n.Name)
 		dt, err := ParseV3(raw)
 		if err != nil {
 			t.Errorf("%s: %v", n.Name, err)
@@ -104,7 +105,7 @@ func TestRegistryFloat32(t *testing.T) {
 				bits = math.Float32bits(float32(x))
 			}
 			var want uint16
-			if err := json.Unmarshal(r[1], &want); err != nil {
+			if err := jsonx.UnmarshalStrict(r[1], &want); err != nil {
 				t.Fatal(err)
 			}
 			src := binary.LittleEndian.AppendUint32(nil, bits)

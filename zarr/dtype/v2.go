@@ -1,7 +1,6 @@
 package dtype
 
 import (
-	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,13 +11,13 @@ import (
 
 // ParseV2 parses a v1/v2 "dtype": a NumPy typestr ("<i4", "|S5", "<M8[ns]")
 // or a structured descr list ([["x", "<f4"], ["y", "<i2", [2, 2]]]).
-func ParseV2(raw json.RawMessage) (*DataType, error) {
+func ParseV2(raw jsonx.RawMessage) (*DataType, error) {
 	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
+	if err := jsonx.UnmarshalStrict(raw, &s); err == nil {
 		return ParseTypestr(s)
 	}
-	var descr []json.RawMessage
-	if err := json.Unmarshal(raw, &descr); err != nil {
+	var descr []jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(raw, &descr); err != nil {
 		return nil, fmtx.Errorf("dtype must be a typestr or a list of fields, got %s", abbreviate(raw))
 	}
 	return parseDescr(descr)
@@ -32,16 +31,16 @@ func abbreviate(raw []byte) string {
 	return s
 }
 
-func parseDescr(descr []json.RawMessage) (*DataType, error) {
+func parseDescr(descr []jsonx.RawMessage) (*DataType, error) {
 	t := &DataType{Kind: Struct, Endian: NoOrder}
 	seen := map[string]bool{}
 	for i, fr := range descr {
-		var parts []json.RawMessage
-		if err := json.Unmarshal(fr, &parts); err != nil || len(parts) < 2 || len(parts) > 3 {
+		var parts []jsonx.RawMessage
+		if err := jsonx.UnmarshalStrict(fr, &parts); err != nil || len(parts) < 2 || len(parts) > 3 {
 			return nil, fmtx.Errorf("field %d: expected [name, dtype] or [name, dtype, shape], got %s", i, abbreviate(fr))
 		}
 		var name string
-		if err := json.Unmarshal(parts[0], &name); err != nil {
+		if err := jsonx.UnmarshalStrict(parts[0], &name); err != nil {
 			return nil, fmtx.Errorf("field %d: name must be a string", i)
 		}
 		if name != "" && seen[name] {
@@ -58,7 +57,7 @@ func parseDescr(descr []json.RawMessage) (*DataType, error) {
 		f := Field{Name: name, Type: ft, Offset: t.Size}
 		if len(parts) == 3 {
 			var shape []int
-			if err := json.Unmarshal(parts[2], &shape); err != nil {
+			if err := jsonx.UnmarshalStrict(parts[2], &shape); err != nil {
 				return nil, fmtx.Errorf("field %q: shape must be a list of integers", name)
 			}
 			for _, n := range shape {

@@ -2,12 +2,12 @@ package dtype
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // v3Core maps the names of registry types (see Numeric) to types, without
@@ -37,15 +37,15 @@ func v3Names() []string {
 }
 
 // ParseV3 parses a v3 "data_type": a name or {"name", "configuration"}.
-func ParseV3(raw json.RawMessage) (*DataType, error) {
+func ParseV3(raw jsonx.RawMessage) (*DataType, error) {
 	var name string
-	var cfg map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &name); err != nil {
+	var cfg map[string]jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(raw, &name); err != nil {
 		var obj struct {
-			Name          string                     `json:"name"`
-			Configuration map[string]json.RawMessage `json:"configuration"`
+			Name          string                      `json:"name"`
+			Configuration map[string]jsonx.RawMessage `json:"configuration"`
 		}
-		if err := json.Unmarshal(raw, &obj); err != nil || obj.Name == "" {
+		if err := jsonx.UnmarshalStrict(raw, &obj); err != nil || obj.Name == "" {
 			return nil, fmtx.Errorf("data_type must be a name or {\"name\", \"configuration\"}, got %s", abbreviate(raw))
 		}
 		name, cfg = obj.Name, obj.Configuration
@@ -59,7 +59,7 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 			return 0, fmtx.Errorf("data type %q needs configuration %q", name, key)
 		}
 		var n int
-		if err := json.Unmarshal(raw, &n); err != nil || n < 0 || n > 1<<30 {
+		if err := jsonx.UnmarshalStrict(raw, &n); err != nil || n < 0 || n > 1<<30 {
 			return 0, fmtx.Errorf("data type %q: %q must be a non-negative integer", name, key)
 		}
 		return n, nil
@@ -90,7 +90,7 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 		return &DataType{Kind: k, Size: n, Endian: NoOrder, Name: name}, nil
 	case "numpy.datetime64", "numpy.timedelta64":
 		var unit string
-		if err := json.Unmarshal(cfg["unit"], &unit); err != nil || !validUnit(unit) || unit == "generic" {
+		if err := jsonx.UnmarshalStrict(cfg["unit"], &unit); err != nil || !validUnit(unit) || unit == "generic" {
 			return nil, fmtx.Errorf("%s: bad or missing unit %s", name, abbreviate(cfg["unit"]))
 		}
 		scale := 1
@@ -121,8 +121,8 @@ func ParseV3(raw json.RawMessage) (*DataType, error) {
 // parseV3Optional reads an optional type: its configuration names the inner
 // type ({"name", "configuration"}). Values of a fixed-size inner type are
 // held with a mask byte beside them (see DataType.Optional).
-func parseV3Optional(name string, cfg map[string]json.RawMessage) (*DataType, error) {
-	raw, err := json.Marshal(cfg)
+func parseV3Optional(name string, cfg map[string]jsonx.RawMessage) (*DataType, error) {
+	raw, err := jsonx.MarshalStrict(cfg)
 	if err != nil || cfg["name"] == nil {
 		return nil, fmtx.Errorf("%s: configuration must name the inner data type", name)
 	}
@@ -138,25 +138,25 @@ func parseV3Optional(name string, cfg map[string]json.RawMessage) (*DataType, er
 		Fields: []Field{{Name: "data", Type: inner}, {Name: "mask", Type: mask, Offset: inner.Size}}}, nil
 }
 
-func parseV3Struct(name string, raw json.RawMessage) (*DataType, error) {
-	var fields []json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || len(fields) == 0 {
+func parseV3Struct(name string, raw jsonx.RawMessage) (*DataType, error) {
+	var fields []jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(raw, &fields); err != nil || len(fields) == 0 {
 		return nil, fmtx.Errorf("%s: configuration \"fields\" must be a non-empty list", name)
 	}
 	t := &DataType{Kind: Struct, Endian: NoOrder, Name: name}
 	seen := map[string]bool{}
 	for i, fr := range fields {
 		var fname string
-		var ftype json.RawMessage
+		var ftype jsonx.RawMessage
 		var obj struct {
-			Name     string          `json:"name"`
-			DataType json.RawMessage `json:"data_type"`
+			Name     string           `json:"name"`
+			DataType jsonx.RawMessage `json:"data_type"`
 		}
-		var pair []json.RawMessage
+		var pair []jsonx.RawMessage
 		switch {
-		case json.Unmarshal(fr, &obj) == nil && obj.Name != "":
+		case jsonx.UnmarshalStrict(fr, &obj) == nil && obj.Name != "":
 			fname, ftype = obj.Name, obj.DataType
-		case json.Unmarshal(fr, &pair) == nil && len(pair) == 2 && json.Unmarshal(pair[0], &fname) == nil:
+		case jsonx.UnmarshalStrict(fr, &pair) == nil && len(pair) == 2 && jsonx.UnmarshalStrict(pair[0], &fname) == nil:
 			ftype = pair[1]
 		default:
 			return nil, fmtx.Errorf("%s: field %d must be {\"name\", \"data_type\"} or [name, type]", name, i)
@@ -236,7 +236,7 @@ func (t *DataType) V3JSON() (any, error) {
 }
 
 // ParseFillV3 converts a v3 "fill_value" for t.
-func (t *DataType) ParseFillV3(raw json.RawMessage) (Fill, error) {
+func (t *DataType) ParseFillV3(raw jsonx.RawMessage) (Fill, error) {
 	v, err := fillJSON(raw)
 	if err != nil {
 		return Fill{}, err
@@ -339,7 +339,7 @@ func bytesFill(v any, size int) ([]byte, error) {
 	case []any:
 		b := make([]byte, len(x))
 		for i, e := range x {
-			n, ok := e.(json.Number)
+			n, ok := e.(jsonx.Number)
 			k, err := n.Int64()
 			if !ok || err != nil || k < 0 || k > 255 {
 				return nil, fmtx.Errorf("bytes fill_value entry %d must be 0..255", i)

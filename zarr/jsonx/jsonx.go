@@ -1,13 +1,13 @@
 // Package jsonx reads and writes the JSON that Zarr implementations produce in
 // practice: zarr-python writes NaN, Infinity and -Infinity as bare tokens
 // (Python's allow_nan), and 64-bit integers must survive without passing
-// through float64. Decoded numbers are json.Number; non-finite tokens become
-// float64 values.
+// through float64. Decoded numbers are Number; non-finite tokens become
+// float64 values. The package has its own decoder and encoder (decode.go,
+// encode.go): encoding/json is not linked into the WebAssembly builds.
 package jsonx
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
@@ -16,161 +16,22 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
-// sentinel strings stand in for bare non-finite tokens during decoding. They
-// contain a NUL, which no JSON document can carry inside a string unescaped.
-const (
-	nanSentinel    = "\x00NaN"
-	posInfSentinel = "\x00Infinity"
-	negInfSentinel = "\x00-Infinity"
-)
-
-// Decoded numbers are json.Number: error messages name their type with %T.
+// Decoded numbers are Number: error messages name their type with %T.
 func init() {
 	fmtx.NameType(func(v any) string {
-		if _, ok := v.(json.Number); ok {
-			return "json.Number"
+		if _, ok := v.(Number); ok {
+			return "jsonx.Number"
 		}
 		return ""
 	})
-}
-
-// quoted returns the JSON string literal of s (NUL escaped as \u0000).
-func quoted(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
-// Normalize rewrites bare NaN / Infinity / -Infinity tokens (outside strings)
-// into sentinel strings so encoding/json accepts the document. It returns the
-// input unchanged when there is nothing to rewrite.
-func normalize(data []byte) ([]byte, bool) {
-	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
-		return data, false
-	}
-	var out []byte
-	changed := false
-	inString := false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			out = append(out, c)
-			if c == '\\' && i+1 < len(data) {
-				i++
-				out = append(out, data[i])
-			} else if c == '"' {
-				inString = false
-			}
-			continue
-		}
-		switch {
-		case c == '"':
-			inString = true
-			out = append(out, c)
-		case bytes.HasPrefix(data[i:], []byte("NaN")):
-			out = append(out, quoted(nanSentinel)...)
-			i += 2
-			changed = true
-		case bytes.HasPrefix(data[i:], []byte("-Infinity")):
-			out = append(out, quoted(negInfSentinel)...)
-			i += 8
-			changed = true
-		case bytes.HasPrefix(data[i:], []byte("Infinity")):
-			out = append(out, quoted(posInfSentinel)...)
-			i += 7
-			changed = true
-		default:
-			out = append(out, c)
-		}
-	}
-	return out, changed
-}
-
-// Unmarshal decodes data into v with numbers as json.Number (when v holds
-// interface values) and bare non-finite tokens accepted. Non-finite values
-// decode to float64 inside interface values; into typed float fields they
-// are restored too.
-func Unmarshal(data []byte, v any) error {
-	norm, changed := normalize(data)
-	dec := json.NewDecoder(bytes.NewReader(norm))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return fmtx.Errorf("unexpected data after the JSON value")
-	}
-	if changed {
-		restore(v)
-	}
-	return nil
-}
-
-// restore replaces sentinel strings with float64 non-finite values.
-func restore(v any) {
-	switch x := v.(type) {
-	case *any:
-		*x = restoreValue(*x)
-	case *map[string]any:
-		for k, e := range *x {
-			(*x)[k] = restoreValue(e)
-		}
-	case *[]any:
-		for i, e := range *x {
-			(*x)[i] = restoreValue(e)
-		}
-	case *map[string]json.RawMessage:
-		for k, e := range *x {
-			(*x)[k] = restoreRaw(e)
-		}
-	case *[]json.RawMessage:
-		for i, e := range *x {
-			(*x)[i] = restoreRaw(e)
-		}
-	}
-}
-
-// restoreRaw turns sentinel strings inside a raw message back into bare
-// tokens, so the raw message is the original (lenient) JSON text again.
-func restoreRaw(m json.RawMessage) json.RawMessage {
-	if !bytes.Contains(m, []byte(`\u0000`)) {
-		return m
-	}
-	s := string(m)
-	s = strings.ReplaceAll(s, quoted(nanSentinel), "NaN")
-	s = strings.ReplaceAll(s, quoted(negInfSentinel), "-Infinity")
-	s = strings.ReplaceAll(s, quoted(posInfSentinel), "Infinity")
-	return json.RawMessage(s)
-}
-
-func restoreValue(v any) any {
-	switch x := v.(type) {
-	case string:
-		switch x {
-		case nanSentinel:
-			return math.Float64frombits(0x7ff8000000000000)
-		case posInfSentinel:
-			return math.Inf(1)
-		case negInfSentinel:
-			return math.Inf(-1)
-		}
-	case map[string]any:
-		for k, e := range x {
-			x[k] = restoreValue(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = restoreValue(e)
-		}
-	}
-	return v
 }
 
 // Object decodes a JSON object into raw members: each the value's original
 // text (bare NaN/Infinity tokens included), a sub-slice of data. The whole
 // document is checked (the scanner in scan.go, far faster than
 // encoding/json for large documents).
-func Object(data []byte) (map[string]json.RawMessage, error) {
-	m := map[string]json.RawMessage{}
+func Object(data []byte) (map[string]RawMessage, error) {
+	m := map[string]RawMessage{}
 	err := EachMember(data, func(k string, v []byte) error {
 		m[k] = v
 		return nil
@@ -189,7 +50,7 @@ func Value(data []byte) (any, error) {
 }
 
 // Marshal encodes v like zarr-python does: non-finite floats as bare NaN /
-// Infinity / -Infinity tokens, object keys sorted, json.Number written as is.
+// Infinity / -Infinity tokens, object keys sorted, Number written as is.
 // indent "" gives compact output.
 func Marshal(v any, indent string) ([]byte, error) {
 	var b bytes.Buffer
@@ -207,9 +68,9 @@ func encode(b *bytes.Buffer, v any, indent, cur string) error {
 		writeFloat(b, x)
 	case float32:
 		writeFloat(b, float64(x))
-	case json.Number:
+	case Number:
 		b.WriteString(string(x))
-	case json.RawMessage:
+	case RawMessage:
 		b.Write(x)
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -228,8 +89,7 @@ func encode(b *bytes.Buffer, v any, indent, cur string) error {
 				b.WriteByte(',')
 			}
 			newline(b, indent, next)
-			kb, _ := json.Marshal(k)
-			b.Write(kb)
+			b.Write(appendString(nil, k))
 			b.WriteByte(':')
 			if indent != "" {
 				b.WriteByte(' ')
@@ -260,15 +120,13 @@ func encode(b *bytes.Buffer, v any, indent, cur string) error {
 		b.WriteByte(']')
 	default:
 		// Typed values (structs, typed slices, ints, strings): round trip
-		// through encoding/json into generic values so the same rules apply.
-		raw, err := json.Marshal(x)
+		// through MarshalStrict into generic values so the same rules apply.
+		raw, err := MarshalStrict(x)
 		if err != nil {
 			return err
 		}
 		var g any
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if err := dec.Decode(&g); err != nil {
+		if err := Unmarshal(raw, &g); err != nil {
 			return err
 		}
 		switch g.(type) {

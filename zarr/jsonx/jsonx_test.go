@@ -1,7 +1,6 @@
 package jsonx
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"testing"
@@ -25,7 +24,7 @@ func TestNonFiniteTokens(t *testing.T) {
 	if v["s"] != "NaN and Infinity stay text" || v["esc"] != `q"NaN` {
 		t.Errorf("strings changed: %#v %#v", v["s"], v["esc"])
 	}
-	if v["big"].(json.Number).String() != "18446744073709551615" {
+	if v["big"].(Number).String() != "18446744073709551615" {
 		t.Errorf("big = %#v", v["big"])
 	}
 	out, err := Marshal(v, "")

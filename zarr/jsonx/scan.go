@@ -35,6 +35,9 @@ type scanner struct {
 	pos   int
 	depth int
 	inner func(string) func(string, []byte) error // EachMemberNested
+	// strict rejects the bare NaN, Infinity and -Infinity tokens (RFC 8259
+	// only, as encoding/json).
+	strict bool
 }
 
 func (s *scanner) fail(msg string) error { return &SyntaxError{Offset: s.pos, Msg: msg} }
@@ -245,11 +248,11 @@ func (s *scanner) value() error {
 		return s.literal("false")
 	case c == 'n':
 		return s.literal("null")
-	case c == 'N':
+	case c == 'N' && !s.strict:
 		return s.literal("NaN")
-	case c == 'I':
+	case c == 'I' && !s.strict:
 		return s.literal("Infinity")
-	case c == '-' && s.pos+1 < len(s.data) && s.data[s.pos+1] == 'I':
+	case c == '-' && !s.strict && s.pos+1 < len(s.data) && s.data[s.pos+1] == 'I':
 		s.pos++
 		return s.literal("Infinity")
 	case c == '-' || (c >= '0' && c <= '9'):

@@ -1,13 +1,13 @@
 package meta
 
 import (
-	"encoding/json"
 	"errors"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/meta/names"
 )
 
@@ -18,13 +18,13 @@ import (
 type v2Entry struct {
 	field   string // "filters[1]", "compressor"
 	id      string
-	members map[string]json.RawMessage
+	members map[string]jsonx.RawMessage
 }
 
-func parseV2Entry(key, field string, raw json.RawMessage) (v2Entry, error) {
-	var m map[string]json.RawMessage
+func parseV2Entry(key, field string, raw jsonx.RawMessage) (v2Entry, error) {
+	var m map[string]jsonx.RawMessage
 	var id string
-	if json.Unmarshal(raw, &m) != nil || json.Unmarshal(m["id"], &id) != nil || id == "" {
+	if jsonx.UnmarshalStrict(raw, &m) != nil || jsonx.UnmarshalStrict(m["id"], &id) != nil || id == "" {
 		return v2Entry{}, invalid(key, field, "must be an object with an \"id\", got %s", short(raw))
 	}
 	return v2Entry{field: field, id: id, members: m}, nil
@@ -85,9 +85,9 @@ func sameView(from, to *dtype.DataType) bool {
 func bytesCodec(order byte) codec.Config {
 	switch order {
 	case dtype.Little:
-		return codec.Config{Name: "bytes", Configuration: json.RawMessage(`{"endian":"little"}`)}
+		return codec.Config{Name: "bytes", Configuration: jsonx.RawMessage(`{"endian":"little"}`)}
 	case dtype.Big:
-		return codec.Config{Name: "bytes", Configuration: json.RawMessage(`{"endian":"big"}`)}
+		return codec.Config{Name: "bytes", Configuration: jsonx.RawMessage(`{"endian":"big"}`)}
 	}
 	return codec.Config{Name: "bytes"}
 }
@@ -99,14 +99,14 @@ func bytesCodec(order byte) codec.Config {
 // array filter after a bytes filter, byte orders that differ between the
 // dtype and a filter, a structured dtype of mixed orders) becomes one
 // array→bytes codec that runs the list as numcodecs does.
-func (a *Array) v2Codecs(key string, dtypeRaw json.RawMessage, entries []v2Entry) ([]codec.Config, error) {
+func (a *Array) v2Codecs(key string, dtypeRaw jsonx.RawMessage, entries []v2Entry) ([]codec.Config, error) {
 	var model []codec.Config
 	if a.Order == "F" && len(a.Shape) > 1 {
 		perm := make([]int, len(a.Shape))
 		for i := range perm {
 			perm[i] = len(perm) - 1 - i
 		}
-		c, _ := json.Marshal(map[string]any{"order": perm})
+		c, _ := jsonx.MarshalStrict(map[string]any{"order": perm})
 		model = append(model, codec.Config{Name: "transpose", Configuration: c})
 	}
 	shape := a.validationShape()
@@ -178,14 +178,14 @@ func (a *Array) v2Codecs(key string, dtypeRaw json.RawMessage, entries []v2Entry
 		return append(model, chain...), nil
 	}
 	type step struct {
-		Name          string          `json:"name"`
-		Configuration json.RawMessage `json:"configuration,omitempty"`
+		Name          string           `json:"name"`
+		Configuration jsonx.RawMessage `json:"configuration,omitempty"`
 	}
 	list := make([]step, len(steps))
 	for i, s := range steps {
 		list[i] = step{s.Name, s.Configuration}
 	}
-	cfg, err := json.Marshal(map[string]any{"dtype": dtypeRaw, "codecs": list})
+	cfg, err := jsonx.MarshalStrict(map[string]any{"dtype": dtypeRaw, "codecs": list})
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +194,7 @@ func (a *Array) v2Codecs(key string, dtypeRaw json.RawMessage, entries []v2Entry
 
 // v3Codecs translates a zarr.json codec list (and the lists inside
 // sharding configurations) into model names and configurations.
-func v3Codecs(where string, raws []json.RawMessage) ([]codec.Config, error) {
+func v3Codecs(where string, raws []jsonx.RawMessage) ([]codec.Config, error) {
 	out := make([]codec.Config, len(raws))
 	for i, r := range raws {
 		at := fmtx.Sprintf("%s[%d]", where, i)
@@ -209,9 +209,9 @@ func v3Codecs(where string, raws []json.RawMessage) ([]codec.Config, error) {
 		cfg := ext.Configuration
 		switch name {
 		case "blosc":
-			var m map[string]json.RawMessage
+			var m map[string]jsonx.RawMessage
 			if len(cfg) > 0 && string(cfg) != "null" {
-				if err := json.Unmarshal(cfg, &m); err != nil {
+				if err := jsonx.UnmarshalStrict(cfg, &m); err != nil {
 					return nil, errs.New(errs.InvalidMetadata, at, "configuration must be an object")
 				}
 			}
@@ -234,9 +234,9 @@ func v3Codecs(where string, raws []json.RawMessage) ([]codec.Config, error) {
 
 // v3NestedCodecs translates the codec lists inside a configuration
 // (sharding's codecs and index_codecs, optional's mask and data codecs).
-func v3NestedCodecs(at string, cfg json.RawMessage, fields ...string) (json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(cfg, &m); err != nil {
+func v3NestedCodecs(at string, cfg jsonx.RawMessage, fields ...string) (jsonx.RawMessage, error) {
+	var m map[string]jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(cfg, &m); err != nil {
 		return nil, errs.New(errs.InvalidMetadata, at, "configuration must be an object")
 	}
 	for _, field := range fields {
@@ -244,8 +244,8 @@ func v3NestedCodecs(at string, cfg json.RawMessage, fields ...string) (json.RawM
 		if !ok || string(raw) == "null" {
 			continue
 		}
-		var list []json.RawMessage
-		if err := json.Unmarshal(raw, &list); err != nil {
+		var list []jsonx.RawMessage
+		if err := jsonx.UnmarshalStrict(raw, &list); err != nil {
 			return nil, errs.New(errs.InvalidMetadata, at+": "+field, "must be a list of codecs")
 		}
 		inner, err := v3Codecs(at+": "+field, list)
@@ -259,11 +259,11 @@ func v3NestedCodecs(at string, cfg json.RawMessage, fields ...string) (json.RawM
 				enc[i]["configuration"] = c.Configuration
 			}
 		}
-		if m[field], err = json.Marshal(enc); err != nil {
+		if m[field], err = jsonx.MarshalStrict(enc); err != nil {
 			return nil, err
 		}
 	}
-	return json.Marshal(m)
+	return jsonx.MarshalStrict(m)
 }
 
 // V3CodecsForWriting returns the codec list a new v3 array's zarr.json

@@ -8,7 +8,6 @@
 package meta
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,7 +40,7 @@ type Array struct {
 	DimensionNames []string
 
 	// doc is the original document, kept to rewrite it on resize.
-	doc map[string]json.RawMessage
+	doc map[string]jsonx.RawMessage
 	// Key is the store key of the metadata document.
 	Key string
 
@@ -162,9 +161,9 @@ func Prefix(path string) string {
 	return path + "/"
 }
 
-func parseInts(key, field string, raw json.RawMessage) ([]int, error) {
+func parseInts(key, field string, raw jsonx.RawMessage) ([]int, error) {
 	var v []int64
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &v); err != nil {
 		return nil, invalid(key, field, "must be a list of integers, got %s", short(raw))
 	}
 	out := make([]int, len(v))

@@ -1,8 +1,6 @@
 package meta
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
@@ -14,13 +12,13 @@ func ParseV1(key string, data []byte) (*Array, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
 	}
-	v2 := map[string]json.RawMessage{}
+	v2 := map[string]jsonx.RawMessage{}
 	for k, v := range doc {
 		v2[k] = v
 	}
 	var name string
 	if raw, ok := doc["compression"]; ok && string(raw) != "null" {
-		if json.Unmarshal(raw, &name) != nil {
+		if jsonx.UnmarshalStrict(raw, &name) != nil {
 			return nil, invalid(key, "compression", "must be a string, got %s", short(raw))
 		}
 	}
@@ -34,7 +32,7 @@ func ParseV1(key string, data []byte) (*Array, error) {
 			Clevel  int    `json:"clevel"`
 			Shuffle int    `json:"shuffle"`
 		}
-		if len(opts) > 0 && json.Unmarshal(opts, &o) != nil {
+		if len(opts) > 0 && jsonx.UnmarshalStrict(opts, &o) != nil {
 			return nil, invalid(key, "compression_opts", "blosc options must be {cname, clevel, shuffle}")
 		}
 		compressor = map[string]any{"id": "blosc", "cname": o.Cname, "clevel": o.Clevel, "shuffle": o.Shuffle}
@@ -42,14 +40,14 @@ func ParseV1(key string, data []byte) (*Array, error) {
 		c := map[string]any{"id": name}
 		if len(opts) > 0 && string(opts) != "null" {
 			var level int
-			if json.Unmarshal(opts, &level) != nil {
+			if jsonx.UnmarshalStrict(opts, &level) != nil {
 				return nil, invalid(key, "compression_opts", "must be a compression level for %q", name)
 			}
 			c["level"] = level
 		}
 		compressor = c
 	}
-	craw, _ := json.Marshal(compressor)
+	craw, _ := jsonx.MarshalStrict(compressor)
 	v2["compressor"] = craw
 	delete(v2, "filters")
 	a, err := fromV2Doc(key, v2, 1)

@@ -1,7 +1,6 @@
 package meta
 
 import (
-	"encoding/json"
 	"errors"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
@@ -24,8 +23,8 @@ func ParseV2(key string, data []byte) (*Array, error) {
 
 // fromV2Doc translates a v2 (or v1, with format 1 and its field names
 // already mapped) document.
-func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, error) {
-	need := func(field string) (json.RawMessage, error) {
+func fromV2Doc(key string, doc map[string]jsonx.RawMessage, format int) (*Array, error) {
+	need := func(field string) (jsonx.RawMessage, error) {
 		raw, ok := doc[field]
 		if !ok {
 			known := make([]string, 0, len(doc))
@@ -41,7 +40,7 @@ func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, 
 		return nil, err
 	} else {
 		var f int
-		if json.Unmarshal(raw, &f) != nil || f != format {
+		if jsonx.UnmarshalStrict(raw, &f) != nil || f != format {
 			return nil, invalid(key, "zarr_format", "must be %d, got %s", format, short(raw))
 		}
 	}
@@ -77,12 +76,12 @@ func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, 
 	if raw, err = need("order"); err != nil {
 		return nil, err
 	}
-	if json.Unmarshal(raw, &a.Order) != nil || (a.Order != "C" && a.Order != "F") {
+	if jsonx.UnmarshalStrict(raw, &a.Order) != nil || (a.Order != "C" && a.Order != "F") {
 		return nil, invalid(key, "order", "must be \"C\" or \"F\", got %s", short(raw))
 	}
 	a.Keys = KeyEncoding{Sep: "."}
 	if raw, ok := doc["dimension_separator"]; ok && string(raw) != "null" {
-		if json.Unmarshal(raw, &a.Keys.Sep) != nil || (a.Keys.Sep != "." && a.Keys.Sep != "/") {
+		if jsonx.UnmarshalStrict(raw, &a.Keys.Sep) != nil || (a.Keys.Sep != "." && a.Keys.Sep != "/") {
 			return nil, invalid(key, "dimension_separator", "must be \".\" or \"/\", got %s", short(raw))
 		}
 	}
@@ -96,8 +95,8 @@ func fromV2Doc(key string, doc map[string]json.RawMessage, format int) (*Array, 
 	}
 	var entries []v2Entry
 	if fr, ok := doc["filters"]; ok && string(fr) != "null" {
-		var filters []json.RawMessage
-		if err := json.Unmarshal(fr, &filters); err != nil {
+		var filters []jsonx.RawMessage
+		if err := jsonx.UnmarshalStrict(fr, &filters); err != nil {
 			return nil, invalid(key, "filters", "must be null or a list of codec objects")
 		}
 		for i, f := range filters {
@@ -154,9 +153,9 @@ func (a *Array) checkSizes(key string) error {
 	return nil
 }
 
-func (a *Array) parseV2Chunks(key string, raw json.RawMessage) error {
-	var entries []json.RawMessage
-	if err := json.Unmarshal(raw, &entries); err != nil {
+func (a *Array) parseV2Chunks(key string, raw jsonx.RawMessage) error {
+	var entries []jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(raw, &entries); err != nil {
 		return invalid(key, "chunks", "must be a list, got %s", short(raw))
 	}
 	if len(entries) != len(a.Shape) {
@@ -167,7 +166,7 @@ func (a *Array) parseV2Chunks(key string, raw json.RawMessage) error {
 	variable := false
 	for i, e := range entries {
 		var n int64
-		if json.Unmarshal(e, &n) == nil {
+		if jsonx.UnmarshalStrict(e, &n) == nil {
 			if n <= 0 || n > 1<<40 {
 				return invalid(key, "chunks", "entry %d (%d) must be a positive integer", i, n)
 			}
@@ -250,7 +249,7 @@ func ParseGroupV2(key string, data []byte) error {
 		return errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
 	}
 	var f int
-	if json.Unmarshal(doc["zarr_format"], &f) != nil || f != 2 {
+	if jsonx.UnmarshalStrict(doc["zarr_format"], &f) != nil || f != 2 {
 		return invalid(key, "zarr_format", "must be 2, got %s", short(doc["zarr_format"]))
 	}
 	return nil

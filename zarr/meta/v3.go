@@ -1,7 +1,6 @@
 package meta
 
 import (
-	"encoding/json"
 	"errors"
 	"sort"
 
@@ -22,7 +21,7 @@ type V3Node struct {
 	Array *Array
 	// Group fields (Array == nil).
 	Attrs        map[string]any
-	Consolidated map[string]json.RawMessage // inline consolidated metadata, or nil
+	Consolidated map[string]jsonx.RawMessage // inline consolidated metadata, or nil
 }
 
 // ParseV3 parses a "zarr.json" document stored at key.
@@ -32,11 +31,11 @@ func ParseV3(key string, data []byte) (*V3Node, error) {
 		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
 	}
 	var format int
-	if json.Unmarshal(doc["zarr_format"], &format) != nil || format != 3 {
+	if jsonx.UnmarshalStrict(doc["zarr_format"], &format) != nil || format != 3 {
 		return nil, invalid(key, "zarr_format", "must be 3, got %s", short(doc["zarr_format"]))
 	}
 	var nodeType string
-	if json.Unmarshal(doc["node_type"], &nodeType) != nil {
+	if jsonx.UnmarshalStrict(doc["node_type"], &nodeType) != nil {
 		return nil, invalid(key, "node_type", "must be \"array\" or \"group\", got %s", short(doc["node_type"]))
 	}
 	switch nodeType {
@@ -57,10 +56,10 @@ func ParseV3(key string, data []byte) (*V3Node, error) {
 				return nil, errs.Wrap(errs.InvalidMetadata, key+": consolidated_metadata", err, "bad consolidated metadata")
 			}
 			var kind string
-			if json.Unmarshal(cm["kind"], &kind) != nil || kind != "inline" {
+			if jsonx.UnmarshalStrict(cm["kind"], &kind) != nil || kind != "inline" {
 				return nil, errs.New(errs.Unsupported, key+": consolidated_metadata", "kind %s (only \"inline\" is known)", short(cm["kind"]))
 			}
-			n.Consolidated = map[string]json.RawMessage{}
+			n.Consolidated = map[string]jsonx.RawMessage{}
 			if m := cm["metadata"]; m != nil && string(m) != "null" {
 				if n.Consolidated, err = jsonx.Object(m); err != nil {
 					return nil, errs.Wrap(errs.InvalidMetadata, key+": consolidated_metadata.metadata", err, "bad consolidated metadata")
@@ -80,7 +79,7 @@ func ParseV3(key string, data []byte) (*V3Node, error) {
 
 // checkExtraFields enforces must_understand: an unknown field is an error
 // unless it is an object with "must_understand": false.
-func checkExtraFields(key string, doc map[string]json.RawMessage, known []string) error {
+func checkExtraFields(key string, doc map[string]jsonx.RawMessage, known []string) error {
 	isKnown := map[string]bool{}
 	for _, k := range known {
 		isKnown[k] = true
@@ -97,7 +96,7 @@ func checkExtraFields(key string, doc map[string]json.RawMessage, known []string
 		var ext struct {
 			MustUnderstand *bool `json:"must_understand"`
 		}
-		if json.Unmarshal(doc[k], &ext) == nil && ext.MustUnderstand != nil && !*ext.MustUnderstand {
+		if jsonx.UnmarshalStrict(doc[k], &ext) == nil && ext.MustUnderstand != nil && !*ext.MustUnderstand {
 			continue
 		}
 		return errs.New(errs.Unsupported, key+": "+k, "unknown field that must be understood").WithSuggestion(k, known)
@@ -108,25 +107,25 @@ func checkExtraFields(key string, doc map[string]json.RawMessage, known []string
 // extension is a v3 extension point: a name or {"name", "configuration"}.
 type extension struct {
 	Name          string
-	Configuration json.RawMessage
+	Configuration jsonx.RawMessage
 }
 
-func parseExtension(raw json.RawMessage) (extension, error) {
+func parseExtension(raw jsonx.RawMessage) (extension, error) {
 	var name string
-	if json.Unmarshal(raw, &name) == nil {
+	if jsonx.UnmarshalStrict(raw, &name) == nil {
 		return extension{Name: name}, nil
 	}
 	var obj struct {
-		Name          string          `json:"name"`
-		Configuration json.RawMessage `json:"configuration"`
+		Name          string           `json:"name"`
+		Configuration jsonx.RawMessage `json:"configuration"`
 	}
-	if err := json.Unmarshal(raw, &obj); err != nil || obj.Name == "" {
+	if err := jsonx.UnmarshalStrict(raw, &obj); err != nil || obj.Name == "" {
 		return extension{}, fmtx.Errorf("must be a name or {\"name\", \"configuration\"}, got %s", short(raw))
 	}
 	return extension{Name: obj.Name, Configuration: obj.Configuration}, nil
 }
 
-func parseV3Array(key string, doc map[string]json.RawMessage) (*Array, error) {
+func parseV3Array(key string, doc map[string]jsonx.RawMessage) (*Array, error) {
 	if err := checkExtraFields(key, doc, v3ArrayFields); err != nil {
 		return nil, err
 	}
@@ -162,8 +161,8 @@ func parseV3Array(key string, doc map[string]json.RawMessage) (*Array, error) {
 		}
 	}
 	if raw, ok := doc["storage_transformers"]; ok && string(raw) != "null" {
-		var st []json.RawMessage
-		if err := json.Unmarshal(raw, &st); err != nil {
+		var st []jsonx.RawMessage
+		if err := jsonx.UnmarshalStrict(raw, &st); err != nil {
 			return nil, invalid(key, "storage_transformers", "must be a list")
 		}
 		if len(st) > 0 {
@@ -173,7 +172,7 @@ func parseV3Array(key string, doc map[string]json.RawMessage) (*Array, error) {
 	}
 	if raw, ok := doc["dimension_names"]; ok && string(raw) != "null" {
 		var names []*string
-		if err := json.Unmarshal(raw, &names); err != nil || len(names) != len(a.Shape) {
+		if err := jsonx.UnmarshalStrict(raw, &names); err != nil || len(names) != len(a.Shape) {
 			return nil, invalid(key, "dimension_names", "must be a list of %d strings or nulls", len(a.Shape))
 		}
 		a.DimensionNames = make([]string, len(names))
@@ -183,8 +182,8 @@ func parseV3Array(key string, doc map[string]json.RawMessage) (*Array, error) {
 			}
 		}
 	}
-	var raws []json.RawMessage
-	if err := json.Unmarshal(doc["codecs"], &raws); err != nil {
+	var raws []jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(doc["codecs"], &raws); err != nil {
 		return nil, invalid(key, "codecs", "must be a list of codecs")
 	}
 	cfgs, err := v3Codecs(key+": codecs", raws)
@@ -200,7 +199,7 @@ func parseV3Array(key string, doc map[string]json.RawMessage) (*Array, error) {
 	return a, nil
 }
 
-func dataTypeName(raw json.RawMessage) string {
+func dataTypeName(raw jsonx.RawMessage) string {
 	ext, err := parseExtension(raw)
 	if err != nil {
 		return ""
@@ -217,7 +216,7 @@ func (a *Array) firstChunkShape() []int {
 // maxExpandedChunks bounds run-length expansion of variable grids.
 const maxExpandedChunks = 1 << 22
 
-func (a *Array) parseV3Grid(key string, raw json.RawMessage) error {
+func (a *Array) parseV3Grid(key string, raw jsonx.RawMessage) error {
 	ext, err := parseExtension(raw)
 	if err != nil {
 		return invalid(key, "chunk_grid", "%v", err)
@@ -229,7 +228,7 @@ func (a *Array) parseV3Grid(key string, raw json.RawMessage) error {
 		var c struct {
 			ChunkShape []int `json:"chunk_shape"`
 		}
-		if err := json.Unmarshal(ext.Configuration, &c); err != nil || len(c.ChunkShape) != n {
+		if err := jsonx.UnmarshalStrict(ext.Configuration, &c); err != nil || len(c.ChunkShape) != n {
 			return invalid(key, field, "regular grid needs chunk_shape with %d entries", n)
 		}
 		g, err := grid.NewRegular(c.ChunkShape)
@@ -240,11 +239,11 @@ func (a *Array) parseV3Grid(key string, raw json.RawMessage) error {
 		return nil
 	case "rectilinear", "rectangular":
 		var c struct {
-			Kind        string            `json:"kind"`
-			ChunkShapes []json.RawMessage `json:"chunk_shapes"`
-			ChunkShape  []json.RawMessage `json:"chunk_shape"`
+			Kind        string             `json:"kind"`
+			ChunkShapes []jsonx.RawMessage `json:"chunk_shapes"`
+			ChunkShape  []jsonx.RawMessage `json:"chunk_shape"`
 		}
-		if err := json.Unmarshal(ext.Configuration, &c); err != nil {
+		if err := jsonx.UnmarshalStrict(ext.Configuration, &c); err != nil {
 			return invalid(key, field, "bad %s configuration", ext.Name)
 		}
 		entries := c.ChunkShapes
@@ -261,7 +260,7 @@ func (a *Array) parseV3Grid(key string, raw json.RawMessage) error {
 		variable := false
 		for d, e := range entries {
 			var bare int
-			if json.Unmarshal(e, &bare) == nil {
+			if jsonx.UnmarshalStrict(e, &bare) == nil {
 				if bare <= 0 {
 					return invalid(key, field, "chunk size %d in dimension %d must be positive", bare, d)
 				}
@@ -298,19 +297,19 @@ func (a *Array) parseV3Grid(key string, raw json.RawMessage) error {
 
 // expandEdges reads a list of edge lengths, where (for rectilinear) an entry
 // may be a run-length pair [value, count].
-func expandEdges(raw json.RawMessage, rle bool) ([]int, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
+func expandEdges(raw jsonx.RawMessage, rle bool) ([]int, error) {
+	var items []jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(raw, &items); err != nil {
 		return nil, fmtx.Errorf("must be an integer or a list")
 	}
 	var out []int
 	for i, it := range items {
 		var v int
-		if json.Unmarshal(it, &v) == nil {
+		if jsonx.UnmarshalStrict(it, &v) == nil {
 			out = append(out, v)
 		} else {
 			var pair []int
-			if !rle || json.Unmarshal(it, &pair) != nil || len(pair) != 2 {
+			if !rle || jsonx.UnmarshalStrict(it, &pair) != nil || len(pair) != 2 {
 				return nil, fmtx.Errorf("entry %d must be an integer or a [value, count] pair", i)
 			}
 			if pair[0] <= 0 || pair[1] <= 0 {
@@ -330,7 +329,7 @@ func expandEdges(raw json.RawMessage, rle bool) ([]int, error) {
 	return out, nil
 }
 
-func (a *Array) parseV3KeyEncoding(key string, raw json.RawMessage) error {
+func (a *Array) parseV3KeyEncoding(key string, raw jsonx.RawMessage) error {
 	ext, err := parseExtension(raw)
 	if err != nil {
 		return invalid(key, "chunk_key_encoding", "%v", err)
@@ -339,7 +338,7 @@ func (a *Array) parseV3KeyEncoding(key string, raw json.RawMessage) error {
 		Separator *string `json:"separator"`
 	}
 	if len(ext.Configuration) > 0 {
-		if err := json.Unmarshal(ext.Configuration, &c); err != nil {
+		if err := jsonx.UnmarshalStrict(ext.Configuration, &c); err != nil {
 			return invalid(key, "chunk_key_encoding", "bad configuration")
 		}
 	}

@@ -5,10 +5,9 @@
 package nd
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // Array is an n-dimensional array in C order.
@@ -308,8 +307,8 @@ func equalObject(x, y any) bool {
 	case string, nil, bool, int64, float64:
 		return x == y
 	}
-	xj, err1 := json.Marshal(x)
-	yj, err2 := json.Marshal(y)
+	xj, err1 := jsonx.MarshalStrict(x)
+	yj, err2 := jsonx.MarshalStrict(y)
 	return err1 == nil && err2 == nil && string(xj) == string(yj)
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,6 +15,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
@@ -96,7 +96,7 @@ func loadJSON(t testing.TB, name string, v any) {
 	if err != nil {
 		t.Fatalf("%v (run /usr/bin/python3 tests/refs/gen.py)", err)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := jsonx.UnmarshalStrict(data, v); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 }

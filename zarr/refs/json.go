@@ -3,7 +3,6 @@ package refs
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -98,7 +97,7 @@ func parseJSON(data []byte, opt *Options) (map[string]*ref, error) {
 		}
 		return out, nil
 	}
-	objects := map[string]json.RawMessage{}
+	objects := map[string]jsonx.RawMessage{}
 	for _, m := range top {
 		objects[m.key] = m.raw
 	}
@@ -117,12 +116,12 @@ func checkVersion(ver []byte) error {
 }
 
 // parseV1 reads the members of a version 1 set: templates, refs, gen.
-func parseV1(top map[string]json.RawMessage, opt *Options, p *parser) (map[string]*ref, error) {
+func parseV1(top map[string]jsonx.RawMessage, opt *Options, p *parser) (map[string]*ref, error) {
 	// templates
 	templates := map[string]string{}
 	if raw, ok := top["templates"]; ok && !isNull(raw) {
 		var m map[string]any
-		if err := json.Unmarshal(raw, &m); err != nil {
+		if err := jsonx.UnmarshalStrict(raw, &m); err != nil {
 			return nil, errs.Wrap(errs.InvalidMetadata, "templates", err, "templates must be an object")
 		}
 		for k, v := range m {
@@ -190,7 +189,7 @@ func parseV1(top map[string]json.RawMessage, opt *Options, p *parser) (map[strin
 	return out, nil
 }
 
-func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+func isNull(raw jsonx.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
 
 func renderString(s string, e *env) (string, error) {
 	t, err := parseTemplate(s)
@@ -371,16 +370,16 @@ func decodeBase64(s string) ([]byte, error) {
 }
 
 // jsonInt reads a JSON integer (1000 or 1000.0, as Python may write).
-func jsonInt(raw json.RawMessage) (int64, error) { return jsonx.Int(bytes.TrimSpace(raw)) }
+func jsonInt(raw jsonx.RawMessage) (int64, error) { return jsonx.Int(bytes.TrimSpace(raw)) }
 
 // gen entries
 
 type genEntry struct {
-	Key        *string         `json:"key"`
-	URL        *string         `json:"url"`
-	Offset     json.RawMessage `json:"offset"`
-	Length     json.RawMessage `json:"length"`
-	Dimensions json.RawMessage `json:"dimensions"`
+	Key        *string          `json:"key"`
+	URL        *string          `json:"url"`
+	Offset     jsonx.RawMessage `json:"offset"`
+	Length     jsonx.RawMessage `json:"length"`
+	Dimensions jsonx.RawMessage `json:"dimensions"`
 }
 
 type dimension struct {
@@ -388,16 +387,16 @@ type dimension struct {
 	values []value
 }
 
-func expandGen(raw json.RawMessage, e *env, out map[string]*ref, maxKeys int) error {
-	var gens []json.RawMessage
-	if err := json.Unmarshal(raw, &gens); err != nil {
+func expandGen(raw jsonx.RawMessage, e *env, out map[string]*ref, maxKeys int) error {
+	var gens []jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(raw, &gens); err != nil {
 		return errs.Wrap(errs.InvalidMetadata, "gen", err, "gen must be a list")
 	}
 	total := 0
 	for gi, g := range gens {
 		where := fmtx.Sprintf("gen[%d]", gi)
 		var ge genEntry
-		if err := json.Unmarshal(g, &ge); err != nil {
+		if err := jsonx.UnmarshalStrict(g, &ge); err != nil {
 			return errs.Wrap(errs.InvalidMetadata, where, err, "bad gen entry")
 		}
 		if ge.Key == nil || ge.URL == nil {
@@ -428,13 +427,13 @@ func expandGen(raw json.RawMessage, e *env, out map[string]*ref, maxKeys int) er
 		if count == 0 {
 			continue
 		}
-		compile := func(field string, raw json.RawMessage, s *string) (*template, error) {
+		compile := func(field string, raw jsonx.RawMessage, s *string) (*template, error) {
 			src := ""
 			if s != nil {
 				src = *s
 			} else {
 				// offset and length may be written as JSON numbers
-				if err := json.Unmarshal(raw, &src); err != nil {
+				if err := jsonx.UnmarshalStrict(raw, &src); err != nil {
 					if _, err := jsonInt(raw); err != nil {
 						return nil, errs.New(errs.InvalidMetadata, where+"."+field, "must be a string or an integer, not %s", shorten(raw))
 					}
@@ -543,47 +542,44 @@ func pyInt(s string) (int64, error) {
 
 // parseDimensions reads the dimensions object in order (the product varies
 // the last one fastest, so order matters and a Go map would lose it).
-func parseDimensions(raw json.RawMessage, where string, maxKeys int) ([]dimension, error) {
+func parseDimensions(raw jsonx.RawMessage, where string, maxKeys int) ([]dimension, error) {
 	if raw == nil || isNull(raw) {
 		return nil, errs.New(errs.InvalidMetadata, where, "a gen entry needs \"dimensions\"")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, errs.New(errs.InvalidMetadata, where, "dimensions must be an object")
 	}
 	var dims []dimension
 	seen := map[string]int{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, where, err, "bad dimensions")
-		}
-		name := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, where, err, "bad dimensions")
-		}
+	var dimErr error
+	err := jsonx.EachMember(raw, func(name string, v []byte) error {
 		vals, err := dimValues(v, maxKeys)
 		if err != nil {
-			return nil, errs.Wrap(errs.InvalidMetadata, where+".dimensions."+name, err, "bad dimension")
+			dimErr = errs.Wrap(errs.InvalidMetadata, where+".dimensions."+name, err, "bad dimension")
+			return dimErr
 		}
 		if i, ok := seen[name]; ok { // Python's dict keeps the first position, the last value
 			dims[i].values = vals
-			continue
+			return nil
 		}
 		seen[name] = len(dims)
 		dims = append(dims, dimension{name: name, values: vals})
+		return nil
+	})
+	if dimErr != nil {
+		return nil, dimErr
+	}
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidMetadata, where, err, "bad dimensions")
 	}
 	return dims, nil
 }
 
-func dimValues(raw json.RawMessage, maxKeys int) ([]value, error) {
+func dimValues(raw jsonx.RawMessage, maxKeys int) ([]value, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '[' {
-		var items []json.RawMessage
-		if err := json.Unmarshal(raw, &items); err != nil {
+		var items []jsonx.RawMessage
+		if err := jsonx.UnmarshalStrict(raw, &items); err != nil {
 			return nil, err
 		}
 		if len(items) > maxKeys {
@@ -592,7 +588,7 @@ func dimValues(raw json.RawMessage, maxKeys int) ([]value, error) {
 		out := make([]value, len(items))
 		for i, it := range items {
 			var s string
-			if err := json.Unmarshal(it, &s); err == nil {
+			if err := jsonx.UnmarshalStrict(it, &s); err == nil {
 				out[i] = strValue(s)
 				continue
 			}
@@ -605,9 +601,9 @@ func dimValues(raw json.RawMessage, maxKeys int) ([]value, error) {
 		return out, nil
 	}
 	var r struct {
-		Start, Stop, Step json.RawMessage
+		Start, Stop, Step jsonx.RawMessage
 	}
-	if err := json.Unmarshal(raw, &r); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &r); err != nil {
 		return nil, fmtx.Errorf("must be a list or {start, stop, step}")
 	}
 	if r.Stop == nil {

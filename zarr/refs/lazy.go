@@ -3,7 +3,6 @@ package refs
 import (
 	"container/list"
 	"context"
-	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
@@ -82,7 +81,7 @@ func openLazy(ctx context.Context, s *Store, root string) (*lazy, error) {
 			// values are JSON objects (fsspec writes them parsed); a string
 			// is taken as the document's text
 			var str string
-			if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &str) == nil {
+			if len(v) > 0 && v[0] == '"' && jsonx.UnmarshalStrict(v, &str) == nil {
 				l.meta[k] = []byte(str)
 			} else {
 				l.meta[k] = []byte(v)
@@ -149,8 +148,8 @@ func (l *lazy) array(field string) (*lazyArray, error) {
 		return nil, nil
 	}
 	var m struct {
-		Shape  []json.Number `json:"shape"`
-		Chunks []json.Number `json:"chunks"`
+		Shape  []jsonx.Number `json:"shape"`
+		Chunks []jsonx.Number `json:"chunks"`
 	}
 	if err := jsonx.Unmarshal(d, &m); err != nil || len(m.Shape) != len(m.Chunks) {
 		return nil, errs.New(errs.InvalidMetadata, mk, "cannot read shape and chunks to locate references")
@@ -407,8 +406,8 @@ func (c *fileCache) get(ctx context.Context, url string, load func(context.Conte
 	}
 }
 
-// numberTexts is ns as strings (what %v prints of a []json.Number).
-func numberTexts(ns []json.Number) []string {
+// numberTexts is ns as strings (what %v prints of a []jsonx.Number).
+func numberTexts(ns []jsonx.Number) []string {
 	s := make([]string, len(ns))
 	for i, n := range ns {
 		s[i] = string(n)

@@ -2,7 +2,6 @@ package refs_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/tests/conformance"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
 )
 
@@ -56,7 +56,7 @@ func gridKeys(t testing.TB, src *refs.Store) []string {
 		}
 		data, _, _ := src.Get(ctx, k)
 		var m struct{ Shape, Chunks []int }
-		if err := json.Unmarshal(data, &m); err != nil {
+		if err := jsonx.UnmarshalStrict(data, &m); err != nil {
 			t.Fatal(err)
 		}
 		field := strings.TrimSuffix(strings.TrimSuffix(k, ".zarray"), "/")
@@ -109,7 +109,7 @@ func TestParquetEqualsJSON(t *testing.T) {
 				}
 				if strings.Contains(k, "/.z") || strings.HasPrefix(k, ".z") {
 					var a, b any
-					if json.Unmarshal(want, &a) != nil || json.Unmarshal(got, &b) != nil || !reflect.DeepEqual(a, b) {
+					if jsonx.UnmarshalStrict(want, &a) != nil || jsonx.UnmarshalStrict(got, &b) != nil || !reflect.DeepEqual(a, b) {
 						t.Errorf("%s: %s, JSON %s", k, got, want)
 					}
 					continue

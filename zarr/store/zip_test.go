@@ -8,7 +8,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -25,6 +24,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 
 	"github.com/zarr-wasm/zarr-wasm/tests/fuzzmem"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // rangeStore serves one or more files with HTTP range semantics (a suffix
@@ -137,7 +137,7 @@ func loadManifest(t testing.TB) map[string]manifestZip {
 		t.Fatal(err)
 	}
 	var m map[string]manifestZip
-	if err := json.Unmarshal(b, &m); err != nil {
+	if err := jsonx.UnmarshalStrict(b, &m); err != nil {
 		t.Fatal(err)
 	}
 	if len(m) < 7 {

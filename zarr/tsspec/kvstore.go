@@ -1,10 +1,10 @@
 package tsspec
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
@@ -33,9 +33,9 @@ var kvstoreMembers = map[string][]string{
 }
 
 // ParseKvStore reads a kvstore member: an object or a URL string.
-func ParseKvStore(where string, raw json.RawMessage) (*KvStore, error) {
+func ParseKvStore(where string, raw jsonx.RawMessage) (*KvStore, error) {
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if jsonx.UnmarshalStrict(raw, &s) == nil {
 		return ParseKvStoreURL(where, s)
 	}
 	o, err := newObject(where, raw)
@@ -80,7 +80,7 @@ func ParseKvStore(where string, raw json.RawMessage) (*KvStore, error) {
 			return nil, err
 		}
 		if raw, ok := o.get("headers"); ok {
-			if err := json.Unmarshal(raw, &k.Headers); err != nil {
+			if err := jsonx.UnmarshalStrict(raw, &k.Headers); err != nil {
 				return nil, invalid(o.path("headers"), "must be a list of \"Name: value\" strings")
 			}
 			for _, h := range k.Headers {

@@ -10,7 +10,6 @@
 package tsspec
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 
@@ -22,12 +21,12 @@ import (
 // asked for, so a misspelt member is an error that suggests the right name.
 type object struct {
 	where   string // "spec", "spec.metadata", ... for messages
-	members map[string]json.RawMessage
+	members map[string]jsonx.RawMessage
 	used    map[string]bool
 }
 
-func newObject(where string, raw json.RawMessage) (*object, error) {
-	var m map[string]json.RawMessage
+func newObject(where string, raw jsonx.RawMessage) (*object, error) {
+	var m map[string]jsonx.RawMessage
 	if err := jsonx.Unmarshal(raw, &m); err != nil || m == nil {
 		return nil, invalid(where, "must be a JSON object, got %s", short(raw))
 	}
@@ -35,7 +34,7 @@ func newObject(where string, raw json.RawMessage) (*object, error) {
 }
 
 // get returns a member (marking it read); ok is false when it is absent.
-func (o *object) get(name string) (json.RawMessage, bool) {
+func (o *object) get(name string) (jsonx.RawMessage, bool) {
 	o.used[name] = true
 	raw, ok := o.members[name]
 	return raw, ok
@@ -76,7 +75,7 @@ func (o *object) string(name string) (string, bool, error) {
 		return "", false, nil
 	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &s); err != nil {
 		return "", false, invalid(o.path(name), "must be a string, got %s", short(raw))
 	}
 	return s, true, nil
@@ -88,7 +87,7 @@ func (o *object) bool(name string) (bool, bool, error) {
 		return false, false, nil
 	}
 	var b bool
-	if err := json.Unmarshal(raw, &b); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &b); err != nil {
 		return false, false, invalid(o.path(name), "must be true or false, got %s", short(raw))
 	}
 	return b, true, nil
@@ -103,9 +102,9 @@ func (o *object) int(name string, lo, hi int64) (int64, bool, error) {
 	return n, true, err
 }
 
-func parseInt(where string, raw json.RawMessage, lo, hi int64) (int64, error) {
+func parseInt(where string, raw jsonx.RawMessage, lo, hi int64) (int64, error) {
 	var n int64
-	if err := json.Unmarshal(raw, &n); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &n); err != nil {
 		return 0, invalid(where, "must be an integer, got %s", short(raw))
 	}
 	if n < lo || n > hi {
@@ -115,9 +114,9 @@ func parseInt(where string, raw json.RawMessage, lo, hi int64) (int64, error) {
 }
 
 // parseInts reads a list of integers in [lo, hi], at most maxRank long.
-func parseInts(where string, raw json.RawMessage, lo, hi int64) ([]int64, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+func parseInts(where string, raw jsonx.RawMessage, lo, hi int64) ([]int64, error) {
+	var items []jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(raw, &items); err != nil || items == nil {
 		return nil, invalid(where, "must be a list of integers, got %s", short(raw))
 	}
 	if len(items) > MaxRank {
@@ -158,7 +157,7 @@ func short(raw []byte) string {
 
 // canonical returns the JSON text of v with sorted keys, for comparing
 // constraints with stored values.
-func canonical(raw json.RawMessage) string {
+func canonical(raw jsonx.RawMessage) string {
 	var v any
 	if err := jsonx.Unmarshal(raw, &v); err != nil {
 		return string(raw)

@@ -1,10 +1,10 @@
 package tsspec
 
 import (
-	"encoding/json"
 	"math"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // DataTypes are TensorStore's data type names.
@@ -13,9 +13,9 @@ var DataTypes = []string{"bool", "char", "byte", "int2", "int4", "int8", "uint8"
 	"float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn",
 	"float16", "bfloat16", "float32", "float64", "complex64", "complex128", "string", "ustring", "json"}
 
-func parseDataType(where string, raw json.RawMessage) (string, error) {
+func parseDataType(where string, raw jsonx.RawMessage) (string, error) {
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &s); err != nil {
 		return "", invalid(where, "must be a data type name, got %s", short(raw))
 	}
 	for _, d := range DataTypes {
@@ -45,9 +45,9 @@ type Domain struct {
 }
 
 // parseBounds reads a bounds list (n, [n], "-inf"/"+inf" strings).
-func parseBounds(where string, raw json.RawMessage) ([]Bound, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+func parseBounds(where string, raw jsonx.RawMessage) ([]Bound, error) {
+	var items []jsonx.RawMessage
+	if err := jsonx.UnmarshalStrict(raw, &items); err != nil || items == nil {
 		return nil, invalid(where, "must be a list of bounds, got %s", short(raw))
 	}
 	if len(items) > MaxRank {
@@ -64,9 +64,9 @@ func parseBounds(where string, raw json.RawMessage) ([]Bound, error) {
 	return out, nil
 }
 
-func parseBound(where string, raw json.RawMessage) (Bound, error) {
-	var inner []json.RawMessage
-	if json.Unmarshal(raw, &inner) == nil {
+func parseBound(where string, raw jsonx.RawMessage) (Bound, error) {
+	var inner []jsonx.RawMessage
+	if jsonx.UnmarshalStrict(raw, &inner) == nil {
 		if len(inner) != 1 {
 			return Bound{}, invalid(where, "an implicit bound is [n], got %s", short(raw))
 		}
@@ -75,7 +75,7 @@ func parseBound(where string, raw json.RawMessage) (Bound, error) {
 		return b, err
 	}
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if jsonx.UnmarshalStrict(raw, &s) == nil {
 		switch s {
 		case "-inf", "+inf":
 			return Bound{Infinite: true}, nil
@@ -155,7 +155,7 @@ func parseDomainBounds(o *object, prefix string) (*Domain, bool, error) {
 		d.ExclusiveMax = b
 	}
 	if raw, ok := o.get(prefix + "labels"); ok {
-		if err := json.Unmarshal(raw, &d.Labels); err != nil {
+		if err := jsonx.UnmarshalStrict(raw, &d.Labels); err != nil {
 			return nil, false, invalid(o.path(prefix+"labels"), "must be a list of strings")
 		}
 		if err := setRank(len(d.Labels), "labels"); err != nil {
@@ -179,7 +179,7 @@ func parseDomainBounds(o *object, prefix string) (*Domain, bool, error) {
 }
 
 // ParseDomain reads an IndexDomain object.
-func ParseDomain(where string, raw json.RawMessage) (*Domain, error) {
+func ParseDomain(where string, raw jsonx.RawMessage) (*Domain, error) {
 	o, err := newObject(where, raw)
 	if err != nil {
 		return nil, err
@@ -214,7 +214,7 @@ type ChunkLayout struct {
 	given                        bool
 }
 
-func parseGrid(where string, raw json.RawMessage, rank *int) (Grid, error) {
+func parseGrid(where string, raw jsonx.RawMessage, rank *int) (Grid, error) {
 	var g Grid
 	o, err := newObject(where, raw)
 	if err != nil {
@@ -232,8 +232,8 @@ func parseGrid(where string, raw json.RawMessage, rank *int) (Grid, error) {
 		if !ok {
 			return nil, nil
 		}
-		var items []json.RawMessage
-		if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		var items []jsonx.RawMessage
+		if err := jsonx.UnmarshalStrict(raw, &items); err != nil || items == nil {
 			return nil, invalid(o.path(member), "must be a list of chunk sizes")
 		}
 		out := make([]int64, len(items))
@@ -255,7 +255,7 @@ func parseGrid(where string, raw json.RawMessage, rank *int) (Grid, error) {
 			return nil, nil
 		}
 		var items []*float64
-		if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		if err := jsonx.UnmarshalStrict(raw, &items); err != nil || items == nil {
 			return nil, invalid(o.path(member), "must be a list of numbers")
 		}
 		out := make([]float64, len(items))
@@ -298,7 +298,7 @@ func parseGrid(where string, raw json.RawMessage, rank *int) (Grid, error) {
 }
 
 // ParseChunkLayout reads a ChunkLayout object.
-func ParseChunkLayout(where string, raw json.RawMessage) (*ChunkLayout, error) {
+func ParseChunkLayout(where string, raw jsonx.RawMessage) (*ChunkLayout, error) {
 	o, err := newObject(where, raw)
 	if err != nil {
 		return nil, err
@@ -322,7 +322,7 @@ func ParseChunkLayout(where string, raw json.RawMessage) (*ChunkLayout, error) {
 			return nil, nil
 		}
 		var items []*int64
-		if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		if err := jsonx.UnmarshalStrict(raw, &items); err != nil || items == nil {
 			return nil, invalid(o.path(member), "must be a list of integers or nulls")
 		}
 		for i, v := range items {
@@ -338,7 +338,7 @@ func ParseChunkLayout(where string, raw json.RawMessage) (*ChunkLayout, error) {
 			return nil, nil
 		}
 		var p []int
-		if err := json.Unmarshal(raw, &p); err != nil || !isPermutation(p) {
+		if err := jsonx.UnmarshalStrict(raw, &p); err != nil || !isPermutation(p) {
 			return nil, invalid(o.path(member), "must be a permutation of 0..rank-1, got %s", short(raw))
 		}
 		return p, check(member, len(p))
@@ -387,16 +387,16 @@ type Schema struct {
 	Domain      *Domain
 	ChunkLayout *ChunkLayout
 	// Codec is the codec object ({"driver": "zarr", "compressor": ...}).
-	Codec map[string]json.RawMessage
+	Codec map[string]jsonx.RawMessage
 	// FillValue is the fill value JSON (a number, or nested lists).
-	FillValue json.RawMessage
+	FillValue jsonx.RawMessage
 	// DimensionUnits lists each dimension's unit (nil entries: unknown).
-	DimensionUnits []json.RawMessage
+	DimensionUnits []jsonx.RawMessage
 }
 
 // ParseSchema reads a Schema object into s (already holding any top-level
 // dtype and rank).
-func parseSchemaInto(s *Schema, where string, raw json.RawMessage) error {
+func parseSchemaInto(s *Schema, where string, raw jsonx.RawMessage) error {
 	o, err := newObject(where, raw)
 	if err != nil {
 		return err
@@ -436,7 +436,7 @@ func parseSchemaInto(s *Schema, where string, raw json.RawMessage) error {
 		}
 	}
 	if raw, ok := o.get("codec"); ok {
-		if err := json.Unmarshal(raw, &s.Codec); err != nil || s.Codec == nil {
+		if err := jsonx.UnmarshalStrict(raw, &s.Codec); err != nil || s.Codec == nil {
 			return invalid(o.path("codec"), "must be an object with a \"driver\"")
 		}
 	}
@@ -444,7 +444,7 @@ func parseSchemaInto(s *Schema, where string, raw json.RawMessage) error {
 		s.FillValue = raw
 	}
 	if raw, ok := o.get("dimension_units"); ok {
-		if err := json.Unmarshal(raw, &s.DimensionUnits); err != nil {
+		if err := jsonx.UnmarshalStrict(raw, &s.DimensionUnits); err != nil {
 			return invalid(o.path("dimension_units"), "must be a list of units or nulls")
 		}
 		if err := s.setRank(o.path("dimension_units"), len(s.DimensionUnits)); err != nil {

@@ -1,7 +1,6 @@
 package tsspec
 
 import (
-	"encoding/json"
 	"math"
 	"strings"
 
@@ -28,7 +27,7 @@ type Spec struct {
 
 	// V2 holds the zarr2 metadata constraints; V3 the zarr3 ones (raw).
 	V2 *V2Constraints
-	V3 map[string]json.RawMessage
+	V3 map[string]jsonx.RawMessage
 
 	// MetadataKey is the zarr2 metadata key (".zarray" unless given).
 	MetadataKey string
@@ -54,7 +53,7 @@ type Spec struct {
 }
 
 // Parse reads a spec: a JSON object ([]byte, string starting with "{",
-// json.RawMessage or map[string]any) or a TensorStore URL string
+// jsonx.RawMessage or map[string]any) or a TensorStore URL string
 // ("file:///tmp/a.zarr|zarr2:", "memory://|zarr2:a").
 func Parse(spec any) (*Spec, error) {
 	var raw []byte
@@ -67,7 +66,7 @@ func Parse(spec any) (*Spec, error) {
 		raw = []byte(t)
 	case []byte:
 		raw = x
-	case json.RawMessage:
+	case jsonx.RawMessage:
 		raw = x
 	case map[string]any:
 		b, err := jsonx.Marshal(x, "")
@@ -205,7 +204,7 @@ func parseObject(raw []byte) (*Spec, error) {
 	}
 	if f, ok := o.get("field"); ok && string(f) != "null" {
 		// "" is no field, as null.
-		if err := json.Unmarshal(f, &s.Field); err != nil {
+		if err := jsonx.UnmarshalStrict(f, &s.Field); err != nil {
 			return nil, invalid("spec.field", "must be null or a string, got %s", short(f))
 		}
 	}
@@ -227,7 +226,7 @@ func parseObject(raw []byte) (*Spec, error) {
 			return nil, err
 		}
 	} else if raw, ok := o.get("metadata"); ok {
-		if err := json.Unmarshal(raw, &s.V3); err != nil || s.V3 == nil {
+		if err := jsonx.UnmarshalStrict(raw, &s.V3); err != nil || s.V3 == nil {
 			return nil, invalid("spec.metadata", "must be an object")
 		}
 	}
@@ -331,13 +330,13 @@ func (s *Spec) parseCaching(o *object) error {
 			}
 		}
 	}
-	resolve := func(member string, defaults string) (json.RawMessage, string, bool) {
+	resolve := func(member string, defaults string) (jsonx.RawMessage, string, bool) {
 		raw, ok := o.get(member)
 		if !ok {
 			return nil, defaults, true
 		}
 		var ref string
-		if json.Unmarshal(raw, &ref) == nil {
+		if jsonx.UnmarshalStrict(raw, &ref) == nil {
 			return nil, ref, true
 		}
 		return raw, "", true
@@ -385,7 +384,7 @@ func (s *Spec) parseCaching(o *object) error {
 	return nil
 }
 
-func parseCachePool(where string, raw json.RawMessage) (int64, error) {
+func parseCachePool(where string, raw jsonx.RawMessage) (int64, error) {
 	o, err := newObject(where, raw)
 	if err != nil {
 		return 0, err
@@ -400,7 +399,7 @@ func parseCachePool(where string, raw json.RawMessage) (int64, error) {
 	return n, o.finish()
 }
 
-func parseConcurrency(where string, raw json.RawMessage) (int, error) {
+func parseConcurrency(where string, raw jsonx.RawMessage) (int, error) {
 	o, err := newObject(where, raw)
 	if err != nil {
 		return 0, err
@@ -409,7 +408,7 @@ func parseConcurrency(where string, raw json.RawMessage) (int, error) {
 	n := 0
 	if ok {
 		var s string
-		if json.Unmarshal(lraw, &s) == nil {
+		if jsonx.UnmarshalStrict(lraw, &s) == nil {
 			if s != "shared" {
 				return 0, invalid(o.path("limit"), "must be a positive integer or \"shared\"")
 			}
@@ -432,7 +431,7 @@ func parseRecheck(o *object, member string) (any, error) {
 		return nil, nil
 	}
 	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &v); err != nil {
 		return nil, invalid(o.path(member), "must be true, false, \"open\" or a time")
 	}
 	switch x := v.(type) {

@@ -1,9 +1,8 @@
 package tsspec
 
 import (
-	"encoding/json"
-
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // Transform is the supported part of an IndexTransform: an input domain
@@ -27,7 +26,7 @@ type OutputMap struct {
 // ParseTransform reads an IndexTransform object. Index arrays, strides
 // other than 1, and input dimensions used twice are refused as UNSUPPORTED,
 // naming the member.
-func ParseTransform(where string, raw json.RawMessage) (*Transform, error) {
+func ParseTransform(where string, raw jsonx.RawMessage) (*Transform, error) {
 	o, err := newObject(where, raw)
 	if err != nil {
 		return nil, err
@@ -41,8 +40,8 @@ func ParseTransform(where string, raw json.RawMessage) (*Transform, error) {
 	}
 	t := &Transform{Domain: d}
 	if raw, ok := o.get("output"); ok {
-		var items []json.RawMessage
-		if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		var items []jsonx.RawMessage
+		if err := jsonx.UnmarshalStrict(raw, &items); err != nil || items == nil {
 			return nil, invalid(o.path("output"), "must be a list of output index maps")
 		}
 		if len(items) > MaxRank {
@@ -76,7 +75,7 @@ func ParseTransform(where string, raw json.RawMessage) (*Transform, error) {
 	return t, o.finish()
 }
 
-func parseOutputMap(where string, raw json.RawMessage, inputRank int) (OutputMap, error) {
+func parseOutputMap(where string, raw jsonx.RawMessage, inputRank int) (OutputMap, error) {
 	o, err := newObject(where, raw)
 	if err != nil {
 		return OutputMap{}, err

@@ -1,7 +1,6 @@
 package tsspec
 
 import (
-	"encoding/json"
 	"slices"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
@@ -16,10 +15,10 @@ type V2Constraints struct {
 	Rank               int // chunked rank implied by shape or chunks; -1 unknown
 	Shape, Chunks      []int64
 	DType              *dtype.DataType
-	DTypeJSON          json.RawMessage
-	Compressor         json.RawMessage // normalised; "null" for none
-	Filters            json.RawMessage
-	FillValue          json.RawMessage // as given ("null" allowed)
+	DTypeJSON          jsonx.RawMessage
+	Compressor         jsonx.RawMessage // normalised; "null" for none
+	Filters            jsonx.RawMessage
+	FillValue          jsonx.RawMessage // as given ("null" allowed)
 	Order              string
 	DimensionSeparator string
 }
@@ -54,7 +53,7 @@ func (s *Spec) parseV2Members(o *object) error {
 	return nil
 }
 
-func (c *V2Constraints) parse(raw json.RawMessage) error {
+func (c *V2Constraints) parse(raw jsonx.RawMessage) error {
 	o, err := newObject("spec.metadata", raw)
 	if err != nil {
 		return err
@@ -100,8 +99,8 @@ func (c *V2Constraints) parse(raw json.RawMessage) error {
 	}
 	if raw, ok := o.get("filters"); ok {
 		if string(raw) != "null" {
-			var l []json.RawMessage
-			if err := json.Unmarshal(raw, &l); err != nil {
+			var l []jsonx.RawMessage
+			if err := jsonx.UnmarshalStrict(raw, &l); err != nil {
 				return invalid(o.path("filters"), "must be null or a list of codec objects")
 			}
 		}
@@ -135,7 +134,7 @@ func (c *V2Constraints) parse(raw json.RawMessage) error {
 	return o.finish()
 }
 
-func parseV2DType(where string, raw json.RawMessage) (*dtype.DataType, error) {
+func parseV2DType(where string, raw jsonx.RawMessage) (*dtype.DataType, error) {
 	t, err := dtype.ParseV2(raw)
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, where, err, "")
@@ -164,7 +163,7 @@ var bloscCnames = []string{"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"}
 // of TensorStore's compressors (blosc: cname lz4, clevel 5, shuffle -1,
 // blocksize 0; zlib, gzip, bz2, zstd: level 1). Compressors TensorStore
 // does not have (numcodecs' lz4, lzma, ...) are kept as given.
-func normalizeCompressor(where string, raw json.RawMessage) (json.RawMessage, error) {
+func normalizeCompressor(where string, raw jsonx.RawMessage) (jsonx.RawMessage, error) {
 	if string(raw) == "null" {
 		return raw, nil
 	}
@@ -201,7 +200,7 @@ func normalizeCompressor(where string, raw json.RawMessage) (json.RawMessage, er
 			}
 			return nil, invalid(where+"."+k, "unknown member of the %s compressor", id).WithSuggestion(k, names)
 		}
-		n, ok := v.(json.Number)
+		n, ok := v.(jsonx.Number)
 		var iv int64
 		var err error
 		if ok {
@@ -226,10 +225,10 @@ func normalizeCompressor(where string, raw json.RawMessage) (json.RawMessage, er
 	return canonicalJSON(m), nil
 }
 
-func canonicalJSON(v any) json.RawMessage {
+func canonicalJSON(v any) jsonx.RawMessage {
 	b, err := jsonx.Marshal(v, "")
 	if err != nil {
-		return json.RawMessage("null")
+		return jsonx.RawMessage("null")
 	}
 	return b
 }
@@ -247,14 +246,14 @@ func contains(list []string, s string) bool {
 type V2Metadata struct {
 	Shape, Chunks      []int64
 	DType              *dtype.DataType
-	DTypeJSON          json.RawMessage
-	Compressor         json.RawMessage // normalised; "null" for none
-	Filters            json.RawMessage // "null" or a list
+	DTypeJSON          jsonx.RawMessage
+	Compressor         jsonx.RawMessage // normalised; "null" for none
+	Filters            jsonx.RawMessage // "null" or a list
 	Fill               dtype.Fill
 	Order              string
 	DimensionSeparator string // "" when the document has none
 	// Extra holds members beyond the spec's, kept as read.
-	Extra map[string]json.RawMessage
+	Extra map[string]jsonx.RawMessage
 }
 
 // ParseV2Metadata reads a stored .zarray for comparison with constraints
@@ -264,8 +263,8 @@ func ParseV2Metadata(key string, data []byte) (*V2Metadata, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "not a JSON object")
 	}
-	m := &V2Metadata{Order: "C", Extra: map[string]json.RawMessage{}}
-	need := func(member string) (json.RawMessage, error) {
+	m := &V2Metadata{Order: "C", Extra: map[string]jsonx.RawMessage{}}
+	need := func(member string) (jsonx.RawMessage, error) {
 		raw, ok := doc[member]
 		if !ok {
 			return nil, invalid(key, "missing member %q", member)
@@ -298,7 +297,7 @@ func ParseV2Metadata(key string, data []byte) (*V2Metadata, error) {
 				err = errs.Wrap(errs.InvalidMetadata, where, err, "")
 			}
 		case "order":
-			if json.Unmarshal(raw, &m.Order) != nil || (m.Order != "C" && m.Order != "F") {
+			if jsonx.UnmarshalStrict(raw, &m.Order) != nil || (m.Order != "C" && m.Order != "F") {
 				err = invalid(where, "must be \"C\" or \"F\"")
 			}
 		case "filters":
@@ -312,7 +311,7 @@ func ParseV2Metadata(key string, data []byte) (*V2Metadata, error) {
 		return nil, invalid(key+": chunks", "has %d entries, shape has %d", len(m.Chunks), len(m.Shape))
 	}
 	if raw, ok := doc["dimension_separator"]; ok && string(raw) != "null" {
-		if json.Unmarshal(raw, &m.DimensionSeparator) != nil || (m.DimensionSeparator != "." && m.DimensionSeparator != "/") {
+		if jsonx.UnmarshalStrict(raw, &m.DimensionSeparator) != nil || (m.DimensionSeparator != "." && m.DimensionSeparator != "/") {
 			return nil, invalid(key+": dimension_separator", "must be \".\" or \"/\"")
 		}
 	}
@@ -398,7 +397,7 @@ func SelectField(t *dtype.DataType, name string) (Field, error) {
 	for _, f := range fields {
 		names = append(names, f.Name)
 	}
-	quoted, _ := json.Marshal(names)
+	quoted, _ := jsonx.MarshalStrict(names)
 	if name == "" {
 		if len(fields) != 1 {
 			return Field{}, errs.New(errs.InvalidMetadata, "spec.field", "Must specify a \"field\" that is one of: %s", quoted)
@@ -430,7 +429,7 @@ func TSDataType(t *dtype.DataType) string {
 
 // v2DTypeFor chooses the .zarray dtype of a TensorStore data type:
 // little-endian NumPy typestrs, TensorStore's names for its extensions.
-func v2DTypeFor(where, name string) (*dtype.DataType, json.RawMessage, error) {
+func v2DTypeFor(where, name string) (*dtype.DataType, jsonx.RawMessage, error) {
 	n := dtype.LookupNumeric(name)
 	var s string
 	switch {
@@ -445,7 +444,7 @@ func v2DTypeFor(where, name string) (*dtype.DataType, json.RawMessage, error) {
 	default:
 		s = "<" + n.Typestr
 	}
-	raw, _ := json.Marshal(s)
+	raw, _ := jsonx.MarshalStrict(s)
 	t, err := dtype.ParseV2(raw)
 	if err != nil {
 		return nil, nil, errs.Wrap(errs.Unsupported, where, err, "")
@@ -459,7 +458,7 @@ func mismatch(member string, want, got any) error {
 }
 
 func jsonText(v any) string {
-	if r, ok := v.(json.RawMessage); ok {
+	if r, ok := v.(jsonx.RawMessage); ok {
 		return canonical(r)
 	}
 	b, err := jsonx.Marshal(v, "")
@@ -621,9 +620,9 @@ func nameOr(t *dtype.DataType) string {
 
 // mergeCodec merges a schema codec into a compressor and filters (either
 // may be nil: unconstrained), failing where both are given and differ.
-func mergeCodec(codec map[string]json.RawMessage, compressor, filters json.RawMessage) (json.RawMessage, json.RawMessage, error) {
+func mergeCodec(codec map[string]jsonx.RawMessage, compressor, filters jsonx.RawMessage) (jsonx.RawMessage, jsonx.RawMessage, error) {
 	var driver string
-	if err := json.Unmarshal(codec["driver"], &driver); err != nil {
+	if err := jsonx.UnmarshalStrict(codec["driver"], &driver); err != nil {
 		return nil, nil, invalid("spec.schema.codec.driver", "is required")
 	}
 	if driver != "zarr" && driver != "zarr2" {
@@ -885,7 +884,7 @@ func (s *Spec) schemaFill(f Field, b baseMap) ([]byte, error) {
 
 // nestedValues flattens a JSON scalar or nested list (C order) and returns
 // its shape.
-func nestedValues(where string, raw json.RawMessage) ([]any, []int64, error) {
+func nestedValues(where string, raw jsonx.RawMessage) ([]any, []int64, error) {
 	var v any
 	if err := jsonx.Unmarshal(raw, &v); err != nil {
 		return nil, nil, invalid(where, "is not valid JSON")
@@ -944,7 +943,7 @@ func (s *Spec) NewV2Metadata() (*V2Metadata, Field, error) {
 	fail := func(err error) (*V2Metadata, Field, error) {
 		return nil, Field{}, errs.Wrap(errs.InvalidMetadata, "spec", err, "Cannot create using specified \"metadata\" and schema")
 	}
-	m := &V2Metadata{DimensionSeparator: ".", Order: "C", Extra: map[string]json.RawMessage{}, Filters: json.RawMessage("null")}
+	m := &V2Metadata{DimensionSeparator: ".", Order: "C", Extra: map[string]jsonx.RawMessage{}, Filters: jsonx.RawMessage("null")}
 	if c.DimensionSeparator != "" {
 		m.DimensionSeparator = c.DimensionSeparator
 	}
@@ -1078,7 +1077,7 @@ func (s *Spec) NewV2Metadata() (*V2Metadata, Field, error) {
 		}
 	}
 	if comp == nil {
-		comp, _ = normalizeCompressor("", json.RawMessage(`{"id":"blosc"}`))
+		comp, _ = normalizeCompressor("", jsonx.RawMessage(`{"id":"blosc"}`))
 	}
 	m.Compressor = comp
 	if filters != nil {
@@ -1132,7 +1131,7 @@ func (s *Spec) NewV2Metadata() (*V2Metadata, Field, error) {
 // V2Schema is the Schema JSON of field f of an array with metadata m, seen
 // through view v (nil: the whole domain, untransformed).
 func V2Schema(m *V2Metadata, f Field, v *View) map[string]any {
-	codec := map[string]any{"driver": "zarr", "compressor": json.RawMessage(m.Compressor), "filters": json.RawMessage(m.Filters)}
+	codec := map[string]any{"driver": "zarr", "compressor": jsonx.RawMessage(m.Compressor), "filters": jsonx.RawMessage(m.Filters)}
 	chunked := len(m.Shape)
 	return schemaJSON(m.BaseShape(f), chunked, m.BaseChunks(f), innerOrder(chunked, chunked+len(f.Shape), m.Order),
 		codec, TSDataType(f.Type), fieldFill(m, f), f, v)

@@ -1,7 +1,6 @@
 package tsspec
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,7 +18,7 @@ var v3Members = []string{"zarr_format", "node_type", "shape", "data_type", "chun
 // V3Metadata is a zarr.json in TensorStore's terms: the document and what
 // the schema needs from it.
 type V3Metadata struct {
-	Doc   map[string]json.RawMessage
+	Doc   map[string]jsonx.RawMessage
 	Shape []int64
 	DType *dtype.DataType
 	// Chunks is the regular grid's chunk shape (the write chunk); nil for
@@ -28,7 +27,7 @@ type V3Metadata struct {
 	Inner              []int // inner order, from transpose codecs
 	Fill               dtype.Fill
 	Labels             []string // dimension_names as TensorStore labels
-	Units              []json.RawMessage
+	Units              []jsonx.RawMessage
 }
 
 // ParseV3Metadata reads a stored (or created) zarr.json.
@@ -54,7 +53,7 @@ func ParseV3Metadata(key string, data []byte) (*V3Metadata, error) {
 			ChunkShape []int64 `json:"chunk_shape"`
 		} `json:"configuration"`
 	}
-	if json.Unmarshal(doc["chunk_grid"], &grid) == nil && grid.Name == "regular" && len(grid.Configuration.ChunkShape) == len(m.Shape) {
+	if jsonx.UnmarshalStrict(doc["chunk_grid"], &grid) == nil && grid.Name == "regular" && len(grid.Configuration.ChunkShape) == len(m.Shape) {
 		m.Chunks = grid.Configuration.ChunkShape
 		if m.ReadChunks, m.Inner, err = codecLayout(where("codecs"), doc["codecs"], m.Chunks); err != nil {
 			return nil, err
@@ -62,7 +61,7 @@ func ParseV3Metadata(key string, data []byte) (*V3Metadata, error) {
 	}
 	if raw, ok := doc["dimension_names"]; ok && string(raw) != "null" {
 		var names []*string
-		if err := json.Unmarshal(raw, &names); err != nil || len(names) != len(m.Shape) {
+		if err := jsonx.UnmarshalStrict(raw, &names); err != nil || len(names) != len(m.Shape) {
 			return nil, invalid(where("dimension_names"), "must be a list of names or nulls, one per dimension")
 		}
 		m.Labels = make([]string, len(names))
@@ -79,10 +78,10 @@ func ParseV3Metadata(key string, data []byte) (*V3Metadata, error) {
 			seen[m.Labels[i]] = true
 		}
 	}
-	var attrs map[string]json.RawMessage
-	if json.Unmarshal(doc["attributes"], &attrs) == nil {
+	var attrs map[string]jsonx.RawMessage
+	if jsonx.UnmarshalStrict(doc["attributes"], &attrs) == nil {
 		if u, ok := attrs["dimension_units"]; ok {
-			if err := json.Unmarshal(u, &m.Units); err != nil || len(m.Units) != len(m.Shape) {
+			if err := jsonx.UnmarshalStrict(u, &m.Units); err != nil || len(m.Units) != len(m.Shape) {
 				m.Units = nil
 			}
 		}
@@ -93,7 +92,7 @@ func ParseV3Metadata(key string, data []byte) (*V3Metadata, error) {
 // codecLayout follows a codec chain over chunks of the given shape: the
 // innermost (read) chunk shape inside sharding codecs, and the inner order
 // that transpose codecs give, both over the array's dimensions.
-func codecLayout(where string, raw json.RawMessage, chunks []int64) ([]int64, []int, error) {
+func codecLayout(where string, raw jsonx.RawMessage, chunks []int64) ([]int64, []int, error) {
 	rank := len(chunks)
 	perm := make([]int, rank) // position k of the current chunk holds array dimension perm[k]
 	for i := range perm {
@@ -102,11 +101,11 @@ func codecLayout(where string, raw json.RawMessage, chunks []int64) ([]int64, []
 	read := append([]int64(nil), chunks...)
 	cur := raw
 	for depth := 0; depth < 8; depth++ {
-		var codecs []json.RawMessage
-		if err := json.Unmarshal(cur, &codecs); err != nil {
+		var codecs []jsonx.RawMessage
+		if err := jsonx.UnmarshalStrict(cur, &codecs); err != nil {
 			return nil, nil, invalid(where, "must be a list of codecs")
 		}
-		next := json.RawMessage(nil)
+		next := jsonx.RawMessage(nil)
 		for _, c := range codecs {
 			name, cfg := codecNameConfig(c)
 			switch name {
@@ -114,8 +113,8 @@ func codecLayout(where string, raw json.RawMessage, chunks []int64) ([]int64, []
 				var order []int
 				var s string
 				switch {
-				case json.Unmarshal(cfg["order"], &order) == nil && isPermutation(order) && len(order) == rank:
-				case json.Unmarshal(cfg["order"], &s) == nil && (s == "C" || s == "F"):
+				case jsonx.UnmarshalStrict(cfg["order"], &order) == nil && isPermutation(order) && len(order) == rank:
+				case jsonx.UnmarshalStrict(cfg["order"], &s) == nil && (s == "C" || s == "F"):
 					order = make([]int, rank)
 					for i := range order {
 						order[i] = i
@@ -133,7 +132,7 @@ func codecLayout(where string, raw json.RawMessage, chunks []int64) ([]int64, []
 				perm = p
 			case "sharding_indexed":
 				var inner []int64
-				if err := json.Unmarshal(cfg["chunk_shape"], &inner); err != nil || len(inner) != rank {
+				if err := jsonx.UnmarshalStrict(cfg["chunk_shape"], &inner); err != nil || len(inner) != rank {
 					return nil, nil, invalid(where, "sharding_indexed chunk_shape must have %d entries", rank)
 				}
 				for k, n := range inner {
@@ -153,18 +152,18 @@ func codecLayout(where string, raw json.RawMessage, chunks []int64) ([]int64, []
 	return read, perm, nil
 }
 
-func codecNameConfig(raw json.RawMessage) (string, map[string]json.RawMessage) {
+func codecNameConfig(raw jsonx.RawMessage) (string, map[string]jsonx.RawMessage) {
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s, map[string]json.RawMessage{}
+	if jsonx.UnmarshalStrict(raw, &s) == nil {
+		return s, map[string]jsonx.RawMessage{}
 	}
 	var c struct {
-		Name          string                     `json:"name"`
-		Configuration map[string]json.RawMessage `json:"configuration"`
+		Name          string                      `json:"name"`
+		Configuration map[string]jsonx.RawMessage `json:"configuration"`
 	}
-	json.Unmarshal(raw, &c)
+	jsonx.UnmarshalStrict(raw, &c)
 	if c.Configuration == nil {
-		c.Configuration = map[string]json.RawMessage{}
+		c.Configuration = map[string]jsonx.RawMessage{}
 	}
 	return c.Name, c.Configuration
 }
@@ -212,11 +211,11 @@ func (s *Spec) CheckV3(m *V3Metadata) error {
 		}
 	}
 	if want, ok := s.V3["attributes"]; ok {
-		var w, g map[string]json.RawMessage
-		if err := json.Unmarshal(want, &w); err != nil {
+		var w, g map[string]jsonx.RawMessage
+		if err := jsonx.UnmarshalStrict(want, &w); err != nil {
 			return invalid("spec.metadata.attributes", "must be an object")
 		}
-		json.Unmarshal(m.Doc["attributes"], &g)
+		jsonx.UnmarshalStrict(m.Doc["attributes"], &g)
 		for k, v := range w {
 			if canonical(v) != canonical(g[k]) {
 				return mismatch("attributes."+k, v, g[k])
@@ -227,16 +226,16 @@ func (s *Spec) CheckV3(m *V3Metadata) error {
 }
 
 // canonicalKeyEncoding fills in the default separators.
-func canonicalKeyEncoding(raw json.RawMessage) string {
+func canonicalKeyEncoding(raw jsonx.RawMessage) string {
 	name, cfg := codecNameConfig(raw)
 	if _, ok := cfg["separator"]; !ok {
 		sep := "/"
 		if name == "v2" {
 			sep = "."
 		}
-		cfg["separator"], _ = json.Marshal(sep)
+		cfg["separator"], _ = jsonx.MarshalStrict(sep)
 	}
-	b, _ := json.Marshal(map[string]any{"name": name, "configuration": cfg})
+	b, _ := jsonx.MarshalStrict(map[string]any{"name": name, "configuration": cfg})
 	return canonical(b)
 }
 
@@ -315,9 +314,9 @@ func (s *Spec) checkV3Schema(m *V3Metadata) error {
 	return nil
 }
 
-func checkV3Codec(codec map[string]json.RawMessage, have json.RawMessage) error {
+func checkV3Codec(codec map[string]jsonx.RawMessage, have jsonx.RawMessage) error {
 	var driver string
-	json.Unmarshal(codec["driver"], &driver)
+	jsonx.UnmarshalStrict(codec["driver"], &driver)
 	if driver != "zarr3" {
 		return invalid("spec.schema.codec.driver", "Cannot merge codec spec with driver %q into the zarr3 driver's", driver)
 	}
@@ -333,39 +332,39 @@ func checkV3Codec(codec map[string]json.RawMessage, have json.RawMessage) error 
 }
 
 // normalizeCodecList writes codecs given by name only as {"name": ...}.
-func normalizeCodecList(raw json.RawMessage) json.RawMessage {
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) != nil {
+func normalizeCodecList(raw jsonx.RawMessage) jsonx.RawMessage {
+	var list []jsonx.RawMessage
+	if jsonx.UnmarshalStrict(raw, &list) != nil {
 		return raw
 	}
 	for i, c := range list {
 		var s string
-		if json.Unmarshal(c, &s) == nil {
-			list[i], _ = json.Marshal(map[string]string{"name": s})
+		if jsonx.UnmarshalStrict(c, &s) == nil {
+			list[i], _ = jsonx.MarshalStrict(map[string]string{"name": s})
 		}
 	}
-	b, _ := json.Marshal(list)
+	b, _ := jsonx.MarshalStrict(list)
 	return b
 }
 
 // unitJSON converts a Unit (a string with an optional leading number, a
 // number, or [multiplier, base_unit]) to TensorStore's canonical form.
-func unitJSON(raw json.RawMessage) (any, error) {
-	var pair []json.RawMessage
-	if json.Unmarshal(raw, &pair) == nil {
+func unitJSON(raw jsonx.RawMessage) (any, error) {
+	var pair []jsonx.RawMessage
+	if jsonx.UnmarshalStrict(raw, &pair) == nil {
 		var mult float64
 		var base string
-		if len(pair) != 2 || json.Unmarshal(pair[0], &mult) != nil || json.Unmarshal(pair[1], &base) != nil {
+		if len(pair) != 2 || jsonx.UnmarshalStrict(pair[0], &mult) != nil || jsonx.UnmarshalStrict(pair[1], &base) != nil {
 			return nil, fmtx.Errorf("a unit is [multiplier, base_unit], got %s", short(raw))
 		}
 		return []any{mult, base}, nil
 	}
 	var f float64
-	if json.Unmarshal(raw, &f) == nil {
+	if jsonx.UnmarshalStrict(raw, &f) == nil {
 		return []any{f, ""}, nil
 	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := jsonx.UnmarshalStrict(raw, &s); err != nil {
 		return nil, fmtx.Errorf("a unit is a string, a number or [multiplier, base_unit], got %s", short(raw))
 	}
 	s = strings.TrimSpace(s)
@@ -414,12 +413,12 @@ func (s *Spec) NewV3Metadata() (*V3Metadata, error) {
 		return nil, unsupported("spec.field", "fields of zarr3 structured data types are not supported")
 	}
 	c := s.V3
-	doc := map[string]json.RawMessage{}
+	doc := map[string]jsonx.RawMessage{}
 	for k, v := range c {
 		doc[k] = v
 	}
-	doc["zarr_format"] = json.RawMessage("3")
-	doc["node_type"] = json.RawMessage(`"array"`)
+	doc["zarr_format"] = jsonx.RawMessage("3")
+	doc["node_type"] = jsonx.RawMessage(`"array"`)
 	if _, ok := doc["data_type"]; !ok {
 		if s.Schema.DType == "" {
 			return fail(invalid("spec.dtype", "\"dtype\" must be specified"))
@@ -449,7 +448,7 @@ func (s *Spec) NewV3Metadata() (*V3Metadata, error) {
 				ChunkShape []int64 `json:"chunk_shape"`
 			} `json:"configuration"`
 		}
-		if err := json.Unmarshal(raw, &g); err != nil || g.Name != "regular" {
+		if err := jsonx.UnmarshalStrict(raw, &g); err != nil || g.Name != "regular" {
 			return fail(unsupported("spec.metadata.chunk_grid", "only regular chunk grids can be created from a spec"))
 		}
 		gridChunks = g.Configuration.ChunkShape
@@ -523,7 +522,7 @@ func (s *Spec) NewV3Metadata() (*V3Metadata, error) {
 		doc["chunk_grid"] = mustJSON(map[string]any{"name": "regular", "configuration": map[string]any{"chunk_shape": gridChunks}})
 	}
 	if _, ok := doc["codecs"]; !ok {
-		var codecs json.RawMessage
+		var codecs jsonx.RawMessage
 		if s.Schema.Codec != nil {
 			if err := checkV3Codec(s.Schema.Codec, nil); err != nil {
 				return fail(err)
@@ -532,15 +531,15 @@ func (s *Spec) NewV3Metadata() (*V3Metadata, error) {
 		}
 		list := []any{}
 		if codecs != nil {
-			var given []json.RawMessage
-			json.Unmarshal(normalizeCodecList(codecs), &given)
+			var given []jsonx.RawMessage
+			jsonx.UnmarshalStrict(normalizeCodecList(codecs), &given)
 			for _, g := range given {
 				list = append(list, g)
 			}
 		}
 		hasArrayToBytes := false
 		for _, g := range list {
-			name, _ := codecNameConfig(g.(json.RawMessage))
+			name, _ := codecNameConfig(g.(jsonx.RawMessage))
 			if name == "bytes" || name == "sharding_indexed" || strings.HasPrefix(name, "vlen") {
 				hasArrayToBytes = true
 			}
@@ -578,7 +577,7 @@ func (s *Spec) NewV3Metadata() (*V3Metadata, error) {
 		doc["fill_value"] = mustJSON(v)
 	}
 	if _, ok := doc["chunk_key_encoding"]; !ok {
-		doc["chunk_key_encoding"] = json.RawMessage(`{"name":"default"}`)
+		doc["chunk_key_encoding"] = jsonx.RawMessage(`{"name":"default"}`)
 	}
 	if dom := s.Schema.Domain; dom != nil && dom.Labels != nil {
 		if _, ok := doc["dimension_names"]; !ok {
@@ -651,10 +650,10 @@ func isIdentity(p []int) bool {
 	return true
 }
 
-func mustJSON(v any) json.RawMessage {
+func mustJSON(v any) jsonx.RawMessage {
 	b, err := jsonx.Marshal(v, "")
 	if err != nil {
-		return json.RawMessage("null")
+		return jsonx.RawMessage("null")
 	}
 	return b
 }
@@ -669,7 +668,7 @@ func V3Schema(m *V3Metadata, v *View) map[string]any {
 	if v == nil {
 		v = DefaultView(m.Shape, rank, m.Labels)
 	}
-	codec := map[string]any{"driver": "zarr3", "codecs": json.RawMessage(m.Doc["codecs"])}
+	codec := map[string]any{"driver": "zarr3", "codecs": jsonx.RawMessage(m.Doc["codecs"])}
 	inner := m.Inner
 	if inner == nil {
 		inner = innerOrder(rank, rank, "C")
@@ -714,11 +713,11 @@ func (s *Spec) V3Spec(m *V3Metadata, v *View) map[string]any {
 // Compatible reports whether o describes the same array as m but for its
 // shape and attributes.
 func (m *V3Metadata) Compatible(o *V3Metadata) bool {
-	strip := func(d map[string]json.RawMessage) string {
-		c := map[string]json.RawMessage{}
+	strip := func(d map[string]jsonx.RawMessage) string {
+		c := map[string]jsonx.RawMessage{}
 		for k, v := range d {
 			if k != "shape" && k != "attributes" {
-				c[k] = json.RawMessage(canonical(v))
+				c[k] = jsonx.RawMessage(canonical(v))
 			}
 		}
 		return jsonText(c)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // fixtureCase is one array of tests/fixtures/pcodec/cases.json.
@@ -30,7 +30,7 @@ func fixtureCases(t *testing.T) []fixtureCase {
 		t.Fatal(err)
 	}
 	var cases []fixtureCase
-	if err := json.Unmarshal(b, &cases); err != nil {
+	if err := jsonx.UnmarshalStrict(b, &cases); err != nil {
 		t.Fatal(err)
 	}
 	return cases

@@ -10,11 +10,11 @@
 package names
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // numcodecsIDs are the numcodecs codec ids whose model name is
@@ -176,8 +176,8 @@ func Names(format int) []string {
 // typesize explicit). typesize is the item size of what the codec receives,
 // as numcodecs sees it (0 when unknown: the codec then takes the element
 // size of its input).
-func Config(model string, members map[string]json.RawMessage, typesize int) (json.RawMessage, error) {
-	out := make(map[string]json.RawMessage, len(members))
+func Config(model string, members map[string]jsonx.RawMessage, typesize int) (jsonx.RawMessage, error) {
+	out := make(map[string]jsonx.RawMessage, len(members))
 	for k, v := range members {
 		if k != "id" {
 			out[k] = v
@@ -191,28 +191,28 @@ func Config(model string, members map[string]json.RawMessage, typesize int) (jso
 	if len(out) == 0 {
 		return nil, nil
 	}
-	return json.Marshal(out)
+	return jsonx.MarshalStrict(out)
 }
 
 // bloscV3 rewrites numcodecs' blosc settings (shuffle -1, 0, 1, 2) as the
 // v3 blosc codec's (shuffle by name, typesize).
-func bloscV3(m map[string]json.RawMessage, typesize int) error {
+func bloscV3(m map[string]jsonx.RawMessage, typesize int) error {
 	shuffle := 1 // numcodecs' default: byte shuffle
 	if raw, ok := m["shuffle"]; ok && string(raw) != "null" {
 		var name string
-		if json.Unmarshal(raw, &name) == nil {
+		if jsonx.UnmarshalStrict(raw, &name) == nil {
 			switch name {
 			case "noshuffle", "shuffle", "bitshuffle":
 				shuffle = map[string]int{"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}[name]
 			default:
 				return fmtx.Errorf("shuffle %q is not noshuffle, shuffle or bitshuffle", name)
 			}
-		} else if json.Unmarshal(raw, &shuffle) != nil || shuffle < -1 || shuffle > 2 {
+		} else if jsonx.UnmarshalStrict(raw, &shuffle) != nil || shuffle < -1 || shuffle > 2 {
 			return fmtx.Errorf("shuffle must be -1, 0, 1, 2 or a name, got %s", string(raw))
 		}
 	}
 	if raw, ok := m["typesize"]; ok && string(raw) != "null" {
-		if json.Unmarshal(raw, &typesize) != nil {
+		if jsonx.UnmarshalStrict(raw, &typesize) != nil {
 			return fmtx.Errorf("typesize must be an integer, got %s", string(raw))
 		}
 	}
@@ -223,9 +223,9 @@ func bloscV3(m map[string]json.RawMessage, typesize int) error {
 			shuffle = 2
 		}
 	}
-	m["shuffle"], _ = json.Marshal([]string{"noshuffle", "shuffle", "bitshuffle"}[shuffle])
+	m["shuffle"], _ = jsonx.MarshalStrict([]string{"noshuffle", "shuffle", "bitshuffle"}[shuffle])
 	if typesize > 0 {
-		m["typesize"], _ = json.Marshal(typesize)
+		m["typesize"], _ = jsonx.MarshalStrict(typesize)
 	} else {
 		delete(m, "typesize")
 	}
