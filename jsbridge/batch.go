@@ -79,8 +79,13 @@ func toValid(s string) string {
 }
 
 // stringsToJS converts a list of strings.
-func stringsToJS(ss []string) js.Value {
-	if len(ss) < batchMin || !haveHelper("splitStrings") {
+func stringsToJS(ss []string) js.Value { return stringsToJSFrom(ss, batchMin) }
+
+// stringsToJSFrom converts a list of strings, in bulk from min strings on
+// (a read's plan: its chunk keys, 25 for a 1000×1000 window of 256×256
+// chunks, each a string crossing with a finalizer of its own otherwise).
+func stringsToJSFrom(ss []string, min int) js.Value {
+	if len(ss) < min || !haveHelper("splitStrings") {
 		out := jsArray.New(len(ss))
 		for i, s := range ss {
 			out.SetIndex(i, s)

@@ -157,7 +157,7 @@ func planRead(a []js.Value) (js.Value, error) {
 		o.Set("metadataKey", jsKey(p.MetadataKey))
 		o.Set("metadata", string(p.Metadata))
 	}
-	o.Set("keys", stringsToJS(keys))
+	o.Set("keys", stringsToJSFrom(keys, 2))
 	o.Set("coords", typedArray("Float64Array", coords))
 	o.Set("geometry", typedArray("Float64Array", geometry))
 	return o, nil
