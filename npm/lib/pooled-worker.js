@@ -64,7 +64,7 @@ function flush(post) {
 export function pooledMessage(m, post) {
   switch (m.type) {
     case "read":
-      reads.set(m.read, { ...m, out: m.out ? new Uint8Array(m.out) : null });
+      reads.set(m.read, { ...m, out: m.out ? new Uint8Array(m.out) : null, arena: m.arena ? new Uint8Array(m.arena) : null });
       return true;
     case "end":
       reads.delete(m.read);
@@ -90,6 +90,9 @@ function chunk(m, post) {
 async function decodeChunk(m) {
   const r = reads.get(m.read);
   if (!r) throw new Error("no such read");
+  // (the stored bytes: in the arena the calling thread shares, until this
+  // worker answers; or in the message)
+  const src = m.bytes ?? r.arena.subarray(m.at, m.at + m.length);
   const g = m.geometry;
   const ndim = r.fullShape.length;
   let expected = r.itemSize;
@@ -104,14 +107,14 @@ async function decodeChunk(m) {
     return owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
   };
   if (r.decoder && (await loadCodecs())) {
-    const out = hostDecode(r.decoder, m.bytes, expected, place);
+    const out = hostDecode(r.decoder, src, expected, place);
     if (out !== undefined) return out;
   }
   const id = await openArray(r);
   // Decoded in the engine's memory and copied from there (a synchronous
   // call: nothing runs in the engine before the copy).
   const b = await bridge();
-  const res = b.decodeChunkInPlace(id, m.coords, m.bytes);
+  const res = b.decodeChunkInPlace(id, m.coords, m.bytes ?? src.slice());
   if (!Array.isArray(res)) {
     opened.delete(`${r.metadataKey}\0${r.metadata}`); // (opened again next time: the engine may have restarted)
     throw toZarrError(res);

@@ -85,6 +85,7 @@ export async function pooledGet(arr, sel, signal, concurrency) {
     type: "read",
     read,
     out: shared ? buf : null,
+    arena: shared ? (pool.arena ??= new Arena(arenaBytes)).buf : null,
     fullShape: full,
     itemSize: plan.itemSize,
     decoder: plan.decoder,
@@ -122,9 +123,20 @@ export async function pooledGet(arr, sel, signal, concurrency) {
   const decode = async (i, bytes) => {
     const geometry = g.subarray(i * per, (i + 1) * per);
     const coords = Array.from(plan.coords.subarray(i * ndim, (i + 1) * ndim));
-    // A copy goes to the worker (the store's own bytes stay where they are).
-    const copy = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? null : bytes.slice();
-    const answer = await pool.queue({ read, bytes: copy ?? bytes, geometry, coords }, copy ? [copy.buffer] : []);
+    // A copy goes to the worker (the store's own bytes stay where they
+    // are): into the arena the workers share, else a message of its own.
+    const block = shared ? pool.arena.put(bytes) : null;
+    let answer;
+    if (block) {
+      try {
+        answer = await pool.queue({ read, at: block.at, length: bytes.length, geometry, coords }, []);
+      } finally {
+        pool.arena.free(block); // (the worker is done with it: it answered)
+      }
+    } else {
+      const copy = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? null : bytes.slice();
+      answer = await pool.queue({ read, bytes: copy ?? bytes, geometry, coords }, copy ? [copy.buffer] : []);
+    }
     if (answer?.ok) {
       if (!shared) scatter(out, full, answer.data, geometry, 0, plan.itemSize);
       return;
@@ -186,3 +198,53 @@ export async function pooledGet(arr, sel, signal, concurrency) {
 
 /** The read goes to the engine instead. */
 class Fallback extends Error {}
+
+/**
+ * Shared memory of a pool (with shared results) the calling thread copies
+ * stored chunks into for the workers: one copy, where a message of its own
+ * costs one to send and one to receive (and the worker's garbage). Room is
+ * taken in order round a ring and given back as workers answer; a chunk
+ * that finds no room goes in its own message.
+ */
+const arenaBytes = 16 << 20;
+
+export class Arena {
+  constructor(size) {
+    this.buf = new SharedArrayBuffer(size);
+    this.bytes = new Uint8Array(this.buf);
+    this.size = size;
+    this.head = 0; // where the newest block ends
+    /** Blocks in use, oldest first: {at, end, freed}. */
+    this.live = [];
+  }
+
+  /** Copies src in: its block, or null when there is no room. */
+  put(src) {
+    const n = Math.max(8, (src.length + 7) & ~7);
+    let at = -1;
+    if (this.live.length === 0) {
+      at = 0;
+    } else {
+      const first = this.live[0].at;
+      if (this.head > first) {
+        // in use: [first, head); free: [head, size) and [0, first)
+        if (this.size - this.head >= n) at = this.head;
+        else if (first >= n) at = 0;
+      } else if (first - this.head >= n) {
+        // wrapped: in use [first, size) and [0, head); free: [head, first)
+        at = this.head;
+      }
+    }
+    if (at < 0 || at + n > this.size) return null;
+    this.bytes.set(src, at);
+    const block = { at, end: at + n, freed: false };
+    this.live.push(block);
+    this.head = block.end;
+    return block;
+  }
+
+  free(block) {
+    block.freed = true;
+    while (this.live.length > 0 && this.live[0].freed) this.live.shift();
+  }
+}
