@@ -149,6 +149,7 @@ export async function startServerProcess(dir, delayMs) {
   const { url } = await next();
   return {
     url,
+    pid: child.pid,
     requests: async () => (child.send("requests"), (await next()).requests),
     close: async () => {
       const exited = new Promise((resolve) => child.once("exit", resolve));
