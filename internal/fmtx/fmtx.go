@@ -50,7 +50,7 @@ func Sprint(args ...any) string {
 	for i, a := range args {
 		_, isString := a.(string)
 		if i > 0 && !isString && !prevString {
-			p.buf = append(p.buf, ' ')
+			p.putByte(' ')
 		}
 		p.printArg(a, 'v')
 		prevString = isString
@@ -183,6 +183,15 @@ type printer struct {
 	erroring bool  // printing a bad verb's operand: no Error/String calls
 }
 
+// put and putByte append to the output (not inlined: each append inlined
+// costs the WebAssembly module a few hundred bytes).
+//
+//go:noinline
+func (p *printer) put(s string) { p.buf = append(p.buf, s...) }
+
+//go:noinline
+func (p *printer) putByte(c byte) { p.buf = append(p.buf, c) }
+
 func (p *printer) clearFlags() {
 	p.minus, p.plus, p.sharp, p.space, p.zero = false, false, false, false, false
 	p.wid, p.prec, p.widOK, p.precOK = 0, 0, false, false
@@ -210,7 +219,7 @@ func (p *printer) printf(format string, args []any) {
 			i++
 		}
 		if i > lasti {
-			p.buf = append(p.buf, format[lasti:i]...)
+			p.put(format[lasti:i])
 		}
 		if i >= end {
 			break
@@ -239,7 +248,7 @@ func (p *printer) printf(format string, args []any) {
 			i++
 			p.wid, p.widOK, argNum = intArg(args, argNum)
 			if !p.widOK {
-				p.buf = append(p.buf, "%!(BADWIDTH)"...)
+				p.put("%!(BADWIDTH)")
 			}
 			if p.wid < 0 {
 				p.wid = -p.wid
@@ -259,7 +268,7 @@ func (p *printer) printf(format string, args []any) {
 					p.precOK = false
 				}
 				if !p.precOK {
-					p.buf = append(p.buf, "%!(BADPREC)"...)
+					p.put("%!(BADPREC)")
 				}
 			} else {
 				p.prec, p.precOK, i = number(format, i)
@@ -270,7 +279,7 @@ func (p *printer) printf(format string, args []any) {
 			p.zero = false // no zero padding to the right
 		}
 		if i >= end {
-			p.buf = append(p.buf, "%!(NOVERB)"...)
+			p.put("%!(NOVERB)")
 			break
 		}
 		verb, size := rune(format[i]), 1
@@ -280,11 +289,11 @@ func (p *printer) printf(format string, args []any) {
 		i += size
 		switch {
 		case verb == '%':
-			p.buf = append(p.buf, '%')
+			p.putByte('%')
 		case argNum >= len(args):
-			p.buf = append(p.buf, "%!"...)
+			p.put("%!")
 			p.buf = utf8.AppendRune(p.buf, verb)
-			p.buf = append(p.buf, "(MISSING)"...)
+			p.put("(MISSING)")
 		case verb == 'w' && p.wrap:
 			if _, ok := args[argNum].(error); ok {
 				p.wrapped = append(p.wrapped, argNum)
@@ -300,20 +309,20 @@ func (p *printer) printf(format string, args []any) {
 	}
 	if argNum < len(args) {
 		p.clearFlags()
-		p.buf = append(p.buf, "%!(EXTRA "...)
+		p.put("%!(EXTRA ")
 		for k, a := range args[argNum:] {
 			if k > 0 {
-				p.buf = append(p.buf, ", "...)
+				p.put(", ")
 			}
 			if a == nil {
-				p.buf = append(p.buf, "<nil>"...)
+				p.put("<nil>")
 				continue
 			}
-			p.buf = append(p.buf, TypeName(a)...)
-			p.buf = append(p.buf, '=')
+			p.put(TypeName(a))
+			p.putByte('=')
 			p.printArg(a, 'v')
 		}
-		p.buf = append(p.buf, ')')
+		p.putByte(')')
 	}
 }
 
@@ -331,24 +340,24 @@ func intArg(args []any, n int) (v int, ok bool, next int) {
 
 func (p *printer) badVerb(verb rune, arg any) {
 	p.erroring = true
-	p.buf = append(p.buf, "%!"...)
+	p.put("%!")
 	p.buf = utf8.AppendRune(p.buf, verb)
-	p.buf = append(p.buf, '(')
+	p.putByte('(')
 	if arg != nil {
-		p.buf = append(p.buf, TypeName(arg)...)
-		p.buf = append(p.buf, '=')
+		p.put(TypeName(arg))
+		p.putByte('=')
 		p.printArg(arg, 'v')
 	} else {
-		p.buf = append(p.buf, "<nil>"...)
+		p.put("<nil>")
 	}
-	p.buf = append(p.buf, ')')
+	p.putByte(')')
 	p.erroring = false
 }
 
 func (p *printer) unsupported(verb rune) {
-	p.buf = append(p.buf, "%!"...)
+	p.put("%!")
 	p.buf = utf8.AppendRune(p.buf, verb)
-	p.buf = append(p.buf, "(unsupported)"...)
+	p.put("(unsupported)")
 }
 
 // printArg prints one operand. depth > 0 inside slices and maps.
@@ -374,6 +383,10 @@ func (p *printer) printValue(arg any, verb rune, depth int) {
 		p.fmtS(TypeName(arg))
 		return
 	}
+	if u, signed, ok := integer(arg); ok {
+		p.fmtInt(u, signed, verb, arg)
+		return
+	}
 	switch v := arg.(type) {
 	case bool:
 		p.fmtBool(v, verb)
@@ -381,28 +394,6 @@ func (p *printer) printValue(arg any, verb rune, depth int) {
 		p.fmtFloat(float64(v), 32, verb)
 	case float64:
 		p.fmtFloat(v, 64, verb)
-	case int:
-		p.fmtInt(uint64(v), true, verb, arg)
-	case int8:
-		p.fmtInt(uint64(v), true, verb, arg)
-	case int16:
-		p.fmtInt(uint64(v), true, verb, arg)
-	case int32:
-		p.fmtInt(uint64(v), true, verb, arg)
-	case int64:
-		p.fmtInt(uint64(v), true, verb, arg)
-	case uint:
-		p.fmtInt(uint64(v), false, verb, arg)
-	case uint8:
-		p.fmtInt(uint64(v), false, verb, arg)
-	case uint16:
-		p.fmtInt(uint64(v), false, verb, arg)
-	case uint32:
-		p.fmtInt(uint64(v), false, verb, arg)
-	case uint64:
-		p.fmtInt(v, false, verb, arg)
-	case uintptr:
-		p.fmtInt(uint64(v), false, verb, arg)
 	case string:
 		p.fmtString(v, verb, arg)
 	case []byte:
@@ -413,48 +404,79 @@ func (p *printer) printValue(arg any, verb rune, depth int) {
 		}
 		switch v := arg.(type) {
 		case []int:
-			printSlice(p, v, verb, depth)
+			p.printList(len(v), func(i int) any { return v[i] }, verb, depth)
 		case []int64:
-			printSlice(p, v, verb, depth)
+			p.printList(len(v), func(i int) any { return v[i] }, verb, depth)
 		case []uint64:
-			printSlice(p, v, verb, depth)
+			p.printList(len(v), func(i int) any { return v[i] }, verb, depth)
 		case []float64:
-			printSlice(p, v, verb, depth)
+			p.printList(len(v), func(i int) any { return v[i] }, verb, depth)
 		case []string:
-			printSlice(p, v, verb, depth)
+			p.printList(len(v), func(i int) any { return v[i] }, verb, depth)
 		case []any:
-			printSlice(p, v, verb, depth)
+			p.printList(len(v), func(i int) any { return v[i] }, verb, depth)
 		case map[string]any:
 			keys := make([]string, 0, len(v))
 			for k := range v {
 				keys = append(keys, k)
 			}
 			slices.Sort(keys)
-			p.buf = append(p.buf, "map["...)
+			p.put("map[")
 			for i, k := range keys {
 				if i > 0 {
-					p.buf = append(p.buf, ' ')
+					p.putByte(' ')
 				}
 				p.printValue(k, verb, depth+1)
-				p.buf = append(p.buf, ':')
+				p.putByte(':')
 				p.printValue(v[k], verb, depth+1)
 			}
-			p.buf = append(p.buf, ']')
+			p.putByte(']')
 		default:
 			p.unsupported(verb)
 		}
 	}
 }
 
-func printSlice[T any](p *printer, v []T, verb rune, depth int) {
-	p.buf = append(p.buf, '[')
-	for i, e := range v {
-		if i > 0 {
-			p.buf = append(p.buf, ' ')
-		}
-		p.printValue(e, verb, depth+1)
+// integer returns an integer operand's bits (two's complement for signed
+// types).
+func integer(arg any) (u uint64, signed, ok bool) {
+	switch v := arg.(type) {
+	case int:
+		return uint64(v), true, true
+	case int8:
+		return uint64(v), true, true
+	case int16:
+		return uint64(v), true, true
+	case int32:
+		return uint64(v), true, true
+	case int64:
+		return uint64(v), true, true
+	case uint:
+		return uint64(v), false, true
+	case uint8:
+		return uint64(v), false, true
+	case uint16:
+		return uint64(v), false, true
+	case uint32:
+		return uint64(v), false, true
+	case uint64:
+		return v, false, true
+	case uintptr:
+		return uint64(v), false, true
 	}
-	p.buf = append(p.buf, ']')
+	return 0, false, false
+}
+
+// printList prints n elements in brackets, separated by spaces.
+func (p *printer) printList(n int, elem func(int) any, verb rune, depth int) {
+	p.putByte('[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			p.putByte(' ')
+		}
+		p.printValue(elem(i), verb, depth+1)
+	}
+	p.putByte(']')
 }
 
 // handleMethods prints an error's or a Stringer's text for the verbs that
@@ -487,15 +509,15 @@ func (p *printer) handleMethods(arg any, verb rune) (handled bool) {
 func (p *printer) catchPanic(verb rune, method string) {
 	if err := recover(); err != nil {
 		p.clearFlags()
-		p.buf = append(p.buf, "%!"...)
+		p.put("%!")
 		p.buf = utf8.AppendRune(p.buf, verb)
-		p.buf = append(p.buf, "(PANIC="...)
-		p.buf = append(p.buf, method...)
-		p.buf = append(p.buf, " method: "...)
+		p.put("(PANIC=")
+		p.put(method)
+		p.put(" method: ")
 		p.erroring = true
 		p.printArg(err, 'v')
 		p.erroring = false
-		p.buf = append(p.buf, ')')
+		p.putByte(')')
 	}
 }
 
@@ -510,36 +532,23 @@ func (p *printer) writePadding(n int) {
 		c = '0'
 	}
 	for ; n > 0; n-- {
-		p.buf = append(p.buf, c)
+		p.putByte(c)
 	}
 }
 
-func (p *printer) pad(b []byte) {
-	if !p.widOK || p.wid == 0 {
-		p.buf = append(p.buf, b...)
-		return
-	}
-	w := p.wid - utf8.RuneCount(b)
-	if !p.minus {
-		p.writePadding(w)
-		p.buf = append(p.buf, b...)
-	} else {
-		p.buf = append(p.buf, b...)
-		p.writePadding(w)
-	}
-}
+func (p *printer) pad(b []byte) { p.padString(string(b)) }
 
 func (p *printer) padString(s string) {
 	if !p.widOK || p.wid == 0 {
-		p.buf = append(p.buf, s...)
+		p.put(s)
 		return
 	}
 	w := p.wid - utf8.RuneCountInString(s)
 	if !p.minus {
 		p.writePadding(w)
-		p.buf = append(p.buf, s...)
+		p.put(s)
 	} else {
-		p.buf = append(p.buf, s...)
+		p.put(s)
 		p.writePadding(w)
 	}
 }
@@ -701,9 +710,9 @@ func (p *printer) fmtFloat(v float64, size int, verb rune) {
 	}
 	if p.plus || num[0] != '+' {
 		if p.zero && !p.minus && p.widOK && p.wid > len(num) {
-			p.buf = append(p.buf, num[0])
+			p.putByte(num[0])
 			p.writePadding(p.wid - len(num))
-			p.buf = append(p.buf, num[1:]...)
+			p.put(string(num[1:]))
 			return
 		}
 		p.pad(num)
@@ -796,14 +805,14 @@ func (p *printer) fmtBytes(v []byte, verb rune, arg any) {
 			p.unsupported(verb)
 			return
 		}
-		p.buf = append(p.buf, '[')
+		p.putByte('[')
 		for i, c := range v {
 			if i > 0 {
-				p.buf = append(p.buf, ' ')
+				p.putByte(' ')
 			}
 			p.fmtInteger(uint64(c), 10, false, verb, "0123456789abcdefx")
 		}
-		p.buf = append(p.buf, ']')
+		p.putByte(']')
 	case 's', 'q', 'x', 'X':
 		p.fmtString(string(v), verb, arg)
 	default:
