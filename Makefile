@@ -68,11 +68,16 @@ WASM_FLAGS = -trimpath -ldflags="-s -w" $(WASM_GCFLAGS)
 # array, a write or a reference set needs it).
 wasm: npm/zarr.wasm npm/zarr-core.wasm npm/wasm_exec.js
 
+# internal/wasmdata then joins the module's static data into a few dozen
+# segments (Go's linker writes one per run of non-zero bytes, ~60,000):
+# the same memory at instantiation, 6-7 % less brotli.
 npm/zarr.wasm: FORCE
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./wasm
+	$(GO) run ./internal/wasmdata $@
 
 npm/zarr-core.wasm: FORCE
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -tags zarrcore -o $@ ./wasm
+	$(GO) run ./internal/wasmdata $@
 
 npm/wasm_exec.js: FORCE
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $@
