@@ -240,8 +240,10 @@ class NodeAnswer {
         if (stream !== res) stream.destroy();
         finish(why);
       };
-      // A body of announced length goes straight into its array; others in pieces.
-      let out = announced >= 0 && announced <= cap ? new Uint8Array(announced) : null;
+      // A body of announced length (up to 64 MiB: a server's word is not
+      // worth more memory up front) goes straight into its array; others
+      // in pieces.
+      let out = announced >= 0 && announced <= cap && announced <= 2 ** 26 ? new Uint8Array(announced) : null;
       const parts = out ? null : [];
       let n = 0;
       stream.on("data", (piece) => {
