@@ -469,3 +469,20 @@ describe("resources", () => {
     assert.ok(api.handleCount() <= before + 20, `${api.handleCount() - before} handles still held`);
   });
 });
+
+// zarr-python 2 writes NaN and Infinity as bare tokens: arr.metadata (the
+// stored document as JS) keeps them as numbers (it was null when the
+// document held one).
+test("metadata with bare NaN / Infinity tokens", async () => {
+  const text = (s) => new TextEncoder().encode(s);
+  const store = new zarr.MemoryStore([
+    ["/a/.zarray", text('{"chunks":[2],"compressor":null,"dtype":"<f8","fill_value":NaN,"filters":null,"order":"C","shape":[4],"zarr_format":2}')],
+    ["/a/.zattrs", text('{"lo":-Infinity,"v":[Infinity,12345678901234567890]}')],
+  ]);
+  const arr = await zarr.open(store, { path: "a", kind: "array" });
+  assert.ok(Number.isNaN(arr.metadata.fill_value));
+  assert.deepEqual(arr.metadata.shape, [4]);
+  assert.equal(arr.attrs.lo, -Infinity);
+  assert.deepEqual(arr.attrs.v, [Infinity, 12345678901234567890n]);
+  assert.ok(Number.isNaN(arr.fillValue));
+});
