@@ -971,5 +971,5 @@ export declare function setCacheBytes(bytes: number): Promise<void>;
 export declare function cacheStats(array?: ZarrArray<any>): Promise<CacheStats>;
 /** Empties the pool `array` uses, or the default pool. */
 export declare function clearCache(array?: ZarrArray<any>): Promise<void>;
-/** The requests the engine made of a JS store since it was first opened (null: not seen, or a store inside the engine). */
+/** The requests zarr-wasm made of a JS store since it was first opened, by the engine and by reads run on the calling thread (null: not seen, or a store inside the engine). */
 export declare function storeStats(store: object): Promise<StoreStats | null>;
