@@ -98,8 +98,14 @@ codecs-wasm:
 # (its package initialisation formats with fmt and reflect; Blosc's own LZ4
 # decoder reads there), TensorStore specs' code (zarr/tsspec: only opening a
 # spec, a full-build call, links its parsers), encoding/json (the engine's
-# JSON is zarr/jsonx).
-CORE_FORBIDDEN = pkg:github.com/pierrec/lz4/v4 pkg:github.com/zarr-wasm/zarr-wasm/zarr/tsspec pkg:encoding/json
+# JSON is zarr/jsonx), fmt (the engine formats with internal/fmtx; fmt's
+# package init stays, as compress/flate and runtime/debug import it) and
+# what only fmt and encoding/json reached: internal/fmtsort, time's parser
+# and Time.GoString. (time's formatter stays: context.Context's Deadline
+# puts time.Time in interfaces, and the runtime's panic printer calls
+# String through one.)
+CORE_FORBIDDEN = pkg:github.com/pierrec/lz4/v4 pkg:github.com/zarr-wasm/zarr-wasm/zarr/tsspec pkg:encoding/json \
+  pkg:fmt pkg:internal/fmtsort func:time.parse* func:time.Parse* func:time.Time.GoString
 
 check-core-linked:
 	@tmp=$$(mktemp -d); \
