@@ -3,6 +3,7 @@
 // back to back in alternating order; a pair is kept only when the rest of
 // the machine used under 10 % of the 2 cores during it (/proc/stat minus
 // this process's CPU time), so the medians are those of a quiet machine.
+// Also the CPU time of each read (all the process's threads).
 // Linux only.   DURATION=120 CODECS=raw,blosc-zstd,zstd node tests/bench/parallel-quiet.mjs
 import * as zarr from "../../npm/index.js";
 import fs from "node:fs";
@@ -19,21 +20,22 @@ const stat = () => { const f = fs.readFileSync("/proc/stat", "utf8").split("\n")
 const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[s.length >> 1] : NaN; };
 await zarr.useWorkers(2);
 for (const n of names) { await arrs[n].get(null, { workers: false }); await arrs[n].get(null); }
-const R = Object.fromEntries(names.map((n) => [n, { one: [], pool: [], skipped: 0 }]));
+const R = Object.fromEntries(names.map((n) => [n, { one: [], pool: [], cpuOne: [], cpuPool: [], skipped: 0 }]));
 const until = Date.now() + Number(process.env.DURATION ?? 150) * 1000;
 let r = 0;
 while (Date.now() < until) {
   for (const n of names) {
     const s0 = stat(); const c0 = process.cpuUsage(); const t0 = performance.now();
-    let a, b;
-    const one = async () => { const t = performance.now(); await arrs[n].get(null, { workers: false }); a = performance.now() - t; };
-    const pooled = async () => { const t = performance.now(); await arrs[n].get(null); b = performance.now() - t; };
+    let a, b, ca, cb;
+    const cpu = (c) => { const u = process.cpuUsage(c); return (u.user + u.system) / 1000; };
+    const one = async () => { const c = process.cpuUsage(); const t = performance.now(); await arrs[n].get(null, { workers: false }); a = performance.now() - t; ca = cpu(c); };
+    const pooled = async () => { const c = process.cpuUsage(); const t = performance.now(); await arrs[n].get(null); b = performance.now() - t; cb = cpu(c); };
     if (r % 2) { await one(); await pooled(); } else { await pooled(); await one(); }
     const wall = performance.now() - t0; const c = process.cpuUsage(c0); const s1 = stat();
     const others = (s1.busy - s0.busy - (c.user + c.system) / 1000) / (2 * wall);
-    if (others < 0.1) { R[n].one.push(a); R[n].pool.push(b); } else R[n].skipped++;
+    if (others < 0.1) { R[n].one.push(a); R[n].pool.push(b); R[n].cpuOne.push(ca); R[n].cpuPool.push(cb); } else R[n].skipped++;
   }
   r++;
 }
-for (const n of names) { const x = R[n]; console.log(n.padEnd(11), `pairs kept ${x.one.length} (skipped ${x.skipped}): one ${med(x.one).toFixed(0)} ms, pool ${med(x.pool).toFixed(0)} ms, speed-up ${(med(x.one) / med(x.pool)).toFixed(2)}`); }
+for (const n of names) { const x = R[n]; console.log(n.padEnd(11), `pairs kept ${x.one.length} (skipped ${x.skipped}): one ${med(x.one).toFixed(0)} ms, pool ${med(x.pool).toFixed(0)} ms, speed-up ${(med(x.one) / med(x.pool)).toFixed(2)}; CPU (all threads) one ${med(x.cpuOne).toFixed(0)} ms, pool ${med(x.cpuPool).toFixed(0)} ms`); }
 await zarr.useWorkers(0);
