@@ -270,8 +270,9 @@ EXPORT("blosc_decode") long blosc_decode(unsigned char *dst, size_t cap, const u
   if (!shuffle && (flags & 0x04)) return -1; // bitshuffle
   int leftover = nbytes % blocksize;
   int nblocks = nbytes / blocksize + (leftover > 0);
-  long bstarts_end = 16 + 4L * nblocks;
-  if (nblocks > (cbytes - 16) / 4 || bstarts_end > cbytes) return -1;
+  if (nblocks > (cbytes - 16) / 4) return -1;
+  long bstarts_end = 16 + 4L * nblocks; // (no overflow: nblocks is bounded above)
+  if (bstarts_end > cbytes) return -1;
   int split = !(flags & 0x10) && ts <= 16 && blocksize / ts >= 128;
   unsigned char *tmp = NULL;
   if (shuffle && !(tmp = malloc(nblocks > 1 ? blocksize : nbytes))) return -1;
