@@ -173,9 +173,7 @@ func bloscAlone(arr *zarr.Array) bool {
 	if len(cs) != 2 || cs[0].Name != "bytes" || cs[1].Name != "blosc" || arr.LayoutOrder() != "C" {
 		return false
 	}
-	var cfg struct {
-		Endian string `json:"endian"`
-	}
+	var cfg zarr.BytesEndian
 	if len(cs[0].Configuration) > 0 && jsonx.Unmarshal(cs[0].Configuration, &cfg) != nil {
 		return false
 	}

@@ -206,10 +206,7 @@ func shardingOf(cs []codec.Config) ([]int, []codec.Config, bool) {
 		if c.Name != "sharding_indexed" {
 			continue
 		}
-		var cfg struct {
-			ChunkShape []int          `json:"chunk_shape"`
-			Codecs     []codec.Config `json:"codecs"`
-		}
+		var cfg shardingShape
 		if jsonx.UnmarshalStrict(c.Configuration, &cfg) != nil || cfg.ChunkShape == nil {
 			return nil, nil, false
 		}
@@ -272,9 +269,7 @@ func (a *Array) LayoutOrder() string {
 		return a.meta.Order
 	}
 	if len(a.meta.Codecs) > 0 && a.meta.Codecs[0].Name == "transpose" && len(a.meta.Shape) > 1 {
-		var cfg struct {
-			Order jsonx.RawMessage `json:"order"`
-		}
+		var cfg transposeOrder
 		if jsonx.UnmarshalStrict(a.meta.Codecs[0].Configuration, &cfg) == nil {
 			var s string
 			var perm []int
@@ -909,3 +904,21 @@ func writeAttrs(ctx context.Context, s Store, key string, attrs map[string]any) 
 	}
 	return setKey(ctx, w, key, data)
 }
+
+// The codec configurations the array reads, described to jsonx (no
+// reflect in the core build).
+
+type shardingShape struct {
+	ChunkShape []int          `json:"chunk_shape"`
+	Codecs     []codec.Config `json:"codecs"`
+}
+
+func (c *shardingShape) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("chunk_shape", &c.ChunkShape), jsonx.F("codecs", jsonx.Objects(&c.Codecs))}
+}
+
+type transposeOrder struct {
+	Order jsonx.RawMessage `json:"order"`
+}
+
+func (c *transposeOrder) JSONFields() []jsonx.Field { return []jsonx.Field{jsonx.F("order", &c.Order)} }

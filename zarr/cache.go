@@ -2,7 +2,6 @@ package zarr
 
 import (
 	"container/list"
-	"reflect"
 	"sync"
 	"time"
 
@@ -371,7 +370,7 @@ func storeIdentity(s Store) any {
 	if id, ok := s.(store.Identifier); ok {
 		return id.Identity()
 	}
-	if reflect.TypeOf(s).Kind() == reflect.Pointer {
+	if isPointer(s) {
 		return s
 	}
 	return new(byte)

@@ -189,9 +189,7 @@ func compressorNames(cs []codec.Config) []string {
 			}
 			continue
 		case "blosc":
-			var cfg struct {
-				Cname string `json:"cname"`
-			}
+			var cfg bloscName
 			_ = jsonx.UnmarshalStrict(c.Configuration, &cfg)
 			out = append(out, "blosc:"+cfg.Cname)
 			continue
@@ -208,9 +206,7 @@ func hostDecodable(cs []codec.Config, size int, order string) string {
 	if len(cs) != 2 || cs[0].Name != "bytes" || order != "C" {
 		return ""
 	}
-	var cfg struct {
-		Endian string `json:"endian"`
-	}
+	var cfg BytesEndian
 	if len(cs[0].Configuration) > 0 && jsonx.UnmarshalStrict(cs[0].Configuration, &cfg) != nil {
 		return ""
 	}
@@ -240,3 +236,17 @@ func (a *Array) ChunkStore() Store {
 // Compressors names the chain's compressors as ExternalRead.Compressors
 // does (none for raw chunks), from the metadata alone.
 func (a *Array) Compressors() []string { return compressorNames(a.meta.Codecs) }
+
+type bloscName struct {
+	Cname string `json:"cname"`
+}
+
+func (c *bloscName) JSONFields() []jsonx.Field { return []jsonx.Field{jsonx.F("cname", &c.Cname)} }
+
+// BytesEndian is the bytes codec's configuration as the read paths decode
+// it (described to jsonx: no reflect in the core build).
+type BytesEndian struct {
+	Endian string `json:"endian"`
+}
+
+func (c *BytesEndian) JSONFields() []jsonx.Field { return []jsonx.Field{jsonx.F("endian", &c.Endian)} }

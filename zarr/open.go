@@ -260,9 +260,7 @@ func notFound(ctx context.Context, s Store, p, kind string) error {
 func consolidatedChildren(ctx context.Context, s Store, parent string) []string {
 	var paths []string
 	if data, ok, err := get(ctx, s, keyZmetadata); err == nil && ok {
-		var doc struct {
-			Metadata map[string]jsonx.RawMessage `json:"metadata"`
-		}
+		var doc consolidatedDoc
 		if jsonx.Unmarshal(data, &doc) == nil {
 			for k := range doc.Metadata {
 				for _, suffix := range []string{"/" + keyZarray, "/" + keyZgroup} {
@@ -273,11 +271,7 @@ func consolidatedChildren(ctx context.Context, s Store, parent string) []string 
 			}
 		}
 	} else if data, ok, err := get(ctx, s, keyZarrJSON); err == nil && ok {
-		var doc struct {
-			Consolidated struct {
-				Metadata map[string]jsonx.RawMessage `json:"metadata"`
-			} `json:"consolidated_metadata"`
-		}
+		var doc v3ConsolidatedDoc
 		if jsonx.Unmarshal(data, &doc) == nil {
 			for k := range doc.Consolidated.Metadata {
 				paths = append(paths, k)
@@ -306,4 +300,23 @@ func readAttrs(ctx context.Context, s Store, key string) (map[string]any, error)
 		return map[string]any{}, nil
 	}
 	return meta.ParseAttrs(key, data)
+}
+
+// The consolidated metadata documents consolidatedChildren reads,
+// described to jsonx (no reflect in the core build).
+
+type consolidatedDoc struct {
+	Metadata map[string]jsonx.RawMessage `json:"metadata"`
+}
+
+func (d *consolidatedDoc) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("metadata", &d.Metadata)}
+}
+
+type v3ConsolidatedDoc struct {
+	Consolidated consolidatedDoc `json:"consolidated_metadata"`
+}
+
+func (d *v3ConsolidatedDoc) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("consolidated_metadata", &d.Consolidated)}
 }

@@ -6,7 +6,8 @@
 //       fails (exit 1) listing what is linked of each package named "pkg:"
 //       (but its initialisation, P.init*, which importing it keeps) and each
 //       function named "func:" (a full name, or a prefix ending in "*");
-//       prints nothing else when none is.
+//       prints nothing else when none is. "pkg:PATH:F1:F2" also leaves
+//       out the package's functions F1, F2 (what its initialisation calls).
 import { readFileSync } from "node:fs";
 
 const [file, ...forbidden] = process.argv.slice(2);
@@ -111,8 +112,10 @@ let bad = 0;
 for (const want of forbidden) {
   let match;
   if (want.startsWith("pkg:")) {
-    const p = mangle(want.slice(4));
-    const init = (n) => n === `${p}.init` || n.startsWith(`${p}.init.`) || n.startsWith(`${p}.map.init.`);
+    const [path, ...except] = want.slice(4).split(":");
+    const p = mangle(path);
+    const init = (n) => n === `${p}.init` || n.startsWith(`${p}.init.`) || n.startsWith(`${p}.map.init.`) ||
+      except.some((f) => n === `${p}.${f}`);
     match = (f) => pkgOf(f.name) === p && !init(f.name);
   } else if (want.startsWith("func:")) {
     const fn = want.slice(5);

@@ -16,14 +16,21 @@ type bloscCodec struct{ opt blosc.Options }
 
 func init() { Register(newBlosc, "blosc") }
 
+type bloscConfig struct {
+	Cname     *string `json:"cname"`
+	Clevel    *int    `json:"clevel"`
+	Shuffle   *string `json:"shuffle"`
+	Typesize  *int    `json:"typesize"`
+	Blocksize int     `json:"blocksize"`
+}
+
+func (c *bloscConfig) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("cname", &c.Cname), jsonx.F("clevel", &c.Clevel), jsonx.F("shuffle", &c.Shuffle),
+		jsonx.F("typesize", &c.Typesize), jsonx.F("blocksize", &c.Blocksize)}
+}
+
 func newBlosc(cfg jsonx.RawMessage, in Spec) (any, error) {
-	var c struct {
-		Cname     *string `json:"cname"`
-		Clevel    *int    `json:"clevel"`
-		Shuffle   *string `json:"shuffle"`
-		Typesize  *int    `json:"typesize"`
-		Blocksize int     `json:"blocksize"`
-	}
+	var c bloscConfig
 	if err := ParseConfig(cfg, &c); err != nil {
 		return nil, err
 	}

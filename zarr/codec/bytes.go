@@ -16,10 +16,14 @@ func init() {
 	Register(newBytes, "bytes")
 }
 
+type bytesConfig struct {
+	Endian *string `json:"endian"`
+}
+
+func (c *bytesConfig) JSONFields() []jsonx.Field { return []jsonx.Field{jsonx.F("endian", &c.Endian)} }
+
 func newBytes(cfg jsonx.RawMessage, in Spec) (any, error) {
-	var c struct {
-		Endian *string `json:"endian"`
-	}
+	var c bytesConfig
 	if err := ParseConfig(cfg, &c); err != nil {
 		return nil, err
 	}

@@ -61,6 +61,23 @@ type Config struct {
 	Configuration jsonx.RawMessage // a JSON object, or nil
 }
 
+// NamedConfig is a codec entry of a JSON codec list: {"name",
+// "configuration"}.
+type NamedConfig struct {
+	Name          string           `json:"name"`
+	Configuration jsonx.RawMessage `json:"configuration"`
+}
+
+// JSONFields describes NamedConfig to jsonx (no reflect in the core build).
+func (c *NamedConfig) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("name", &c.Name), jsonx.F("configuration", &c.Configuration)}
+}
+
+// JSONFields describes Config (its Go field names are its keys).
+func (c *Config) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("Name", &c.Name), jsonx.F("Configuration", &c.Configuration)}
+}
+
 // Factory builds a codec from its configuration. in is the representation
 // the codec receives when encoding: for bytes→bytes codecs, the array
 // representation before the array→bytes codec (blosc takes its typesize

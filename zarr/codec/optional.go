@@ -21,17 +21,17 @@ type optionalCodec struct {
 
 func init() { Register(newOptional, "optional") }
 
+type optionalConfig struct {
+	Mask []NamedConfig `json:"mask_codecs"`
+	Data []NamedConfig `json:"data_codecs"`
+}
+
+func (c *optionalConfig) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("mask_codecs", jsonx.Objects(&c.Mask)), jsonx.F("data_codecs", jsonx.Objects(&c.Data))}
+}
+
 func newOptional(cfg jsonx.RawMessage, in Spec) (any, error) {
-	var c struct {
-		Mask []struct {
-			Name          string           `json:"name"`
-			Configuration jsonx.RawMessage `json:"configuration"`
-		} `json:"mask_codecs"`
-		Data []struct {
-			Name          string           `json:"name"`
-			Configuration jsonx.RawMessage `json:"configuration"`
-		} `json:"data_codecs"`
-	}
+	var c optionalConfig
 	if err := ParseConfig(cfg, &c); err != nil {
 		return nil, err
 	}

@@ -34,13 +34,20 @@ func init() { Register(newSharding, "sharding_indexed") }
 // emptyChunk marks an absent inner chunk in the index (both fields).
 const emptyChunk = math.MaxUint64
 
+type shardingConfig struct {
+	ChunkShape    []int              `json:"chunk_shape"`
+	Codecs        []jsonx.RawMessage `json:"codecs"`
+	IndexCodecs   []jsonx.RawMessage `json:"index_codecs"`
+	IndexLocation *string            `json:"index_location"`
+}
+
+func (c *shardingConfig) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("chunk_shape", &c.ChunkShape), jsonx.F("codecs", &c.Codecs),
+		jsonx.F("index_codecs", &c.IndexCodecs), jsonx.F("index_location", &c.IndexLocation)}
+}
+
 func newSharding(cfg jsonx.RawMessage, in Spec) (any, error) {
-	var c struct {
-		ChunkShape    []int              `json:"chunk_shape"`
-		Codecs        []jsonx.RawMessage `json:"codecs"`
-		IndexCodecs   []jsonx.RawMessage `json:"index_codecs"`
-		IndexLocation *string            `json:"index_location"`
-	}
+	var c shardingConfig
 	if err := ParseConfig(cfg, &c); err != nil {
 		return nil, err
 	}
@@ -103,10 +110,7 @@ func extensionList(raws []jsonx.RawMessage) ([]Config, error) {
 			out[i] = Config{Name: name}
 			continue
 		}
-		var obj struct {
-			Name          string           `json:"name"`
-			Configuration jsonx.RawMessage `json:"configuration"`
-		}
+		var obj NamedConfig
 		if err := jsonx.UnmarshalStrict(r, &obj); err != nil || obj.Name == "" {
 			return nil, fmtx.Errorf("entry %d is not a codec", i)
 		}

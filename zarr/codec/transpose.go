@@ -12,10 +12,16 @@ type transposeCodec struct{ order []int }
 
 func init() { Register(newTranspose, "transpose") }
 
+type transposeConfig struct {
+	Order jsonx.RawMessage `json:"order"`
+}
+
+func (c *transposeConfig) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("order", &c.Order)}
+}
+
 func newTranspose(cfg jsonx.RawMessage, in Spec) (any, error) {
-	var c struct {
-		Order jsonx.RawMessage `json:"order"`
-	}
+	var c transposeConfig
 	if err := ParseConfig(cfg, &c); err != nil {
 		return nil, err
 	}

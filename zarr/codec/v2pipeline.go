@@ -39,10 +39,11 @@ type pipelineStep struct {
 // compressor), by model name.
 type v2PipelineConfig struct {
 	DType  jsonx.RawMessage `json:"dtype"`
-	Codecs []struct {
-		Name          string           `json:"name"`
-		Configuration jsonx.RawMessage `json:"configuration"`
-	} `json:"codecs"`
+	Codecs []NamedConfig    `json:"codecs"`
+}
+
+func (c *v2PipelineConfig) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("dtype", &c.DType), jsonx.F("codecs", jsonx.Objects(&c.Codecs))}
 }
 
 func init() { Register(newV2Pipeline, V2PipelineName) }

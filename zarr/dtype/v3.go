@@ -41,10 +41,7 @@ func ParseV3(raw jsonx.RawMessage) (*DataType, error) {
 	var name string
 	var cfg map[string]jsonx.RawMessage
 	if err := jsonx.UnmarshalStrict(raw, &name); err != nil {
-		var obj struct {
-			Name          string                      `json:"name"`
-			Configuration map[string]jsonx.RawMessage `json:"configuration"`
-		}
+		var obj v3Object
 		if err := jsonx.UnmarshalStrict(raw, &obj); err != nil || obj.Name == "" {
 			return nil, fmtx.Errorf("data_type must be a name or {\"name\", \"configuration\"}, got %s", abbreviate(raw))
 		}
@@ -148,10 +145,7 @@ func parseV3Struct(name string, raw jsonx.RawMessage) (*DataType, error) {
 	for i, fr := range fields {
 		var fname string
 		var ftype jsonx.RawMessage
-		var obj struct {
-			Name     string           `json:"name"`
-			DataType jsonx.RawMessage `json:"data_type"`
-		}
+		var obj v3StructField
 		var pair []jsonx.RawMessage
 		switch {
 		case jsonx.UnmarshalStrict(fr, &obj) == nil && obj.Name != "":
@@ -400,4 +394,25 @@ func (t *DataType) FillV3JSON(f Fill) (any, error) {
 		f = t.ZeroFill()
 	}
 	return t.FillV2JSON(Fill{Bytes: f.Bytes})
+}
+
+// The JSON objects v3 data types decode, described to jsonx (no reflect in
+// the core build).
+
+type v3Object struct {
+	Name          string                      `json:"name"`
+	Configuration map[string]jsonx.RawMessage `json:"configuration"`
+}
+
+func (o *v3Object) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("name", &o.Name), jsonx.F("configuration", &o.Configuration)}
+}
+
+type v3StructField struct {
+	Name     string           `json:"name"`
+	DataType jsonx.RawMessage `json:"data_type"`
+}
+
+func (f *v3StructField) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("name", &f.Name), jsonx.F("data_type", &f.DataType)}
 }

@@ -177,15 +177,11 @@ func (a *Array) v2Codecs(key string, dtypeRaw jsonx.RawMessage, entries []v2Entr
 	if fits {
 		return append(model, chain...), nil
 	}
-	type step struct {
-		Name          string           `json:"name"`
-		Configuration jsonx.RawMessage `json:"configuration,omitempty"`
-	}
-	list := make([]step, len(steps))
+	list := make([]pipelineStep, len(steps))
 	for i, s := range steps {
-		list[i] = step{s.Name, s.Configuration}
+		list[i] = pipelineStep{s.Name, s.Configuration}
 	}
-	cfg, err := jsonx.MarshalStrict(map[string]any{"dtype": dtypeRaw, "codecs": list})
+	cfg, err := jsonx.MarshalStrict(map[string]any{"dtype": dtypeRaw, "codecs": jsonx.Objects(&list)})
 	if err != nil {
 		return nil, err
 	}
@@ -316,4 +312,14 @@ func relocate(where string, err error) error {
 		return &c
 	}
 	return errs.Wrap(errs.InvalidMetadata, where, err, "bad codec configuration")
+}
+
+// pipelineStep is a codec of a v2 pipeline's configuration, as written.
+type pipelineStep struct {
+	Name          string           `json:"name"`
+	Configuration jsonx.RawMessage `json:"configuration,omitempty"`
+}
+
+func (s *pipelineStep) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("name", &s.Name), jsonx.FOmit("configuration", &s.Configuration)}
 }

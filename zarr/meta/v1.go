@@ -27,11 +27,7 @@ func ParseV1(key string, data []byte) (*Array, error) {
 	switch name {
 	case "", "none":
 	case "blosc":
-		var o struct {
-			Cname   string `json:"cname"`
-			Clevel  int    `json:"clevel"`
-			Shuffle int    `json:"shuffle"`
-		}
+		var o v1BloscOptions
 		if len(opts) > 0 && jsonx.UnmarshalStrict(opts, &o) != nil {
 			return nil, invalid(key, "compression_opts", "blosc options must be {cname, clevel, shuffle}")
 		}
@@ -56,4 +52,14 @@ func ParseV1(key string, data []byte) (*Array, error) {
 	}
 	a.doc = doc
 	return a, nil
+}
+
+type v1BloscOptions struct {
+	Cname   string `json:"cname"`
+	Clevel  int    `json:"clevel"`
+	Shuffle int    `json:"shuffle"`
+}
+
+func (o *v1BloscOptions) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("cname", &o.Cname), jsonx.F("clevel", &o.Clevel), jsonx.F("shuffle", &o.Shuffle)}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
@@ -93,9 +94,7 @@ func checkExtraFields(key string, doc map[string]jsonx.RawMessage, known []strin
 		if isKnown[k] {
 			continue
 		}
-		var ext struct {
-			MustUnderstand *bool `json:"must_understand"`
-		}
+		var ext v3Extra
 		if jsonx.UnmarshalStrict(doc[k], &ext) == nil && ext.MustUnderstand != nil && !*ext.MustUnderstand {
 			continue
 		}
@@ -115,10 +114,7 @@ func parseExtension(raw jsonx.RawMessage) (extension, error) {
 	if jsonx.UnmarshalStrict(raw, &name) == nil {
 		return extension{Name: name}, nil
 	}
-	var obj struct {
-		Name          string           `json:"name"`
-		Configuration jsonx.RawMessage `json:"configuration"`
-	}
+	var obj codec.NamedConfig
 	if err := jsonx.UnmarshalStrict(raw, &obj); err != nil || obj.Name == "" {
 		return extension{}, fmtx.Errorf("must be a name or {\"name\", \"configuration\"}, got %s", short(raw))
 	}
@@ -225,9 +221,7 @@ func (a *Array) parseV3Grid(key string, raw jsonx.RawMessage) error {
 	n := len(a.Shape)
 	switch ext.Name {
 	case "regular":
-		var c struct {
-			ChunkShape []int `json:"chunk_shape"`
-		}
+		var c regularGrid
 		if err := jsonx.UnmarshalStrict(ext.Configuration, &c); err != nil || len(c.ChunkShape) != n {
 			return invalid(key, field, "regular grid needs chunk_shape with %d entries", n)
 		}
@@ -238,11 +232,7 @@ func (a *Array) parseV3Grid(key string, raw jsonx.RawMessage) error {
 		a.Grid, a.ChunkShape = g, c.ChunkShape
 		return nil
 	case "rectilinear", "rectangular":
-		var c struct {
-			Kind        string             `json:"kind"`
-			ChunkShapes []jsonx.RawMessage `json:"chunk_shapes"`
-			ChunkShape  []jsonx.RawMessage `json:"chunk_shape"`
-		}
+		var c rectilinearGrid
 		if err := jsonx.UnmarshalStrict(ext.Configuration, &c); err != nil {
 			return invalid(key, field, "bad %s configuration", ext.Name)
 		}
@@ -334,9 +324,7 @@ func (a *Array) parseV3KeyEncoding(key string, raw jsonx.RawMessage) error {
 	if err != nil {
 		return invalid(key, "chunk_key_encoding", "%v", err)
 	}
-	var c struct {
-		Separator *string `json:"separator"`
-	}
+	var c keyEncodingConfig
 	if len(ext.Configuration) > 0 {
 		if err := jsonx.UnmarshalStrict(ext.Configuration, &c); err != nil {
 			return invalid(key, "chunk_key_encoding", "bad configuration")
@@ -433,4 +421,41 @@ func GroupDocV3(attrs map[string]any) ([]byte, error) {
 		attrs = map[string]any{}
 	}
 	return jsonx.Marshal(map[string]any{"zarr_format": 3, "node_type": "group", "attributes": attrs}, "  ")
+}
+
+// The JSON objects v3 metadata decodes, described to jsonx (no reflect in
+// the core build).
+
+type v3Extra struct {
+	MustUnderstand *bool `json:"must_understand"`
+}
+
+func (e *v3Extra) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("must_understand", &e.MustUnderstand)}
+}
+
+type regularGrid struct {
+	ChunkShape []int `json:"chunk_shape"`
+}
+
+func (c *regularGrid) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("chunk_shape", &c.ChunkShape)}
+}
+
+type rectilinearGrid struct {
+	Kind        string             `json:"kind"`
+	ChunkShapes []jsonx.RawMessage `json:"chunk_shapes"`
+	ChunkShape  []jsonx.RawMessage `json:"chunk_shape"`
+}
+
+func (c *rectilinearGrid) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("kind", &c.Kind), jsonx.F("chunk_shapes", &c.ChunkShapes), jsonx.F("chunk_shape", &c.ChunkShape)}
+}
+
+type keyEncodingConfig struct {
+	Separator *string `json:"separator"`
+}
+
+func (c *keyEncodingConfig) JSONFields() []jsonx.Field {
+	return []jsonx.Field{jsonx.F("separator", &c.Separator)}
 }

@@ -1,0 +1,14 @@
+package dtype
+
+import (
+	"testing"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/jsonxtest"
+)
+
+// The objects decoded without reflect (the core build) decode as
+// encoding/json decodes them from their tags.
+func TestFielders(t *testing.T) {
+	jsonxtest.Check(t, &v3Object{})
+	jsonxtest.Check(t, &v3StructField{})
+}
