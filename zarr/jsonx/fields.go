@@ -203,6 +203,8 @@ func knownTarget(v any) bool {
 		return p != nil
 	case *[]*string:
 		return p != nil
+	case *[]any:
+		return p != nil
 	case *[]RawMessage:
 		return p != nil
 	case *map[string]RawMessage:
@@ -282,6 +284,8 @@ func (d *decoder) into(p any) {
 		sliceInto(d, p, func(e *string) { d.into(e) }, "[]string")
 	case *[]*string:
 		sliceInto(d, p, func(e **string) { d.into(e) }, "[]*string")
+	case *[]any:
+		sliceInto(d, p, func(e *any) { d.into(e) }, "[]interface {}")
 	case *[]RawMessage:
 		sliceInto(d, p, func(e *RawMessage) { d.into(e) }, "[]jsonx.RawMessage")
 	case *map[string]RawMessage:
@@ -393,16 +397,21 @@ func (e *encoder) common(v any) error {
 	return nil
 }
 
+// encodeSlice writes a list (small: one function for every element type).
 func encodeSlice[T any](e *encoder, a []T, elem func(*T) error) error {
+	return e.list(len(a), func(i int) error { return elem(&a[i]) })
+}
+
+func (e *encoder) list(n int, elem func(i int) error) error {
 	if err := e.enter(); err != nil {
 		return err
 	}
 	e.buf = append(e.buf, '[')
-	for i := range a {
+	for i := 0; i < n; i++ {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		if err := elem(&a[i]); err != nil {
+		if err := elem(i); err != nil {
 			return err
 		}
 	}
@@ -412,12 +421,17 @@ func encodeSlice[T any](e *encoder, a []T, elem func(*T) error) error {
 }
 
 func encodeMap[T any](e *encoder, m map[string]T, elem func(T) error) error {
-	if err := e.enter(); err != nil {
-		return err
-	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
+	}
+	return e.members(keys, func(k string) error { return elem(m[k]) })
+}
+
+// members writes an object, its keys sorted.
+func (e *encoder) members(keys []string, elem func(k string) error) error {
+	if err := e.enter(); err != nil {
+		return err
 	}
 	sort.Strings(keys)
 	e.buf = append(e.buf, '{')
@@ -427,7 +441,7 @@ func encodeMap[T any](e *encoder, m map[string]T, elem func(T) error) error {
 		}
 		e.buf = appendString(e.buf, k)
 		e.buf = append(e.buf, ':')
-		if err := elem(m[k]); err != nil {
+		if err := elem(k); err != nil {
 			return err
 		}
 	}
