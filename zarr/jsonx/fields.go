@@ -69,8 +69,14 @@ func (o objects[T, P]) encode(e *encoder) error {
 
 type sliceEncoder interface{ encode(e *encoder) error }
 
+// typeName names a describer's type in errors ("struct" when fmtx does
+// not know it: no reflect here).
 func typeName(p any) string {
-	return strings.TrimPrefix(fmtx.TypeName(p), "*")
+	n := strings.TrimPrefix(fmtx.TypeName(p), "*")
+	if n == "?" {
+		n = "struct"
+	}
+	return n
 }
 
 // mismatch skips a value that does not fit a Go value of type typ and
