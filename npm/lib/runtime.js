@@ -101,13 +101,42 @@ let earlyCore = null;
 /** Whether init() chose another source (the early compilation, if not begun, is not begun). */
 let earlyDropped = false;
 if (isNode) {
-  const names = ["node:worker_threads", "node:fs/promises", "node:url"];
-  earlyCore = Promise.all(names.map((n) => import(/* @vite-ignore */ n))).then(async ([{ isMainThread }, { readFile }, { fileURLToPath }]) => {
+  const names = ["node:worker_threads", "node:fs/promises", "node:url", "node:v8"];
+  earlyCore = Promise.all(names.map((n) => import(/* @vite-ignore */ n))).then(async ([{ isMainThread }, { readFile }, { fileURLToPath }, v8]) => {
     const url = builds.core.defaultSource();
     if (!isMainThread || earlyDropped || url.protocol !== "file:") return null;
-    return WebAssembly.compile(await readFile(fileURLToPath(url)));
+    const bytes = await readFile(fileURLToPath(url));
+    return earlyDropped ? null : compileForStart(bytes, v8);
   });
   earlyCore.catch(() => {});
+}
+
+/**
+ * V8 compiles a module's functions lazily (Liftoff, on their first call)
+ * and compiles again with TurboFan each function that has run about 1.8 MB
+ * of code (Node 20's V8 11.3: --wasm-tiering-budget=1800000, read when a
+ * module is compiled). Starting the Go runtime and a first open and read
+ * pass that budget in about 30 functions of Go's runtime (scheduler,
+ * allocator, maps, stack copying, finalizers): their TurboFan compilations,
+ * 100-150 ms of CPU on V8's threads, compete with the main thread (on 2
+ * cores the first value came 1.5-2.5x later). So the core module is
+ * compiled with a budget 11x larger (the hot loops of reads still tier up,
+ * a few ms later), the flag set and set back around the synchronous
+ * compilation (no other JavaScript runs between; the flag only counts when
+ * a module is compiled). Only where that default was checked (V8 11.3),
+ * and not when the process was given V8 flags about WebAssembly tiering.
+ */
+const startBudget = 20_000_000;
+const defaultBudget = isNode ? { "11.3": 1_800_000 }[String(process.versions.v8).split(".").slice(0, 2).join(".")] : undefined;
+function compileForStart(bytes, v8) {
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((a) => /wasm-tier|wasm-dynamic-tiering|liftoff/.test(a));
+  if (!defaultBudget || given || typeof v8?.setFlagsFromString !== "function") return WebAssembly.compile(bytes);
+  v8.setFlagsFromString(`--wasm-tiering-budget=${startBudget}`);
+  try {
+    return new WebAssembly.Module(bytes);
+  } finally {
+    v8.setFlagsFromString(`--wasm-tiering-budget=${defaultBudget}`);
+  }
 }
 
 let configured = false;

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import * as os from "node:os";
 import { promises as fs } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { npmDir } from "./helpers.mjs";
+import { npmDir, repoRoot } from "./helpers.mjs";
 
 let copy;
 before(async () => {
@@ -87,4 +87,40 @@ test("a worker thread that loads the package does not read zarr-core.wasm", () =
     await worker.terminate();
     console.log(JSON.stringify(answer));`;
   assert.match(run(code), /^failed: /);
+});
+
+test("the core module is compiled with a larger V8 tiering budget; modules compiled after it keep V8's default", () => {
+  // (Node 20's V8 11.3 only: elsewhere the package leaves the flags alone.)
+  if (!process.versions.v8.startsWith("11.3.")) return;
+  // Opens a v2 zstd array and reads it, then runs a small module's loop
+  // long enough to tier up at V8's default budget (1.8 MB of code run)
+  // and not at the core module's (20 MB). Lines of --trace-wasm-compilation-times:
+  // "Compiled function <module>#<index> using TurboFan, ...".
+  const fixture = path.join(repoRoot, "tests", "fixtures", "v2", "data", "v2.zarr");
+  const code = `
+    const zarr = await import(Z);
+    const { FileSystemStore } = await import(Z.replace("index.js", "node.js"));
+    const a = await zarr.open(new FileSystemStore(${JSON.stringify(fixture)}), { path: "codecs/zstd_default", kind: "array" });
+    await a.get(null);
+    await new Promise((r) => setTimeout(r, 1000)); // (background compilations finish)
+    const leb = (n) => { const o = []; do { let b = n & 0x7f; n >>>= 7; if (n) b |= 0x80; o.push(b); } while (n); return o; };
+    // (func (param i32) (result i32) (loop: i -= 1; br_if i) 700 nops (local.get 0)): bodysize 716
+    const body = [0, 0x03, 0x40, 0x20, 0, 0x41, 1, 0x6b, 0x22, 0, 0x0d, 0, 0x0b, ...Array(700).fill(1), 0x20, 0, 0x0b];
+    const sec = [1, ...leb(body.length), ...body];
+    const bytes = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 6, 1, 0x60, 1, 0x7f, 1, 0x7f, 3, 2, 1, 0, 7, 5, 1, 1, 0x66, 0, 0, 10, ...leb(sec.length), ...sec]);
+    new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports.f(200000);
+    await new Promise((r) => setTimeout(r, 500));`;
+  const trace = (flags) => {
+    const out = execFileSync(process.execPath, [...flags, "--trace-wasm-compilation-times", "--input-type=module", "-e", `const Z = ${JSON.stringify(path.join(copy, "index.js"))};` + code], { encoding: "utf8", cwd: copy });
+    const small = out.match(/function (\S+#0) using Liftoff.*bodysize 716 /)?.[1];
+    assert.ok(small, "the small module's function was compiled");
+    const turbofan = [...out.matchAll(/function (\S+#\d+) using TurboFan/g)].map((m) => m[1]);
+    return { small: turbofan.includes(small), others: turbofan.filter((f) => f !== small).length };
+  };
+  const ours = trace([]);
+  // (A tiering flag given to the process: the package leaves the budget alone.)
+  const given = trace(["--wasm-tiering-budget=1800000"]);
+  assert.equal(ours.small, true, "a module compiled after the package started tiers up at V8's default budget");
+  assert.equal(given.small, true);
+  assert.ok(ours.others * 2 < given.others, `TurboFan compilations of the package's modules: ${ours.others} with the larger budget, ${given.others} without`);
 });
