@@ -34,6 +34,10 @@ import (
 type hostHelp struct {
 	decoder string
 	worker  func(chunk []byte) bool
+	// direct names a host decoder of whole stored chunks that only the
+	// host's own reads use (codec.DirectDecodable): the decoders module's
+	// Blosc walker, for npm/lib/direct.js.
+	direct string
 }
 
 func always([]byte) bool { return true }
@@ -59,7 +63,7 @@ var offloaded = map[string]hostHelp{
 	"zstd":           {decoder: "zstd", worker: always},
 	"numcodecs.bz2":  {worker: always},
 	"numcodecs.lzma": {worker: always},
-	"blosc":          {worker: bloscSlow},
+	"blosc":          {worker: bloscSlow, direct: "blosc"},
 }
 
 func init() {
@@ -98,6 +102,32 @@ func (h *hostDecoded) HostDecoder() string {
 		return h.decoder
 	}
 	return ""
+}
+
+// DirectDecoder names the host decoder of whole chunks the host's own
+// reads may use (codec.DirectDecodable), or "" when there is none now.
+func (h *hostDecoded) DirectDecoder() string {
+	if h.direct == "" || !haveHostDecoder(h.direct) {
+		return ""
+	}
+	if b, ok := h.BytesToBytes.(interface{ Options() blosc.Options }); ok && !bloscWalked(b.Options()) {
+		return ""
+	}
+	return h.direct
+}
+
+// bloscWalked: the chunks Blosc writes with o are ones the decoders
+// module's Blosc walker decodes (npm/codecs/glue.c blosc_decode: lz4,
+// lz4hc, zstd or zlib streams, no shuffle or byte shuffle). For others
+// (blosclz, snappy, bitshuffle) every chunk would be declined, so such
+// arrays stay the engine's; a chunk whose header says otherwise than its
+// array's settings is declined alone (the engine decodes it).
+func bloscWalked(o blosc.Options) bool {
+	switch o.Cname {
+	case "lz4", "lz4hc", "zstd", "zlib":
+		return o.Shuffle == 0 || o.Shuffle == 1 || (o.Shuffle == -1 && o.Typesize > 1)
+	}
+	return false
 }
 
 func (h *hostDecoded) DecodeLimit(b []byte, max int) ([]byte, error) {

@@ -35,7 +35,9 @@ type ExternalRead struct {
 	// Direct says whether each chunk's stored value, decoded by at most one
 	// host decoder, is its elements as Read returns them, as the chunk
 	// source decides for reads into a StoredDest (placeStored): "raw" (the
-	// stored bytes are the elements), "zstd", "zlib" or "gzip"; "" when the
+	// stored bytes are the elements), "zstd", "zlib" or "gzip"; or "blosc"
+	// (codec.DirectDecodable: the host's Blosc walker, which only direct
+	// reads use); "" when the
 	// engine must decode (a sharded or filtered chain, a byte swap, no host
 	// decoder) or a chunk would not fit the memory budget. Then the calling
 	// thread may read the plan itself, chunk by chunk, with no call into the
@@ -101,7 +103,7 @@ func (a *Array) planExternal(sel Selection, direct bool) (*ExternalRead, string,
 		// decode costs no plan.
 		if chain, err := a.meta.Chain(a.meta.Grid.ChunkShape(make([]int, len(a.meta.Shape)))); err != nil {
 			return nil, "the engine decodes these chunks", true, nil
-		} else if _, ok := a.storedDecoder(chain); !ok {
+		} else if _, ok := a.directStored(chain); !ok {
 			return nil, "the engine decodes these chunks", true, nil
 		}
 	}
@@ -154,7 +156,7 @@ func (a *Array) directDecoder(chunks []ExternalChunk) string {
 	if err != nil {
 		return ""
 	}
-	decoder, ok := a.storedDecoder(chain)
+	decoder, ok := a.directStored(chain)
 	if !ok {
 		return ""
 	}
@@ -173,6 +175,29 @@ func (a *Array) directDecoder(chunks []ExternalChunk) string {
 		return "raw"
 	}
 	return decoder
+}
+
+// directStored is storedDecoder for reads the host runs itself: also a
+// compressor only the host's direct reads decode whole
+// (codec.DirectDecodable: Blosc through the npm package's Blosc walker,
+// which declines what it does not cover, chunk by chunk).
+func (a *Array) directStored(chain *codec.Chain) (decoder string, ok bool) {
+	if decoder, ok := a.storedDecoder(chain); ok {
+		return decoder, true
+	}
+	if a.src.pool.on() {
+		return "", false
+	}
+	bb, ok := chain.Plain()
+	if !ok || bb == nil {
+		return "", false
+	}
+	h, ok := bb.(codec.DirectDecodable)
+	if !ok {
+		return "", false
+	}
+	decoder = h.DirectDecoder()
+	return decoder, decoder != ""
 }
 
 // compressorNames lists the bytes→bytes codecs of a chain and of the

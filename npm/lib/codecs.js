@@ -86,8 +86,13 @@ function withInput(src, max, fn) {
   return bytes;
 }
 
+/** The decoders decodeTo knows. */
+const decoderNames = new Set(["zstd", "zlib", "gzip", "blosc"]);
+
 /**
- * Decodes src with the decoder called name ("zstd", "zlib", "gzip") to at
+ * Decodes src with the decoder called name ("zstd", "zlib", "gzip", or
+ * "blosc": the module's Blosc walker, which decodes only chunks of exactly
+ * cap bytes and declines blosclz, snappy, bitshuffle and any damage) to at
  * most cap bytes (exactly cap when exact) and hands use(bytes) a view of
  * them in the module's memory (valid during the call: use copies what it
  * needs). Returns the decoded size, or -1 (not loaded, corrupt, too large,
@@ -101,7 +106,7 @@ function withInput(src, max, fn) {
 export function decodeTo(name, src, cap, exact, use) {
   const w = wasm;
   const gzip = name === "gzip";
-  if (!w || src.length === 0 || !(cap > 0) || !(name === "zstd" || name === "zlib" || gzip)) return -1;
+  if (!w || src.length === 0 || !(cap > 0) || !decoderNames.has(name)) return -1;
   let size = -1;
   try {
     const sp = w.malloc_(src.length);
@@ -111,7 +116,12 @@ export function decodeTo(name, src, cap, exact, use) {
       const dp = w.malloc_(cap);
       if (!dp) return -1;
       try {
-        const n = name === "zstd" ? w.zstd_decompress(dp, cap, sp, src.length) : w.inflate_(gzip ? 1 : 0, dp, cap, sp, src.length);
+        const n =
+          name === "zstd"
+            ? w.zstd_decompress(dp, cap, sp, src.length)
+            : name === "blosc"
+              ? w.blosc_decode(dp, cap, sp, src.length)
+              : w.inflate_(gzip ? 1 : 0, dp, cap, sp, src.length);
         if (n >= 0 && n <= cap && (!exact || n === cap)) {
           use(new Uint8Array(w.memory.buffer, dp, n));
           size = n;
@@ -216,6 +226,11 @@ export const hostDecoders = {
     (src, max) => inflate(true, src, max),
     (src, limit) => grow(src, limit, (w, sp, n, pp) => w.inflate_grow(1, sp, n, limit, pp)),
   ),
+  // Whole Blosc chunks of a known size. The engine does not call it (its
+  // Blosc stays Go's, with these decoders for the zstd and zlib streams);
+  // its presence tells the engine that reads on the calling thread
+  // (lib/direct.js) may plan Blosc chunks (decodeTo "blosc").
+  blosc: (src, max) => (max > 0 ? counted(() => withInput(src, max, (w, sp, n) => decodeInto(w, max, (dp) => w.blosc_decode(dp, max, sp, n)))) : null),
 };
 
 /** Counts chunks the encoders compressed. */
@@ -250,7 +265,7 @@ export const hostEncoders = {
   gzip: (src, level) => encodeWith(src, (w, n) => w.deflate_bound(n), (w, dp, cap, sp, n) => w.deflate_(1, level, dp, cap, sp, n)),
 };
 
-/** The decoders' module exports once loaded, else null (decode workers scatter from its memory). */
+/** The decoders' module exports once loaded, else null (tests call its exports). */
 export function codecsExports() {
   return wasm;
 }

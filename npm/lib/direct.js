@@ -1,7 +1,9 @@
 // Reads the calling thread runs itself, with no call into the engine per
 // chunk: when every chunk of a read is placed straight from its stored
 // value (raw elements, or elements under one zstd, zlib or gzip
-// compressor the package's libzstd/zlib decode), the engine plans the read
+// compressor the package's libzstd/zlib decode, or under Blosc of lz4,
+// lz4hc, zstd or zlib streams with no shuffle or byte shuffle, which the
+// decoders module's Blosc walker decodes), the engine plans the read
 // once (planRead(…, "direct"), the plan the pooled reads use: which
 // chunks, their keys, where each region lands) and this module asks the
 // JS store for each chunk, decodes it and copies its region into the
@@ -13,8 +15,9 @@
 //
 // What this path does not do, or does differently:
 //   - a chunk the host decoder declines (corrupt, or a size other than the
-//     chunk's) is decoded by the engine (decodeChunk), so errors are the
-//     engine's (CODEC, naming the key);
+//     chunk's; for Blosc also a chunk another writer wrote with blosclz,
+//     snappy or bitshuffle) is decoded by the engine (decodeChunk), so
+//     errors are the engine's (CODEC, naming the key);
 //   - a store that throws or rejects, an answer that is not bytes, or an
 //     abort hands the whole read to the engine, which asks the store again
 //     and reports it (STORE, ABORTED) as it always did: the result is then
@@ -24,7 +27,7 @@
 //     not with reads that go through the engine;
 //   - storeStats counts these requests (directStats, added in cache.js).
 import { bridgeIfRunning, engineOfHandle } from "./runtime.js";
-import { scatter, fillWith } from "./scatter.js";
+import { ReadPlan } from "./plan.js";
 import { decodeTo } from "./codecs.js";
 
 /** The engine's default number of chunks one read fetches at once (zarr.DefaultConcurrency). */
@@ -41,8 +44,12 @@ export function directStats(store) {
   return (store && typeof store === "object") || typeof store === "function" ? (counts.get(store) ?? null) : null;
 }
 
-/** The switch (tests compare these reads with the engine's: enabled false sends every read to the engine). */
-export const direct = { enabled: true };
+/**
+ * The switch (tests compare these reads with the engine's: enabled false
+ * sends every read to the engine), and the chunks this path decoded, by
+ * decoder (tests check that reads really come this way).
+ */
+export const direct = { enabled: true, decoded: { zstd: 0, zlib: 0, gzip: 0, blosc: 0 } };
 
 /** Arrays every read of which the engine declines (their handle: a node moved to the other build is asked again). */
 const declined = new WeakMap();
@@ -87,20 +94,13 @@ export function directGet(arr, sel, signal, concurrency) {
     if (plan.fixed) declined.set(arr, id);
     return null;
   }
-  const keys = plan.keys;
+  const rp = new ReadPlan(plan);
+  const keys = rp.keys;
   const n = keys.length;
-  const full = plan.fullShape;
-  const ndim = full.length;
-  const g = plan.geometry;
-  const per = 6 * ndim;
-  const itemSize = plan.itemSize;
   const decoder = plan.direct === "raw" ? "" : plan.direct;
-  const Typed = globalThis[plan.array];
-  let nbytes = itemSize;
-  for (const d of full) nbytes *= d;
-  const data = new Typed(nbytes / Typed.BYTES_PER_ELEMENT);
-  const out = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  if (plan.fill && nbytes > 0) fillWith(out, plan.fill);
+  const buf = new ArrayBuffer(rp.nbytes);
+  const out = new Uint8Array(buf);
+  rp.fill(out);
   const store = plan.store;
   const opts = signal ? { signal } : {};
   let stats = counts.get(store);
@@ -142,30 +142,23 @@ export function directGet(arr, sel, signal, concurrency) {
     const bytes = answerBytes(answer);
     if (bytes === null) return true; // the fill value stands
     if (bytes === FALLBACK) return false;
-    const at = i * per;
-    let size = itemSize;
-    for (let d = 0; d < ndim; d++) size *= g[at + d];
+    const size = rp.chunkBytes(i);
     if (decoder === "") {
       if (bytes.length === size) {
-        scatter(out, full, bytes, g, at, itemSize);
+        rp.place(out, i, bytes);
         return true;
       }
-    } else if (decodeTo(decoder, bytes, size, true, (chunk) => scatter(out, full, chunk, g, at, itemSize)) === size) {
+    } else if (decodeTo(decoder, bytes, size, true, (chunk) => rp.place(out, i, chunk)) === size) {
+      direct.decoded[decoder]++;
       return true;
     }
     (refused ??= []).push([i, bytes]);
     return true;
   };
   const finish = () => {
-    const shape = Array.from(plan.shape);
-    const stride = new Array(shape.length);
-    for (let d = shape.length - 1, s = 1; d >= 0; d--) {
-      stride[d] = s;
-      s *= shape[d];
-    }
-    const res = { data, shape, stride };
+    const res = rp.result(buf);
     if (eng.dead) throw eng.dead;
-    return refused ? engineDecodes(arr, refused, plan, out).then(() => res) : res;
+    return refused ? engineDecodes(arr, refused, rp, out).then(() => res) : res;
   };
 
   // Every chunk the store answers at once is placed here and now; answers
@@ -233,13 +226,6 @@ export function directGet(arr, sel, signal, concurrency) {
 }
 
 /** Decodes the chunks the host decoder declined with the engine (its result, or its error) and places them. */
-async function engineDecodes(arr, refused, plan, out) {
-  const full = plan.fullShape;
-  const ndim = full.length;
-  for (const [i, bytes] of refused) {
-    const coords = Array.from(plan.coords.subarray(i * ndim, (i + 1) * ndim));
-    const res = await arr._call("decodeChunk", coords, bytes);
-    const d = res.data;
-    scatter(out, full, new Uint8Array(d.buffer, d.byteOffset, d.byteLength), plan.geometry, i * 6 * ndim, plan.itemSize);
-  }
+async function engineDecodes(arr, refused, rp, out) {
+  for (const [i, bytes] of refused) await rp.placeByEngine(arr, out, i, bytes);
 }

@@ -9,7 +9,7 @@
 // its metadata document), which also reports corrupt chunks.
 import { callBridge, bridge, bridgeIfRunning, engineMemory } from "./runtime.js";
 import { toZarrError } from "./errors.js";
-import { loadCodecs, codecsExports } from "./codecs.js";
+import { loadCodecs, decodeTo } from "./codecs.js";
 import { scatter } from "./scatter.js";
 
 /** The reads in progress, by id. */
@@ -106,9 +106,11 @@ async function decodeChunk(m) {
     }
     return owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
   };
+  // (decoded in the module's memory and scattered from there; what the
+  // module declines, the engine decodes and reports)
   if (r.decoder && (await loadCodecs())) {
-    const out = hostDecode(r.decoder, src, expected, place);
-    if (out !== undefined) return out;
+    let out = null;
+    if (decodeTo(r.decoder, src, expected, true, (bytes) => (out = place(bytes, false))) === expected) return out;
   }
   const id = await openArray(r);
   // Decoded in the engine's memory and copied from there (a synchronous
@@ -122,33 +124,4 @@ async function decodeChunk(m) {
   const mem = engineMemory();
   if (!mem) throw new Error("the engine stopped");
   return place(new Uint8Array(mem.buffer, res[0], res[1]));
-}
-
-/**
- * Decodes src with the package's libzstd, zlib or Blosc (zstd and zlib
- * streams) into their module's memory and hands that to use; undefined when
- * the module declines (the engine then decodes, and reports).
- */
-function hostDecode(decoder, src, expected, use) {
-  const w = codecsExports();
-  if (!w || src.length === 0 || expected === 0) return undefined;
-  const sp = w.malloc_(src.length);
-  const dp = sp ? w.malloc_(expected) : 0;
-  try {
-    if (!sp || !dp) return undefined;
-    new Uint8Array(w.memory.buffer, sp, src.length).set(src);
-    let n;
-    try {
-      if (decoder === "zstd") n = w.zstd_decompress(dp, expected, sp, src.length);
-      else if (decoder === "blosc") n = w.blosc_decode(dp, expected, sp, src.length);
-      else n = w.inflate_(decoder === "gzip" ? 1 : 0, dp, expected, sp, src.length);
-    } catch {
-      return undefined;
-    }
-    if (n !== expected) return undefined;
-    return use(new Uint8Array(w.memory.buffer, dp, expected));
-  } finally {
-    if (sp) w.free_(sp);
-    if (dp) w.free_(dp);
-  }
 }

@@ -19,7 +19,7 @@
 // to the engine, which reports it as it would have.
 import { currentPool } from "./workers.js";
 import { bridgeIfRunning } from "./runtime.js";
-import { scatter, fillWith } from "./scatter.js";
+import { ReadPlan } from "./plan.js";
 
 /**
  * Compressors whose chunks are worth a worker: decoding takes longer than
@@ -53,19 +53,10 @@ export async function pooledGet(arr, sel, signal, concurrency) {
     pool.reads.engine++;
     return null;
   }
-  const keys = plan.keys;
-  const full = plan.fullShape;
-  const ndim = full.length;
-  const g = plan.geometry;
-  const per = 6 * ndim;
-  let nbytes = plan.itemSize;
-  for (const n of full) nbytes *= n;
+  const rp = new ReadPlan(plan);
+  const keys = rp.keys;
   let decoded = 0; // bytes of the chunks decoded
-  for (let i = 0; i < keys.length; i++) {
-    let n = plan.itemSize;
-    for (let d = 0; d < ndim; d++) n *= g[i * per + d];
-    decoded += n;
-  }
+  for (let i = 0; i < keys.length; i++) decoded += rp.chunkBytes(i);
   // Worth it: compressed chunks that decode to minBytes or more on average,
   // minReadBytes in all (useWorkers(n, {minBytes: 0}): every read the
   // engine plans).
@@ -77,17 +68,17 @@ export async function pooledGet(arr, sel, signal, concurrency) {
     return null;
   }
   const shared = pool.shared;
-  const buf = shared ? new SharedArrayBuffer(nbytes) : new ArrayBuffer(nbytes);
+  const buf = shared ? new SharedArrayBuffer(rp.nbytes) : new ArrayBuffer(rp.nbytes);
   const out = new Uint8Array(buf);
-  if (plan.fill) fillWith(out, plan.fill);
+  rp.fill(out);
   const read = nextRead++;
   pool.broadcast({
     type: "read",
     read,
     out: shared ? buf : null,
     arena: shared ? (pool.arena ??= new Arena(arenaBytes)).buf : null,
-    fullShape: full,
-    itemSize: plan.itemSize,
+    fullShape: rp.full,
+    itemSize: rp.itemSize,
     decoder: plan.decoder,
     path: plan.path,
     metadataKey: plan.metadataKey,
@@ -121,8 +112,8 @@ export async function pooledGet(arr, sel, signal, concurrency) {
     }
   };
   const decode = async (i, bytes) => {
-    const geometry = g.subarray(i * per, (i + 1) * per);
-    const coords = Array.from(plan.coords.subarray(i * ndim, (i + 1) * ndim));
+    const geometry = rp.geometry(i);
+    const coords = rp.coords(i);
     // A copy goes to the worker (the store's own bytes stay where they
     // are): into the arena the workers share, else a message of its own.
     const block = shared ? pool.arena.put(bytes) : null;
@@ -138,13 +129,11 @@ export async function pooledGet(arr, sel, signal, concurrency) {
       answer = await pool.queue({ read, bytes: copy ?? bytes, geometry, coords }, copy ? [copy.buffer] : []);
     }
     if (answer?.ok) {
-      if (!shared) scatter(out, full, answer.data, geometry, 0, plan.itemSize);
+      if (!shared) rp.place(out, i, answer.data);
       return;
     }
     // The engine decodes it here: its result, or its error.
-    const res = await arr._call("decodeChunk", coords, bytes);
-    const d = res.data;
-    scatter(out, full, new Uint8Array(d.buffer, d.byteOffset, d.byteLength), geometry, 0, plan.itemSize);
+    await rp.placeByEngine(arr, out, i, bytes);
   };
 
   try {
@@ -186,14 +175,7 @@ export async function pooledGet(arr, sel, signal, concurrency) {
     pool.broadcast({ type: "end", read });
   }
   pool.reads[shared ? "shared" : "transfer"]++;
-  const Typed = globalThis[plan.array];
-  const shape = Array.from(plan.shape);
-  const stride = new Array(shape.length);
-  for (let d = shape.length - 1, s = 1; d >= 0; d--) {
-    stride[d] = s;
-    s *= shape[d];
-  }
-  return { data: new Typed(buf), shape, stride };
+  return rp.result(buf);
 }
 
 /** The read goes to the engine instead. */

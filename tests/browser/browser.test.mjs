@@ -193,15 +193,49 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
 
       for (const set of sets) {
         test(`${set.v} fixture cases over HTTP match cases.json`, async (t) => {
+          const before = await p.evaluate(() => globalThis.directDecoded());
           const results = await p.evaluate(([cases, base]) => globalThis.runCases(cases, base), [
             pageCases(set.cases),
             `${server.url}/fixtures/${set.v}/data/`,
           ]);
+          const after = await p.evaluate(() => globalThis.directDecoded());
           const { failures, skipped } = compareResults(set.cases, results);
-          t.diagnostic(`${set.cases.length - failures.length - skipped} cases match, ${skipped} optional cases unsupported`);
+          const decoded = Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
+          t.diagnostic(`${set.cases.length - failures.length - skipped} cases match, ${skipped} optional cases unsupported; chunks decoded on the calling thread (lib/direct.js): ${JSON.stringify(decoded)}`);
           assert.deepEqual(failures, []);
+          // The reads on the calling thread ran in the page, Blosc through
+          // the decoders module's walker among them.
+          assert.ok(decoded.zstd > 0 && decoded.blosc > 0, `direct reads in the page: ${JSON.stringify(decoded)}`);
         });
       }
+
+      test("Blosc arrays read on the calling thread equal the engine's reads in the page", async (t) => {
+        // The v2 and v3 fixtures' Blosc arrays (lz4, lz4hc, zstd, zlib;
+        // byte, bit and no shuffle; blosclz, snappy) whole, with the path
+        // on and then off.
+        const blosc = sets.flatMap((s) => s.cases.filter((c) => /blosc/i.test(c.name + c.path)).map((c) => ({ ...c, v: s.v })));
+        assert.ok(blosc.length >= 5, `${blosc.length} Blosc cases`);
+        const runAll = async (on) => {
+          await p.evaluate((x) => globalThis.setDirect(x), on);
+          const out = [];
+          for (const v of ["v2", "v3"]) {
+            const cs = blosc.filter((c) => c.v === v).map((c) => ({ name: c.name, store: c.store, path: c.path, selection: null }));
+            out.push(...(await p.evaluate(([cases, base]) => globalThis.runCases(cases, base), [cs, `${server.url}/fixtures/${v}/data/`])));
+          }
+          return out;
+        };
+        try {
+          const before = await p.evaluate(() => globalThis.directDecoded());
+          const on = await runAll(true);
+          const walked = (await p.evaluate(() => globalThis.directDecoded())).blosc - before.blosc;
+          const off = await runAll(false);
+          t.diagnostic(`${blosc.length} Blosc arrays, ${walked} chunks walked on the calling thread`);
+          assert.deepEqual(on, off);
+          assert.ok(walked > 0);
+        } finally {
+          await p.evaluate(() => globalThis.setDirect(true));
+        }
+      });
 
       if (page.label === "shipped") {
         test("compatibility corpus over HTTP: every array reads with the stated values or is a listed refusal", async (t) => {

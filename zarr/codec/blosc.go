@@ -77,6 +77,10 @@ func newBlosc(cfg jsonx.RawMessage, in Spec) (any, error) {
 	return &bloscCodec{opt: opt}, nil
 }
 
+// Options are the settings chunks are written with (decoding follows each
+// chunk's header).
+func (c *bloscCodec) Options() blosc.Options { return c.opt }
+
 func (c *bloscCodec) Encode(b []byte) ([]byte, error) {
 	out, err := blosc.Encode(b, c.opt)
 	if err != nil {

@@ -330,6 +330,17 @@ type HostDecodable interface {
 	HostDecoder() string
 }
 
+// DirectDecodable is a bytes→bytes codec whose whole stored chunks a host
+// decoder turns into their bytes where the host runs a read itself
+// (npm/lib/direct.js: Blosc through the decoders module's walker):
+// DirectDecoder names it ("blosc"), or is "" when the host has none now.
+// Unlike HostDecodable it does not change how the engine decodes: the
+// engine's own reads keep their decoders, and decode what the host's
+// decoder declines.
+type DirectDecodable interface {
+	DirectDecoder() string
+}
+
 // Corrupt returns the CODEC error for undecodable chunk data.
 func Corrupt(codec string, format string, args ...any) error {
 	return errs.New(errs.Codec, codec, format, args...)

@@ -24,7 +24,13 @@ function element(v) {
   return { v };
 }
 
-export function install(zarr, label) {
+export function install(zarr, label, direct) {
+  // Chunks the package's reads on the calling thread decoded, by decoder
+  // (lib/direct.js; the switch turns the path off and on).
+  globalThis.directDecoded = () => ({ ...direct.decoded });
+  globalThis.setDirect = (on) => {
+    direct.enabled = on;
+  };
   // Stopping the pool while a read waits on a worker: the read still completes
   // (browsers send no event when a worker is terminated).
   globalThis.stopPoolMidRead = async () => {
