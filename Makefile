@@ -92,11 +92,11 @@ npm/wasm_exec.js: FORCE
 
 FORCE:
 
-# libzstd's and zlib's decoders, and (a second module, for writing) their
-# encoders, as WebAssembly, base64 in npm/lib/codecs-module.js and
-# npm/lib/codecs-encode-module.js (committed, so building needs only Go).
-# codecs-wasm regenerates it; check-codecs-wasm rebuilds it and fails if the
-# committed file differs (needs Debian's clang, lld, wasi-libc,
+# libzstd's and zlib's decoders (and Blosc's, glue.c), and (a second module,
+# for writing) their encoders, as WebAssembly: npm/lib/codecs.wasm and
+# npm/lib/codecs-encode.wasm (committed, so building needs only Go).
+# codecs-wasm regenerates them; check-codecs-wasm rebuilds them and fails if
+# a committed file differs (needs Debian's clang, lld, wasi-libc,
 # libclang-rt-14-dev-wasm32).
 codecs-wasm:
 	npm/codecs/build.sh
@@ -139,9 +139,9 @@ check-codecs-wasm:
 	  if [ "$$ZARR_WASM_REQUIRE_PEERS" = 1 ]; then echo "check-codecs-wasm: clang or wasi-libc missing" >&2; exit 1; fi; \
 	  echo "check-codecs-wasm: skipped (no clang/wasi-libc)"; exit 0; \
 	fi; \
-	tmp=$$(mktemp); tmp2=$$(mktemp); npm/codecs/build.sh "$$tmp" "$$tmp2" >/dev/null && cmp -s "$$tmp" npm/lib/codecs-module.js && cmp -s "$$tmp2" npm/lib/codecs-encode-module.js; st=$$?; rm -f "$$tmp" "$$tmp2"; \
-	if [ $$st -ne 0 ]; then echo "npm/lib/codecs-module.js or codecs-encode-module.js is not what npm/codecs/build.sh builds (run make codecs-wasm)" >&2; exit 1; fi; \
-	echo "check-codecs-wasm: npm/lib/codecs-module.js and codecs-encode-module.js rebuild byte for byte"
+	tmp=$$(mktemp); tmp2=$$(mktemp); npm/codecs/build.sh "$$tmp" "$$tmp2" >/dev/null && cmp -s "$$tmp" npm/lib/codecs.wasm && cmp -s "$$tmp2" npm/lib/codecs-encode.wasm; st=$$?; rm -f "$$tmp" "$$tmp2"; \
+	if [ $$st -ne 0 ]; then echo "npm/lib/codecs.wasm or codecs-encode.wasm is not what npm/codecs/build.sh builds (run make codecs-wasm)" >&2; exit 1; fi; \
+	echo "check-codecs-wasm: npm/lib/codecs.wasm and codecs-encode.wasm rebuild byte for byte"
 
 # devDependencies of the JS suites (zarrita, playwright-core, vite), from
 # npm/package-lock.json.

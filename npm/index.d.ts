@@ -889,10 +889,11 @@ export type WasmSource = string | URL | Response | Promise<Response> | ArrayBuff
  * zarr.wasm (everything: writing, bz2, lzma, pcodec, ZFP, TIFF codecs,
  * reference sets, TensorStore specs) when something needs it. Pass where
  * they come from when a bundler or CDN moves them: `source` for the first,
- * `options.full` for the full build; `options.engine: "full"` starts the
- * full build at once (and `source` is then the full build).
+ * `options.full` for the full build, `options.codecs` for the decoders'
+ * module (lib/codecs.wasm: libzstd, zlib, Blosc); `options.engine: "full"`
+ * starts the full build at once (and `source` is then the full build).
  */
-export declare function init(source?: WasmSource, options?: { full?: WasmSource; engine?: "core" | "full" }): Promise<void>;
+export declare function init(source?: WasmSource, options?: { full?: WasmSource; codecs?: WasmSource; engine?: "core" | "full" }): Promise<void>;
 
 /** The compiled module once started (to instantiate it again in a worker). */
 export declare function wasmModule(): WebAssembly.Module | null;

@@ -4,9 +4,9 @@
 #   npm/THIRD_PARTY_NOTICES.md  every Go module linked into zarr.wasm (from
 #                               `go list -deps` of ./wasm for GOOS=js), Go's
 #                               runtime and wasm_exec.js, and the C libraries
-#                               in lib/codecs-module.js and
-#                               lib/codecs-encode-module.js (zstd, zlib, the parts
-#                               of wasi-libc they link), each with its licence
+#                               in lib/codecs.wasm and lib/codecs-encode.wasm
+#                               (zstd, zlib, the parts of wasi-libc they
+#                               link), each with its licence
 # With --check, writes nothing and fails when either file is not current
 # (make check-notices, part of make test).
 set -euo pipefail
@@ -47,12 +47,12 @@ notices() {
   local zstd zlib
   zstd="$(sed -n 's/^zstd_version=//p' npm/codecs/build.sh)"
   zlib="$(sed -n 's/^zlib_version=//p' npm/codecs/build.sh)"
-  echo "## C libraries compiled into lib/codecs-module.js and lib/codecs-encode-module.js"
+  echo "## C libraries compiled into lib/codecs.wasm and lib/codecs-encode.wasm"
   echo
-  echo "### zstd $zstd (decompressor; compressor in lib/codecs-encode-module.js)"
+  echo "### zstd $zstd (decompressor; compressor in lib/codecs-encode.wasm)"
   echo
   licence_of_file npm/codecs/LICENSE-zstd
-  echo "### zlib $zlib (inflate; deflate in lib/codecs-encode-module.js)"
+  echo "### zlib $zlib (inflate; deflate in lib/codecs-encode.wasm)"
   echo
   licence_of_file npm/codecs/LICENSE-zlib
   echo "### wasi-libc (the C library functions the decoders and encoders link, such as malloc and memcpy), as Debian packages it"

@@ -1,43 +1,92 @@
 // Decoders the package runs itself, faster than the engine's Go decoders
-// compiled to WebAssembly: libzstd's decompressor and zlib's inflate, built
-// to one small WebAssembly module by npm/codecs/build.sh. The runtime hands
-// them to the engine as host decoders (called synchronously). Whenever one
-// declines (returns null: not loaded, corrupt data, more than `max` bytes),
-// the Go decoder decodes and reports, so errors stay the engine's. The
-// encoders (libzstd's compressor, zlib's deflate) are a second module,
-// loaded only when the engine's full build (the one that writes) starts.
-import { codecsModuleBase64 } from "./codecs-module.js";
+// compiled to WebAssembly: libzstd's decompressor, zlib's inflate and a
+// Blosc decoder (glue.c), built to one small WebAssembly module,
+// lib/codecs.wasm, by npm/codecs/build.sh. The runtime hands them to the
+// engine as host decoders (called synchronously). Whenever one declines
+// (returns null: not loaded, corrupt data, more than `max` bytes), the Go
+// decoder decodes and reports, so errors stay the engine's. The encoders
+// (libzstd's compressor, zlib's deflate) are a second module,
+// lib/codecs-encode.wasm, loaded only when the engine's full build (the
+// one that writes) starts.
 
-/** @type {any} the module's exports once instantiated */
-let wasm = null;
-let loading = null;
+const isNode = typeof process === "object" && process !== null && !!process.versions?.node;
 
-/** Bytes of base64: natively where the platform can (Node's Buffer, Uint8Array.fromBase64), else through atob (5-10 ms for the decoders). */
-function fromBase64(base64) {
-  if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(base64);
-  if (typeof Buffer === "function" && typeof Buffer.from === "function") {
-    const b = Buffer.from(base64, "base64");
-    return new Uint8Array(b.buffer, b.byteOffset, b.length);
+// (Literal new URL(..., import.meta.url) forms, so bundlers emit the files.)
+const decodersURL = () => new URL("./codecs.wasm", import.meta.url);
+const encodersURL = () => new URL("./codecs-encode.wasm", import.meta.url);
+
+/**
+ * Compiles a module from a URL (read from disk in Node for file: URLs, else
+ * fetched, and streamed when served as application/wasm), a Response (or a
+ * promise of one), bytes, or takes a compiled WebAssembly.Module as it is.
+ */
+async function compileSource(source) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
+  if (typeof source === "string" || source instanceof URL) {
+    const url = source instanceof URL ? source : new URL(source, globalThis.location?.href ?? import.meta.url);
+    if (url.protocol === "file:") {
+      const fsName = "node:fs/promises";
+      const urlName = "node:url";
+      const [{ readFile }, { fileURLToPath }] = await Promise.all([import(/* @vite-ignore */ fsName), import(/* @vite-ignore */ urlName)]);
+      return WebAssembly.compile(await readFile(fileURLToPath(url)));
+    }
+    source = fetch(url);
   }
-  const bin = atob(base64);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return bytes;
+  const res = await source;
+  if (!res.ok) throw new Error(`HTTP ${res.status} for ${res.url}`);
+  const type = res.headers.get("Content-Type") || "";
+  if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) return WebAssembly.compileStreaming(res);
+  return WebAssembly.compile(await res.arrayBuffer());
 }
 
-async function instantiate(base64) {
-  const bytes = fromBase64(base64);
-  const { instance } = await WebAssembly.instantiate(bytes, {});
+async function instantiate(module) {
+  const instance = await WebAssembly.instantiate(module, {});
   instance.exports._initialize();
   return instance.exports;
 }
 
-/** Instantiates the module once; resolves to whether it is available. */
+/** @type {any} the module's exports once instantiated */
+let wasm = null;
+let loading = null;
+/** @type {Promise<WebAssembly.Module | null> | null} the decoders' compiled module (null: compile it when asked) */
+let compiled = null;
+
+// In Node's main thread the decoders' file is read and compiled as the
+// package loads, beside the core build (runtime.js); decode workers are
+// handed the compiled module instead (useCodecsModule).
+if (isNode) {
+  const name = "node:worker_threads";
+  compiled = import(/* @vite-ignore */ name).then(({ isMainThread }) => (isMainThread ? compileSource(decodersURL()) : null)).catch(() => null);
+}
+
+/**
+ * Where the decoders come from, before they load (init's options.codecs: a
+ * URL, a Response, bytes or a compiled module; decode workers are handed
+ * the main thread's module).
+ */
+export function useCodecsModule(source) {
+  if (loading || source === undefined || source === null) return;
+  const module = compileSource(source);
+  module.catch(() => {});
+  compiled = module;
+}
+
+/** The decoders' compiled module, compiling it if need be (rejects when it cannot be loaded). */
+export function codecsModule() {
+  const module = (compiled ?? Promise.resolve(null)).then((m) => m ?? compileSource(decodersURL()));
+  compiled = module.catch(() => null); // (a failure is tried again next time)
+  return module;
+}
+
+/** Instantiates the module once (fetched or read beside this file); resolves to whether it is available. */
 export function loadCodecs() {
-  loading ??= instantiate(codecsModuleBase64).then(
-    (exports) => ((wasm = exports), true),
-    () => false,
-  );
+  loading ??= codecsModule()
+    .then(instantiate)
+    .then(
+      (exports) => ((wasm = exports), true),
+      () => false,
+    );
   return loading;
 }
 
@@ -47,8 +96,8 @@ let loadingEncoders = null;
 
 /** Loads the encoders' module once (a separate file, fetched on first use); resolves to whether it is available. */
 export function loadEncoders() {
-  loadingEncoders ??= import("./codecs-encode-module.js")
-    .then((m) => instantiate(m.encodeModuleBase64))
+  loadingEncoders ??= compileSource(encodersURL())
+    .then(instantiate)
     .then(
       (exports) => ((enc = exports), true),
       () => false,

@@ -21,7 +21,7 @@
 // handles are numbered per engine, so they never reach another object).
 import "../wasm_exec.js"; // Go's JS support for GOOS=js (defines globalThis.Go)
 import { ZarrError, toZarrError } from "./errors.js";
-import { loadCodecs, loadEncoders, hostDecoders, hostEncoders } from "./codecs.js";
+import { loadCodecs, loadEncoders, hostDecoders, hostEncoders, useCodecsModule } from "./codecs.js";
 import { makePlacer, engineResult } from "./place.js";
 
 const Go = globalThis.Go;
@@ -148,13 +148,15 @@ let configured = false;
  * core build (zarr-core.wasm) starts, and the full build (zarr.wasm beside
  * it) when it is needed; `source` replaces the first, `options.full` the
  * second, and `options.engine: "full"` starts the full build at once (then
- * `source`, when given, is the full build).
+ * `source`, when given, is the full build). `options.codecs` replaces the
+ * decoders' module (lib/codecs.wasm beside this file).
  * @param {string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
- * @param {{full?: any, engine?: "core" | "full"}} [options]
+ * @param {{full?: any, engine?: "core" | "full", codecs?: any}} [options]
  */
 export function init(source, options = {}) {
   if (!configured) {
     configured = true;
+    useCodecsModule(options.codecs);
     if (options.engine === "full") {
       first = builds.full;
       builds.full.source = source ?? options.full;
@@ -267,8 +269,8 @@ async function start(build) {
   });
   go.argv = ["zarr-wasm", name, String(gen * 2 ** 32)];
   go.env = {};
-  // The engine's module first (its fetch and compilation run in the
-  // background), then the decoders' (decoding its base64 takes the thread).
+  // The engine's module and the decoders' (lib/codecs.wasm), fetched and
+  // compiled side by side in the background.
   const compiling = build.module();
   const codecsReady = loadCodecs();
   const module = await compiling;

@@ -1,6 +1,7 @@
 // A decode worker: runs its own copy of the engine (the compiled module the
-// main thread sends) and decompresses chunks for the pool in workers.js.
-// Works as a browser module worker and as a Node worker thread.
+// main thread sends, and the decoders' module) and decompresses chunks for
+// the pool in workers.js. Works as a browser module worker and as a Node
+// worker thread.
 import { init, callBridge } from "./runtime.js";
 import { pooledMessage } from "./pooled-worker.js";
 
@@ -9,7 +10,7 @@ function serve(post, onMessage) {
     if (pooledMessage(msg, post)) return;
     if (msg.type === "init") {
       try {
-        await init(msg.module, { engine: "full" });
+        await init(msg.module, { engine: "full", codecs: msg.codecs ?? undefined });
         post({ type: "ready" });
       } catch (e) {
         post({ type: "failed", message: String(e?.message ?? e) });

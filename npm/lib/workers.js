@@ -4,6 +4,7 @@
 // as the pool has while this thread fetches and assembles.
 import { ZarrError } from "./errors.js";
 import { bridge, fullModule, isNode, onEngineStart } from "./runtime.js";
+import { codecsModule } from "./codecs.js";
 
 /** The pool in use, or null. */
 let pool = null;
@@ -59,8 +60,9 @@ async function changePool(count, options) {
   }
   if (count === 0) return poolInfo(null);
   // Workers run the full build: they decode what only it has (bz2, lzma).
-  const module = await fullModule();
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startWorker(module)));
+  // They get the decoders' compiled module too (none: they load it themselves).
+  const [module, codecs] = await Promise.all([fullModule(), codecsModule().catch(() => null)]);
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startWorker(module, codecs)));
   // (startWorker terminates a worker that fails to start.)
   const failed = started.find((s) => s.status === "rejected");
   if (failed) {
@@ -204,8 +206,8 @@ class Pool {
   }
 }
 
-/** Starts one worker and hands it the compiled module; resolves when ready. */
-async function startWorker(module) {
+/** Starts one worker and hands it the compiled modules (the engine's, the decoders'); resolves when ready. */
+async function startWorker(module, codecs) {
   const w = await spawn();
   w.pending = new Map();
   w.decoded = 0;
@@ -238,7 +240,7 @@ async function startWorker(module) {
       if (m.type !== "decoded" && m.type !== "chunk-done") return;
       settle(m);
     });
-    w.post({ type: "init", module });
+    w.post({ type: "init", module, codecs });
   });
   // A task's answer: the decoded bytes (decodeBytes), or the message.
   function settle(m) {

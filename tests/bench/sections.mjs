@@ -100,18 +100,19 @@ async function brotliOf(files) {
 
 /**
  * Download: what a read-only program fetches before its first read (each
- * file brotli q11, summed; no bundler), for zarr-wasm (its JavaScript with
- * the libzstd/zlib module inside, and the core build) and zarrita.js (its
+ * file brotli q11, summed; no bundler), for zarr-wasm (its JavaScript, the
+ * core build and the decoders' module, lib/codecs.wasm) and zarrita.js (its
  * JavaScript, and numcodecs.js's zstd module, fetched when a zstd array is
  * first read; every codec for the second row).
  */
 export async function download() {
   // (The encoders' module comes with the full build, for writing.)
-  const encoders = path.join(npmDir, "lib", "codecs-encode-module.js");
-  const lib = [path.join(npmDir, "index.js"), path.join(npmDir, "wasm_exec.js"), ...(await jsFiles(path.join(npmDir, "lib"))).filter((p) => p !== encoders)];
+  const lib = [path.join(npmDir, "index.js"), path.join(npmDir, "wasm_exec.js"), ...(await jsFiles(path.join(npmDir, "lib"))).filter((p) => p.endsWith(".js"))];
   const ourJS = await brotliOf(lib);
-  const core = await brotliOf([path.join(npmDir, "zarr-core.wasm")]);
-  const full = await brotliOf([path.join(npmDir, "zarr.wasm"), encoders]);
+  const coreOnly = await brotliOf([path.join(npmDir, "zarr-core.wasm")]);
+  const decoders = await brotliOf([path.join(npmDir, "lib", "codecs.wasm")]);
+  const core = { raw: coreOnly.raw + decoders.raw, br: coreOnly.br + decoders.br };
+  const full = await brotliOf([path.join(npmDir, "zarr.wasm"), path.join(npmDir, "lib", "codecs-encode.wasm")]);
   const nm = path.join(npmDir, "node_modules");
   const zJS = await brotliOf([...(await jsFiles(path.join(nm, "zarrita", "dist"))), ...(await jsFiles(path.join(nm, "@zarrita", "storage", "dist")))]);
   const ncDir = path.join(nm, "numcodecs", "dist");
@@ -124,12 +125,12 @@ export async function download() {
     "",
     "| what | zarr-wasm | zarrita.js |",
     "|---|---:|---:|",
-    `| JavaScript (zarr-wasm's includes libzstd + zlib as base64) | ${kb(ourJS.br)} | ${kb(zJS.br)} |`,
-    `| WebAssembly compiled before a zstd read (zarr-wasm: zarr-core.wasm; zarrita: numcodecs' zstd module with its loader) | ${kb(core.br)} | ${kb(zZstd.br)} |`,
+    `| JavaScript | ${kb(ourJS.br)} | ${kb(zJS.br)} |`,
+    `| WebAssembly compiled before a zstd read (zarr-wasm: zarr-core.wasm and the decoders, lib/codecs.wasm; zarrita: numcodecs' zstd module with its loader) | ${kb(core.br)} | ${kb(zZstd.br)} |`,
     `| total for a zstd read | ${kb(ourJS.br + core.br)} | ${kb(zJS.br + zZstd.br)} |`,
     `| loaded later when needed (zarr-wasm: zarr.wasm, the full build, and the encoders; zarrita: every numcodecs module) | ${kb(full.br)} | ${kb(zAll.br)} |`,
     "",
-    `zarr-core.wasm ${core.raw.toLocaleString("en")} bytes raw; zarr.wasm and the encoders ${full.raw.toLocaleString("en")}`,
+    `zarr-core.wasm ${coreOnly.raw.toLocaleString("en")} bytes raw, ${coreOnly.br.toLocaleString("en")} brotli; lib/codecs.wasm ${decoders.raw.toLocaleString("en")} raw, ${decoders.br.toLocaleString("en")} brotli; WebAssembly before a first read ${(core.br / 1e6).toFixed(3)} MB brotli (goal ≤ 1.0 MB); zarr.wasm and the encoders ${full.raw.toLocaleString("en")} raw`,
   ];
 }
 

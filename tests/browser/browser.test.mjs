@@ -183,6 +183,20 @@ describe("browser (Debian chromium via playwright-core)", { skip: haveChromium ?
         assert.equal(r.abort, "ABORTED");
       });
 
+      test("the decoders' module (lib/codecs.wasm) is fetched beside the package, or as the bundle's asset", async () => {
+        // (init() has run: it waits for the decoders.)
+        const r = await p.evaluate(() => performance.getEntriesByType("resource").map((e) => ({ name: e.name, status: e.responseStatus })).filter((e) => /\.wasm$/.test(e.name)));
+        const decoders = r.filter((e) => /\/codecs[-.][^/]*wasm$/.test(e.name) && !/codecs-encode/.test(e.name));
+        assert.equal(decoders.length, 1, JSON.stringify(r));
+        assert.equal(decoders[0].status, 200, JSON.stringify(r));
+        if (page.label === "shipped") {
+          assert.equal(new URL(decoders[0].name).pathname, "/pkg/lib/codecs.wasm");
+          // The page's own instance of lib/codecs.js (the same URL) has loaded it.
+          const loaded = await p.evaluate(() => import("/pkg/lib/codecs.js").then((m) => m.loadCodecs()));
+          assert.equal(loaded, true);
+        }
+      });
+
       test("TensorStore specs: http kvstore by URL, memory kvstore, file kvstore refused", async () => {
         const r = await p.evaluate((base) => globalThis.specProbe(base), `${server.url}/fixtures/v2/data/v2.zarr/`);
         // dtypes/i2_le[1, 0:3] as zarr-python 2.13 reads it.

@@ -112,6 +112,9 @@ describe("a Vite app opens v2 and v3 stores from its own origin (SPA fallback)",
           assert.match(probe.type, /text\/html/);
           assert.equal(probe.start, "<");
         }
+        // The decoders' module (lib/codecs.wasm) loaded: served by Vite's dev server, or emitted as an asset.
+        const wasm = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => ({ name: e.name, status: e.responseStatus })).filter((e) => /\.wasm(\?|$)/.test(e.name)));
+        assert.ok(wasm.some((e) => /\/codecs[-.][^/]*wasm/.test(e.name) && !/codecs-encode/.test(e.name) && e.status === 200), JSON.stringify(wasm));
         for (const c of cases) {
           for (const hideType of [false, true]) {
             const r = await page.evaluate(([b, p, h]) => globalThis.readFixture(b, p, h), [c.base, c.path, hideType]);

@@ -1,7 +1,9 @@
 // Starting the engine in Node (npm/lib/runtime.js): zarr-core.wasm is read
 // and compiled as the package loads, in the main thread only, and init()
-// with another source drops that compilation. Each case runs in a fresh
-// Node process on a copy of the package (so its files can be removed).
+// with another source drops that compilation; the decoders' module
+// (lib/codecs.wasm) is compiled early too, and handed to workers. Each case
+// runs in a fresh Node process on a copy of the package (so its files can
+// be removed).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
@@ -123,4 +125,77 @@ test("the core module is compiled with a larger V8 tiering budget; modules compi
   assert.equal(ours.small, true, "a module compiled after the package started tiers up at V8's default budget");
   assert.equal(given.small, true);
   assert.ok(ours.others * 2 < given.others, `TurboFan compilations of the package's modules: ${ours.others} with the larger budget, ${given.others} without`);
+});
+
+test("the decoders' module (lib/codecs.wasm) compiles as the package loads, and a worker can be handed it", () => {
+  // Main thread: compiled early, so the decoders load after their file is
+  // gone. A worker thread does not compile it early: handed the main
+  // thread's module (as decode workers are), it loads without the file.
+  const code = `
+    const zarr = await import(Z);
+    await new Promise((r) => setTimeout(r, 1500));
+    const codecs = await import(Z.replace("index.js", "lib/codecs.js"));
+    const file = Z.replace("index.js", "lib/codecs.wasm");
+    const { rename } = await import("node:fs/promises");
+    await rename(file, file + ".away");
+    const out = {};
+    try {
+      out.main = await codecs.loadCodecs();
+      const module = await codecs.codecsModule();
+      const { Worker } = await import("node:worker_threads");
+      const worker = new Worker(\`
+        (async () => {
+          const { parentPort } = await import("node:worker_threads");
+          const codecs = await import(\${JSON.stringify(Z.replace("index.js", "lib/codecs.js"))});
+          parentPort.once("message", async (m) => {
+            if (m) codecs.useCodecsModule(m);
+            parentPort.postMessage(await codecs.loadCodecs());
+          });
+          parentPort.postMessage("loaded");
+        })();\`, { eval: true });
+      await new Promise((r) => worker.once("message", r));
+      worker.postMessage(module);
+      out.handed = await new Promise((r) => worker.once("message", r));
+      await worker.terminate();
+      const alone = new Worker(\`
+        (async () => {
+          const { parentPort } = await import("node:worker_threads");
+          const codecs = await import(\${JSON.stringify(Z.replace("index.js", "lib/codecs.js"))});
+          parentPort.postMessage(await codecs.loadCodecs());
+        })();\`, { eval: true });
+      out.alone = await new Promise((r) => alone.once("message", r));
+      await alone.terminate();
+    } finally {
+      await rename(file + ".away", file);
+    }
+    console.log(JSON.stringify(out));`;
+  assert.deepEqual(run(code), { main: true, handed: true, alone: false });
+});
+
+test("init(source, {codecs}) takes the decoders' module from there (without it and without lib/codecs.wasm, zstd goes to the full build)", () => {
+  const array = path.join(npmDir, "..", "tests", "fixtures", "v2", "data", "v2.zarr");
+  const results = [true, false].map((given) => {
+    const code = `
+      const file = Z.replace("index.js", "lib/codecs.wasm");
+      const { rename, readFile } = await import("node:fs/promises");
+      const bytes = await readFile(file);
+      await rename(file, file + ".away");
+      let out;
+      try {
+        const zarr = await import(Z.replace("index.js", "node.js"));
+        const { engines } = await import(Z.replace("index.js", "lib/runtime.js"));
+        await zarr.init(undefined, ${given ? "{ codecs: bytes }" : "{}"});
+        const arr = await zarr.open(new zarr.FileSystemStore(${JSON.stringify(array)}), { path: "codecs/zstd_default", kind: "array" });
+        const r = await arr.get();
+        out = { engines: engines(), n: r.data.length };
+      } finally {
+        await rename(file + ".away", file);
+      }
+      console.log(JSON.stringify(out));`;
+    return run(code);
+  });
+  assert.deepEqual(results, [
+    { engines: { core: true, full: false }, n: 600 },
+    { engines: { core: true, full: true }, n: 600 },
+  ]);
 });

@@ -84,7 +84,7 @@ func pkgAllowed(rel string) bool {
 	case "index.js", "index.d.ts", "zarr.wasm", "zarr-core.wasm", "wasm_exec.js", "package.json":
 		return true
 	}
-	return strings.HasPrefix(rel, "lib/") && strings.HasSuffix(rel, ".js")
+	return strings.HasPrefix(rel, "lib/") && (strings.HasSuffix(rel, ".js") || strings.HasSuffix(rel, ".wasm"))
 }
 
 func handler(demo, pkg string, verbose bool) http.Handler {
