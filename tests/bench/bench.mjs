@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import * as zarr from "../../npm/index.js";
 import { zarrita } from "../../npm/dev/deps.mjs";
 import { startup, browserStartup, download, overHTTP, writeToDisk } from "./sections.mjs";
-import { N, C, codecs, readSpecs, setupReads, timeReads, readRows, readTable, readSummary } from "./reads.mjs";
+import { N, C, codecs, readSpecs, setupReads, timeReads, readRows, readTable, readSummary, pairTargetMs, maxPairs } from "./reads.mjs";
 import { chromiumReads } from "./chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -67,7 +67,7 @@ async function main() {
     into.push(performance.now() - t0);
   };
   const rows = readRows(jobs);
-  const readHeader = `zarr-wasm vs zarrita.js ${zarritaVersion()} — Node ${process.version}, ${N}×${N} float32 in ${C}×${C} chunks, in-memory store, median of ${RUNS} interleaved runs after a warm-up`;
+  const readHeader = `zarr-wasm vs zarrita.js ${zarritaVersion()} — Node ${process.version}, ${N}×${N} float32 in ${C}×${C} chunks, in-memory store, median of ${RUNS} interleaved rounds after a warm-up (reads under ${pairTargetMs} ms timed in up to ${maxPairs} pairs a round)`;
   if (onlyReads) {
     console.log(readHeader);
     console.log("");

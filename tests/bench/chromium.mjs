@@ -8,7 +8,7 @@ import * as os from "node:os";
 import { promises as fs } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startServer, exists } from "../node/helpers.mjs";
-import { N, C, readTable, readSummary } from "./reads.mjs";
+import { N, C, readTable, readSummary, pairTargetMs, maxPairs } from "./reads.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const npmDir = path.resolve(here, "..", "..", "npm");
@@ -37,7 +37,7 @@ export async function chromiumReads(runs, only = null) {
     if (errors.length) throw new Error(errors.join("\n"));
     const version = /Chrome\/([\d.]+)/.exec(userAgent)?.[1] ?? userAgent;
     return [
-      `Chromium ${version} (headless), the same reads measured in the page (${N}×${N} in ${C}×${C} chunks, in-memory store, median of ${runs} interleaved runs after a warm-up; ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+      `Chromium ${version} (headless), the same reads measured in the page (${N}×${N} in ${C}×${C} chunks, in-memory store, median of ${runs} interleaved rounds after a warm-up, reads under ${pairTargetMs} ms in up to ${maxPairs} pairs a round; ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
       "",
       ...readTable(rows, stored),
       "",
