@@ -11,6 +11,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
 
 // Reads the npm package's decode workers decode and write into the result
@@ -48,6 +49,9 @@ func init() {
 func planRead(a []js.Value) (js.Value, error) {
 	for len(a) < 3 {
 		a = append(a, js.Undefined())
+	}
+	if len(a) > 5 && a[3].Type() == js.TypeString && a[3].String() == "parts" {
+		return planShardParts(a)
 	}
 	arr, sel, err := arrayAndSelection(a)
 	if err != nil {
@@ -142,6 +146,13 @@ func planRead(a []js.Value) (js.Value, error) {
 	}
 	if direct {
 		o.Set("direct", p.Direct)
+		if sh := p.Shard; sh != nil {
+			so := jsObject.New()
+			so.Set("indexSize", sh.IndexSize)
+			so.Set("atEnd", sh.AtEnd)
+			so.Set("inner", intsToJS(sh.Inner))
+			o.Set("shard", so)
+		}
 	} else {
 		decoder := p.Decoder
 		if decoder == "" && bloscAlone(arr) {
@@ -161,6 +172,65 @@ func planRead(a []js.Value) (js.Value, error) {
 	o.Set("coords", typedArray("Float64Array", coords))
 	o.Set("geometry", typedArray("Float64Array", geometry))
 	return o, nil
+}
+
+// planShardParts(id, coords, undefined, "parts", geometry, index): the
+// inner chunks one shard of a direct plan with a shard part (the shard at
+// coords; geometry: its 6·ndim numbers of the plan) needs, from the shard's
+// index bytes (zarr.Array.PlanShardParts) → a Float64Array of 2 + 6·ndim
+// numbers per inner chunk: its byte offset and length in the shard, then
+// its geometry in the plan's form (the inner chunk's shape; per dimension
+// in.start, in.step, out.start, out.step, count, out in the read's
+// result), or an error (the read then goes to the engine, which reports
+// it).
+func planShardParts(a []js.Value) (js.Value, error) {
+	arr, err := lookupArray(a[0])
+	if err != nil {
+		return js.Value{}, err
+	}
+	idx, err := chunkCoords(arr, a[1])
+	if err != nil {
+		return js.Value{}, err
+	}
+	ndim := len(idx)
+	g := a[4]
+	if g.Length() < 6*ndim {
+		return js.Value{}, errs.New(errs.Selection, arr.Path(), "bad shard geometry")
+	}
+	num := func(i int) int { return g.Index(i).Int() }
+	in := make([]nd.Range, ndim)
+	out := make([]nd.Range, ndim)
+	for d := 0; d < ndim; d++ {
+		k := ndim + 5*d
+		in[d] = nd.Range{Start: num(k), Step: num(k + 1), Count: num(k + 4)}
+		out[d] = nd.Range{Start: num(k + 2), Step: num(k + 3), Count: num(k + 4)}
+	}
+	index, _, err := bytesFromJS(arr.ChunkKey(idx), a[5])
+	if err != nil {
+		return js.Value{}, err
+	}
+	parts, inner, err := arr.PlanShardParts(idx, index, in)
+	if err != nil {
+		return js.Value{}, err
+	}
+	res := make([]byte, 0, 8*(2+6*ndim)*len(parts))
+	put := func(v int64) { res = binary.LittleEndian.AppendUint64(res, math.Float64bits(float64(v))) }
+	for _, pt := range parts {
+		put(pt.Offset)
+		put(pt.Length)
+		for d := 0; d < ndim; d++ {
+			put(int64(inner[d]))
+		}
+		for d := 0; d < ndim; d++ {
+			pi, po := pt.In[d], pt.Out[d]
+			put(int64(pi.Start))
+			put(int64(pi.Step))
+			put(int64(out[d].Start + po.Start*out[d].Step))
+			put(int64(po.Step * out[d].Step))
+			put(int64(pi.Count))
+		}
+	}
+	return typedArray("Float64Array", res), nil
 }
 
 // bloscAlone reports whether Blosc alone turns a stored chunk into its

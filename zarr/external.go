@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
@@ -54,6 +55,22 @@ type ExternalRead struct {
 	// store key, to open the array again elsewhere.
 	MetadataKey string
 	Metadata    []byte
+	// Shard is set when the chunks are shards the calling thread reads
+	// itself (a direct plan): Direct then decodes their inner chunks, and
+	// a chunk whose region is not the whole shard is read by its index
+	// (PlanShardParts), then its inner chunks' byte ranges.
+	Shard *ShardRead
+}
+
+// ShardRead is how the calling thread reads the shards of a direct plan.
+type ShardRead struct {
+	// Index is where each shard's index lies: its last IndexSize bytes
+	// when AtEnd, else its first.
+	IndexSize int64
+	AtEnd     bool
+	// Inner is the shape of an inner chunk (each decodes to that many
+	// elements).
+	Inner []int
 }
 
 // ExternalChunk is one chunk of an ExternalRead: its store key, decoded
@@ -98,13 +115,18 @@ func (a *Array) planExternal(sel Selection, direct bool) (*ExternalRead, string,
 	case a.src.pool.Stats().Limit > 0:
 		return nil, "chunk cache", false, nil
 	}
+	var layout codec.ShardLayout
 	if direct {
 		// Decided before the selection is resolved: a read the engine must
 		// decode costs no plan.
-		if chain, err := a.meta.Chain(a.meta.Grid.ChunkShape(make([]int, len(a.meta.Shape)))); err != nil {
+		chain, err := a.meta.Chain(a.meta.Grid.ChunkShape(make([]int, len(a.meta.Shape))))
+		if err != nil {
 			return nil, "the engine decodes these chunks", true, nil
-		} else if _, ok := a.directStored(chain); !ok {
-			return nil, "the engine decodes these chunks", true, nil
+		}
+		if _, ok := a.directStored(chain); !ok {
+			if layout = a.directShards(chain); layout == nil {
+				return nil, "the engine decodes these chunks", true, nil
+			}
 		}
 	}
 	r, err := sel.resolve(a.meta.Shape)
@@ -128,12 +150,16 @@ func (a *Array) planExternal(sel Selection, direct bool) (*ExternalRead, string,
 	p.Chunks = make([]ExternalChunk, len(tasks))
 	for i, t := range tasks {
 		shape := a.meta.Grid.ChunkShape(t.idx)
-		if sharded && !wholeChunk(t.in, shape) {
+		if sharded && layout == nil && !wholeChunk(t.in, shape) {
 			return nil, "part of a shard", false, nil
 		}
 		p.Chunks[i] = ExternalChunk{Index: t.idx, Key: a.ChunkKey(t.idx), Shape: shape, In: t.in, Out: t.out}
 	}
-	p.Direct = a.directDecoder(p.Chunks)
+	if layout != nil {
+		p.Direct, p.Shard = a.directShardDecoder(layout, p.Chunks)
+	} else {
+		p.Direct = a.directDecoder(p.Chunks)
+	}
 	if direct && p.Direct == "" {
 		return nil, "the engine decodes these chunks", false, nil
 	}
@@ -198,6 +224,84 @@ func (a *Array) directStored(chain *codec.Chain) (decoder string, ok bool) {
 	}
 	decoder = h.DirectDecoder()
 	return decoder, decoder != ""
+}
+
+// directShards is the layout of chain's shards when the calling thread can
+// read them itself: a sharding codec alone (no codec around it) whose inner
+// chunks are placed straight from their stored bytes (storedDecoder, as for
+// an unsharded array's chunks); else nil.
+func (a *Array) directShards(chain *codec.Chain) codec.ShardLayout {
+	l, ok := chain.Partial().(codec.ShardLayout)
+	if !ok {
+		return nil
+	}
+	_, inner := l.InnerChunks()
+	if _, ok := a.storedDecoder(inner); !ok {
+		return nil
+	}
+	return l
+}
+
+// directShardDecoder is ExternalRead.Direct and Shard for the shards of a
+// direct plan, checked as the engine's reads check them before reading:
+// the index fits the memory budget (IndexRange), and a shard read whole
+// (decoded whole by DecodeChunk) too.
+func (a *Array) directShardDecoder(l codec.ShardLayout, chunks []ExternalChunk) (string, *ShardRead) {
+	shape, inner := l.InnerChunks()
+	decoder, ok := a.storedDecoder(inner)
+	if !ok {
+		return "", nil
+	}
+	r, err := l.IndexRange()
+	if err != nil {
+		return "", nil
+	}
+	sr := &ShardRead{Inner: shape}
+	if n, ok := r.Suffix(); ok {
+		sr.IndexSize, sr.AtEnd = n, true
+	} else {
+		_, sr.IndexSize = r.Bounds()
+	}
+	var last []int
+	for _, c := range chunks {
+		if !wholeChunk(c.In, c.Shape) || (last != nil && slices.Equal(last, c.Shape)) {
+			continue
+		}
+		if a.checkChunkWork(c.Key, c.Shape, decodeCopies) != nil {
+			return "", nil
+		}
+		last = c.Shape
+	}
+	if decoder == "" {
+		decoder = "raw"
+	}
+	return decoder, sr
+}
+
+// PlanShardParts lists the inner chunks of shard idx (a chunk of a direct
+// plan with Shard set) that region in of it needs, from the shard's index
+// bytes, as the engine's read of that region would (codec.Part: the byte
+// range in the shard, the region of the inner chunk, where it lands in
+// the region); inner chunks the shard does not hold are left out (the
+// fill value). Errors are those the engine's read would report for that
+// index (a CODEC error naming the shard).
+// inner is the inner chunks' shape.
+func (a *Array) PlanShardParts(idx []int, index []byte, in []nd.Range) (parts []codec.Part, inner []int, err error) {
+	key := a.ChunkKey(idx)
+	chain, err := a.meta.Chain(a.meta.Grid.ChunkShape(idx))
+	if err != nil {
+		return nil, nil, err
+	}
+	l, ok := chain.Partial().(codec.ShardLayout)
+	if !ok {
+		return nil, nil, errs.New(errs.Unsupported, key, "not a shard")
+	}
+	inner, _ = l.InnerChunks()
+	parts, err = l.Plan(index, in)
+	if err != nil {
+		return nil, nil, decodeError(key, err)
+	}
+	return parts, inner, nil
 }
 
 // compressorNames lists the bytes→bytes codecs of a chain and of the

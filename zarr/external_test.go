@@ -1,10 +1,13 @@
 package zarr
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
+	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
 
 func BenchmarkPlanExternalReadWindow(b *testing.B) {
@@ -72,11 +75,12 @@ func TestPlanDirectRead(t *testing.T) {
 		}
 	}
 	// Declined for every read: a chain the engine decodes (natively no
-	// compressor has a host decoder), a byte swap, F order, sharding.
+	// compressor has a host decoder), a byte swap, F order, shards of such
+	// inner chunks.
 	for _, o := range []ArrayOptions{
 		{ZarrFormat: 2},
 		{ZarrFormat: 2, NoCompressor: true, Order: "F"},
-		{NoCompressor: true, ShardShape: []int{8, 10}},
+		{ShardShape: []int{8, 10}},
 	} {
 		a := mk("x", ArrayOptions{Overwrite: true, ZarrFormat: o.ZarrFormat, NoCompressor: o.NoCompressor, Order: o.Order, ShardShape: o.ShardShape})
 		if p, why, fixed, err := a.PlanDirectRead(sel); p != nil || err != nil || !fixed {
@@ -105,4 +109,104 @@ func TestPlanDirectRead(t *testing.T) {
 	} else if _, rerr := raw.Read(ctx, bad); errs.CodeOf(rerr) != errs.CodeOf(err) {
 		t.Fatalf("%v, Read: %v", err, rerr)
 	}
+}
+
+// A direct plan of a sharded array, run as npm/lib/shards.js runs it (each
+// shard read whole, or its index and then PlanShardParts' byte ranges),
+// returns what Read returns, for windows, strides, indices, a missing
+// shard and empty inner chunks, with the index at either end.
+func TestPlanDirectReadShards(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryStore()
+	for _, loc := range []string{"end", "start"} {
+		codecs := []map[string]any{{"name": "sharding_indexed", "configuration": map[string]any{
+			"chunk_shape":    []int{2, 3},
+			"codecs":         []map[string]any{{"name": "bytes", "configuration": map[string]any{"endian": "little"}}},
+			"index_codecs":   []map[string]any{{"name": "bytes", "configuration": map[string]any{"endian": "little"}}, {"name": "crc32c"}},
+			"index_location": loc,
+		}}}
+		a, err := CreateArray(ctx, s, "s"+loc, ArrayOptions{Shape: []int{10, 12}, Chunks: []int{4, 6}, DType: "<i4", FillValue: -7, ZarrFormat: 3, Codecs: codecs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals := make([]byte, 8*12*4)
+		for i := range vals {
+			vals[i] = byte(i * 7)
+		}
+		sel8, _ := ParseSelection("0:8, :")
+		if err := a.Write(ctx, sel8, ndBytes(t, a, []int{8, 12}, vals)); err != nil {
+			t.Fatal(err)
+		}
+		sel01, _ := ParseSelection("0:2, 0:3")
+		if err := a.Write(ctx, sel01, ndBytes(t, a, []int{2, 3}, bytes.Repeat([]byte{0xf9, 0xff, 0xff, 0xff}, 6))); err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range []string{"", "1:9, 2:11", "::3, 1::4", "9, :", "3, 4", "..., 7", "0:10:2, 0:12:5", "2:2, :"} {
+			sel, _ := ParseSelection(text)
+			p, why, _, err := a.PlanDirectRead(sel)
+			if err != nil || p == nil || p.Shard == nil || p.Direct != "raw" {
+				t.Fatalf("%s [%s]: %+v %q %v", loc, text, p, why, err)
+			}
+			if p.Shard.AtEnd != (loc == "end") || p.Shard.IndexSize != 4*16+4 || p.Shard.Inner[0] != 2 {
+				t.Fatalf("%s: %+v", loc, p.Shard)
+			}
+			want, err := a.Read(ctx, sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := nd.Filled(a.meta.DType, p.FullShape, a.meta.Fill)
+			for _, c := range p.Chunks {
+				whole, _, _ := s.Get(ctx, c.Key)
+				if whole == nil {
+					continue // a missing shard: the fill value
+				}
+				var index []byte
+				if wholeChunk(c.In, c.Shape) {
+					// (the whole value, as the engine reads a whole shard)
+					index = whole[:p.Shard.IndexSize]
+					if p.Shard.AtEnd {
+						index = whole[int64(len(whole))-p.Shard.IndexSize:]
+					}
+				} else {
+					r := store.Span(0, p.Shard.IndexSize)
+					if p.Shard.AtEnd {
+						r = store.Last(p.Shard.IndexSize)
+					}
+					index, _ = store.Slice(whole, r)
+				}
+				parts, inner, err := a.PlanShardParts(c.Index, index, c.In)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, pt := range parts {
+					chunk, err := nd.FromBytes(a.meta.DType, inner, whole[pt.Offset:pt.Offset+pt.Length])
+					if err != nil {
+						t.Fatal(err)
+					}
+					out := make([]nd.Range, len(pt.Out))
+					for d, o := range pt.Out {
+						out[d] = nd.Range{Start: c.Out[d].Start + o.Start*c.Out[d].Step, Step: o.Step * c.Out[d].Step, Count: o.Count}
+					}
+					nd.Copy(got, out, chunk, pt.In)
+				}
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Fatalf("%s [%s]: planned read differs from Read", loc, text)
+			}
+		}
+		// A corrupt index: Read's error.
+		key := a.ChunkKey([]int{0, 0})
+		whole, _, _ := s.Get(ctx, key)
+		if _, _, err := a.PlanShardParts([]int{0, 0}, whole[:10], nd.Whole([]int{4, 6})); errs.CodeOf(err) != errs.Codec {
+			t.Fatalf("short index: %v", err)
+		}
+	}
+}
+
+func ndBytes(t *testing.T, a *Array, shape []int, b []byte) *NDArray {
+	v, err := NDArrayFromBytes(a.meta.DType, shape, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

@@ -50,7 +50,7 @@ export async function storeStats(store) {
   const s = (await bridge()).storeStats(store);
   // (with the gets of the reads run on this thread: lib/direct.js)
   const d = directStats(store);
-  return s && d ? { ...s, get: s.get + d.get, bytes: s.bytes + d.bytes } : s;
+  return s && d ? { ...s, get: s.get + d.get, getRange: s.getRange + (d.getRange ?? 0), bytes: s.bytes + d.bytes } : s;
 }
 
 /** The cache options of open() for the bridge. */

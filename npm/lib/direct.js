@@ -29,6 +29,7 @@
 import { bridgeIfRunning, engineOfHandle } from "./runtime.js";
 import { ReadPlan } from "./plan.js";
 import { decodeTo } from "./codecs.js";
+import { readShards } from "./shards.js";
 
 /** The engine's default number of chunks one read fetches at once (zarr.DefaultConcurrency). */
 const defaultConcurrency = 16;
@@ -104,7 +105,7 @@ export function directGet(arr, sel, signal, concurrency) {
   const store = plan.store;
   const opts = signal ? { signal } : {};
   let stats = counts.get(store);
-  if (!stats) counts.set(store, (stats = { get: 0, bytes: 0 }));
+  if (!stats) counts.set(store, (stats = { get: 0, getRange: 0, bytes: 0 }));
   let shared = pending.get(store);
   const limit = Number(concurrency) > 0 ? Math.floor(Number(concurrency)) : defaultConcurrency;
   /** Chunks the host decoder declined: [index, bytes], for the engine. */
@@ -205,7 +206,28 @@ export function directGet(arr, sel, signal, concurrency) {
     if (running === 0 && next >= n) return finish();
     return undefined;
   };
-  const r = pump();
+  // A sharded array's shards: lib/shards.js reads and places them.
+  const shards = () => {
+    if (typeof store.getRange !== "function") {
+      declined.set(arr, id); // (every read of a store without getRange)
+      return FALLBACK;
+    }
+    const res = readShards({ id, rp, out, store, opts, stats, limit });
+    if (res === false) return FALLBACK;
+    if (res === true) return finish();
+    res.then((ok) => {
+      if (!ok) return stop(FALLBACK);
+      let v;
+      try {
+        v = finish();
+      } catch (e) {
+        return stop(e, true);
+      }
+      stop(v);
+    });
+    return undefined;
+  };
+  const r = plan.shard ? shards() : pump();
   if (r === FALLBACK) return null;
   if (r !== undefined) return r;
   // Answers are pending: a promise, settled by the last answer, the first

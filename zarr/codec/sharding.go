@@ -303,3 +303,13 @@ func (s *shardingCodec) Plan(index []byte, region []nd.Range) ([]Part, error) {
 
 // DecodePart decodes one inner chunk.
 func (s *shardingCodec) DecodePart(data []byte) (*nd.Array, error) { return s.chain.Decode(data) }
+
+// ShardLayout is what a reader outside the engine needs to read a shard's
+// inner chunks itself: their shape and chain (one chunk each), and where
+// the index lies (IndexRange; Plan parses it).
+type ShardLayout interface {
+	PartialDecoder
+	InnerChunks() (shape []int, chain *Chain)
+}
+
+func (s *shardingCodec) InnerChunks() ([]int, *Chain) { return s.inner, s.chain }
