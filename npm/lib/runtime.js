@@ -89,9 +89,9 @@ export const engineLog = { starts: 0, stops: [] };
 export const isNode = typeof process === "object" && process !== null && !!process.versions?.node;
 
 /**
- * In Node's main thread, zarr-core.wasm is read and compiled as soon as the
- * package loads (in the background: the read on libuv's threads, the
- * compilation on V8's), so a program's first call finds it compiled, or
+ * In Node's main thread, zarr-core.wasm is read as soon as the package
+ * loads (on libuv's threads) and compiled when the read is done (see
+ * compileForStart), so a program's first call finds it compiled, or
  * nearly. Not in worker threads (the decode workers load this file too),
  * not outside Node (a page's init() streams the module); init(source)
  * with another source, or the full build first, drops it. A promise of
