@@ -119,8 +119,9 @@ if (isNode) {
  * pass that budget in about 30 functions of Go's runtime (scheduler,
  * allocator, maps, stack copying, finalizers): their TurboFan compilations,
  * 100-150 ms of CPU on V8's threads, compete with the main thread (on 2
- * cores the first value came 1.5-2.5x later). So the core module is
- * compiled with a budget 11x larger (the hot loops of reads still tier up,
+ * cores the first value came 1.5-2.5x later). So the engine's modules
+ * (read from their files in Node's main thread) are compiled with a budget
+ * 11x larger (the hot loops of reads still tier up,
  * a few ms later), the flag set and set back around the synchronous
  * compilation (no other JavaScript runs between; the flag only counts when
  * a module is compiled). Only where that default was checked (V8 11.3),
@@ -340,13 +341,11 @@ async function compile(source) {
     const url = source instanceof URL ? source : new URL(source, globalThis.location?.href ?? import.meta.url);
     if (url.protocol === "file:") {
       if (!isNode) throw new ZarrError("STORE", `cannot read ${url.href} outside Node`);
-      const fsName = "node:fs/promises";
-      const urlName = "node:url";
-      const [{ readFile }, { fileURLToPath }] = await Promise.all([
-        import(/* @vite-ignore */ fsName),
-        import(/* @vite-ignore */ urlName),
-      ]);
-      return WebAssembly.compile(await readFile(fileURLToPath(url)));
+      const names = ["node:fs/promises", "node:url", "node:worker_threads", "node:v8"];
+      const [{ readFile }, { fileURLToPath }, { isMainThread }, v8] = await Promise.all(names.map((n) => import(/* @vite-ignore */ n)));
+      const bytes = await readFile(fileURLToPath(url));
+      // (The engine's own files: compiled for a quick start, as the early core.)
+      return isMainThread ? compileForStart(bytes, v8) : WebAssembly.compile(bytes);
     }
     source = fetch(url);
   }

@@ -91,7 +91,7 @@ test("a worker thread that loads the package does not read zarr-core.wasm", () =
   assert.match(run(code), /^failed: /);
 });
 
-test("the core module is compiled with a larger V8 tiering budget; modules compiled after it keep V8's default", () => {
+test("the engine's modules are compiled with a larger V8 tiering budget; modules compiled after them keep V8's default", () => {
   // (Node 20's V8 11.3 only: elsewhere the package leaves the flags alone.)
   if (!process.versions.v8.startsWith("11.3.")) return;
   // Opens a v2 zstd array and reads it, then runs a small module's loop
@@ -112,8 +112,9 @@ test("the core module is compiled with a larger V8 tiering budget; modules compi
     const bytes = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 6, 1, 0x60, 1, 0x7f, 1, 0x7f, 3, 2, 1, 0, 7, 5, 1, 1, 0x66, 0, 0, 10, ...leb(sec.length), ...sec]);
     new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports.f(200000);
     await new Promise((r) => setTimeout(r, 500));`;
-  const trace = (flags) => {
-    const out = execFileSync(process.execPath, [...flags, "--trace-wasm-compilation-times", "--input-type=module", "-e", `const Z = ${JSON.stringify(path.join(copy, "index.js"))};` + code], { encoding: "utf8", cwd: copy });
+  const trace = (flags, engine = "core") => {
+    const start = engine === "full" ? `await (await import(Z)).init(undefined, { engine: "full" });` : "";
+    const out = execFileSync(process.execPath, [...flags, "--trace-wasm-compilation-times", "--input-type=module", "-e", `const Z = ${JSON.stringify(path.join(copy, "index.js"))};` + start + code], { encoding: "utf8", cwd: copy });
     const small = out.match(/function (\S+#0) using Liftoff.*bodysize 716 /)?.[1];
     assert.ok(small, "the small module's function was compiled");
     const turbofan = [...out.matchAll(/function (\S+#\d+) using TurboFan/g)].map((m) => m[1]);
@@ -125,6 +126,11 @@ test("the core module is compiled with a larger V8 tiering budget; modules compi
   assert.equal(ours.small, true, "a module compiled after the package started tiers up at V8's default budget");
   assert.equal(given.small, true);
   assert.ok(ours.others * 2 < given.others, `TurboFan compilations of the package's modules: ${ours.others} with the larger budget, ${given.others} without`);
+  // The full build (zarr.wasm, read from its file) likewise.
+  const full = trace([], "full");
+  const fullGiven = trace(["--wasm-tiering-budget=1800000"], "full");
+  assert.equal(full.small, true);
+  assert.ok(full.others * 2 < fullGiven.others, `full build: ${full.others} TurboFan compilations with the larger budget, ${fullGiven.others} without`);
 });
 
 test("the decoders' module (lib/codecs.wasm) compiles as the package loads, and a worker can be handed it", () => {
