@@ -228,7 +228,7 @@ func (a *Array) directStored(chain *codec.Chain) (decoder string, ok bool) {
 
 // directShards is the layout of chain's shards when the calling thread can
 // read them itself: a sharding codec alone (no codec around it) whose inner
-// chunks are placed straight from their stored bytes (storedDecoder, as for
+// chunks are placed straight from their stored bytes (directStored, as for
 // an unsharded array's chunks); else nil.
 func (a *Array) directShards(chain *codec.Chain) codec.ShardLayout {
 	l, ok := chain.Partial().(codec.ShardLayout)
@@ -236,7 +236,7 @@ func (a *Array) directShards(chain *codec.Chain) codec.ShardLayout {
 		return nil
 	}
 	_, inner := l.InnerChunks()
-	if _, ok := a.storedDecoder(inner); !ok {
+	if _, ok := a.directStored(inner); !ok {
 		return nil
 	}
 	return l
@@ -248,7 +248,7 @@ func (a *Array) directShards(chain *codec.Chain) codec.ShardLayout {
 // (decoded whole by DecodeChunk) too.
 func (a *Array) directShardDecoder(l codec.ShardLayout, chunks []ExternalChunk) (string, *ShardRead) {
 	shape, inner := l.InnerChunks()
-	decoder, ok := a.storedDecoder(inner)
+	decoder, ok := a.directStored(inner)
 	if !ok {
 		return "", nil
 	}

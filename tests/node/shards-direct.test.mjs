@@ -158,6 +158,8 @@ describe("sharded direct reads", () => {
     "zstd, index at the end with crc32c": { codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 1 } }] },
     "gzip": { codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 1 } }] },
     "raw inner chunks": { codecs: [{ name: "bytes", configuration: { endian: "little" } }] },
+    "blosc lz4 + shuffle": { codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 } }] },
+    "blosc zstd": { codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "blosc", configuration: { cname: "zstd", clevel: 3, shuffle: "noshuffle", typesize: 4, blocksize: 0 } }] },
   };
   const sels = [null, "1:9, 2:11", "::3, 1::4", "9, :", "3, 4", "..., 7", "8:, :", "2:2, :", ":, 10:", "0:10:2, 0:12:5"];
   for (const [name, opts] of Object.entries(layouts)) {
