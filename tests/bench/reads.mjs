@@ -139,23 +139,27 @@ export function pairsFor(t) {
  * Warms up every read of both libraries twice (V8 tiers the module up while
  * it runs), then times them interleaved — zarr-wasm and zarrita.js
  * alternately, in alternating order — so both see the same machine load.
- * A read that took less than pairTargetMs in the second warm-up (the slower
- * library's time) is timed in several pairs each round (pairsFor: an even
- * number, so each library goes first in half of them): a few-ms read's
- * median then rests on tens of samples instead of `runs`, and the garbage
- * the previous read left (a 64 MB whole-array result) is collected in the
- * first pair rather than in one library's sample of a few.
+ * A read that took less than pairTargetMs in a warm-up (the slower
+ * library's time, the quicker of the two warm-ups) is timed in several
+ * pairs each round (pairsFor: an even number, so each library goes first
+ * in half of them): a few-ms read's median then rests on tens of samples
+ * instead of `runs`, and the garbage the previous read left (a 64 MB
+ * whole-array result) is collected in the first pair rather than in one
+ * library's sample of a few.
  */
 export async function timeReads(jobs, runs, tick = () => {}) {
+  const warm = new Map();
   for (let w = 0; w < 2; w++) {
     for (const j of jobs) {
       const t0 = performance.now();
       await j.wasm();
       const t1 = performance.now();
       await j.zarrita();
-      if (w === 1) j.pairs = pairsFor(Math.max(t1 - t0, performance.now() - t1));
+      const t = Math.max(t1 - t0, performance.now() - t1);
+      warm.set(j, Math.min(t, warm.get(j) ?? t));
     }
   }
+  for (const j of jobs) j.pairs = pairsFor(warm.get(j));
   const timed = async (fn, into) => {
     const t0 = performance.now();
     await fn();
