@@ -123,7 +123,8 @@ func (d *jsDest) PlaceStored(ctx context.Context, s zarr.Store, key, decoder str
 		func(token int) int {
 			return d.placer.Call("place", token, d.id, decoder, size, floatsAddr(g), len(g), d.itemSize).Int()
 		},
-		func(token int) js.Value { return d.placer.Call("take", token) })
+		func(token int) js.Value { return d.placer.Call("take", token) },
+		func(p js.Value) { d.placer.Call("forget", p) })
 }
 
 // readToJS reads sel of arr into a TypedArray allocated in JS: {result,

@@ -269,8 +269,10 @@ func rangeFromJS(key string, q js.Value) (store.ByteRange, error) {
 // absent, else the token -n-3 of an answer the placer keeps: alone() is
 // asked, and then the answer is either placed by token (place) or taken
 // (take) and read here as ReadVersion reads it (an error, or the bytes,
-// copied, for the engine to decode).
-func (s *jsStore) readPlaced(ctx context.Context, key string, fetch func(obj js.Value, key string, opts js.Value) (js.Value, error), alone func() bool, place func(token int) int, take func(token int) js.Value) (v store.Versioned, placed bool, err error) {
+// copied, for the engine to decode). When ctx ends before fetch's promise
+// settles (the read was aborted, or failed on another chunk), forget(p)
+// has the placer drop the answer it will keep for nobody.
+func (s *jsStore) readPlaced(ctx context.Context, key string, fetch func(obj js.Value, key string, opts js.Value) (js.Value, error), alone func() bool, place func(token int) int, take func(token int) js.Value, forget func(p js.Value)) (v store.Versioned, placed bool, err error) {
 	s.stat.gets.Add(1)
 	p, err := fetch(s.obj, jsKey(key), opts(ctx))
 	if err != nil {
@@ -278,6 +280,9 @@ func (s *jsStore) readPlaced(ctx context.Context, key string, fetch func(obj js.
 	}
 	res, err := await(ctx, p)
 	if err != nil {
+		if ctx.Err() != nil {
+			forget(p)
+		}
 		return store.Versioned{}, false, err
 	}
 	n := res.Int()

@@ -25,6 +25,11 @@ export function engineResult(r) {
 const answers = new Map();
 let nextAnswer = 0;
 
+/** How much the placer keeps (tests: nothing once every read has ended and its store's promises settled): {results, answers}. */
+export function placerStats() {
+  return { results: results.size, answers: answers.size };
+}
+
 /** The bytes of a store's answer to an unconditional read: a Uint8Array, or {data}; else null (the engine reads the answer). */
 function answerBytes(answer) {
   if (answer instanceof Uint8Array) return answer;
@@ -86,7 +91,8 @@ export function makePlacer(memory) {
      * Asks store for key and places the chunk into result id, decoded by
      * decoder ("" for none) to exactly size bytes: the stored size, -2
      * (absent) or a kept answer's number (not bytes, undecodable). An answer
-     * that comes later (a promise) is kept: the engine decides (place, take).
+     * that comes later (a promise) is kept: the engine decides (place, take;
+     * forget when its read ended first).
      */
     fetch(id, store, key, options, decoder, size, gAt, n, itemSize) {
       const answer = store.get(key, options);
@@ -99,6 +105,17 @@ export function makePlacer(memory) {
       if (!kept || kept.tried) return -3 - token;
       answers.delete(token);
       return placeAnswer(kept.answer, results.get(id), decoder, size, gAt, n, itemSize);
+    },
+    /**
+     * The engine stopped waiting for fetch's promise p (its read ended:
+     * aborted, or failed on another chunk): the answer kept when it comes
+     * is dropped, never asked for.
+     */
+    forget(p) {
+      p.then(
+        (n) => n <= -3 && answers.delete(-3 - n),
+        () => {},
+      );
     },
     /** Hands the engine kept answer token. */
     take(token) {

@@ -1,0 +1,118 @@
+// The calling thread's placer (npm/lib/place.js, jsbridge/place.go): reads
+// the engine runs into results allocated in JS. A store answer that comes
+// as a promise is kept by the placer under a number until the engine asks
+// for it (place, take); a read that ends before the answer comes (aborted,
+// or failed on another chunk) must not leave that answer kept: the
+// placer's maps must be empty once every promise has settled.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import * as zarr from "../../npm/index.js";
+import { direct } from "../../npm/lib/direct.js";
+import { placerStats } from "../../npm/lib/place.js";
+
+const enc = new TextEncoder();
+
+/** A 1-d uint8 array of n chunks of 4 (chunk i holds i*4 .. i*4+3) whose chunks answer when released. */
+function heldStore(n, { reject = () => false } = {}) {
+  const meta = {
+    zarr_format: 3,
+    node_type: "array",
+    shape: [4 * n],
+    data_type: "uint8",
+    chunk_grid: { name: "regular", configuration: { chunk_shape: [4] } },
+    chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+    fill_value: 0,
+    codecs: [{ name: "bytes" }],
+  };
+  const held = [];
+  let asked = 0;
+  const store = {
+    get(key) {
+      if (key === "/a/zarr.json") return enc.encode(JSON.stringify(meta));
+      const m = /^\/a\/c\/(\d+)$/.exec(key);
+      if (!m) return undefined;
+      asked++;
+      const i = Number(m[1]);
+      const bytes = Uint8Array.from({ length: 4 }, (_, k) => i * 4 + k);
+      if (reject(i)) return Promise.reject(new Error(`chunk ${i} failed`));
+      return new Promise((resolve) => held.push(() => resolve(bytes)));
+    },
+  };
+  return {
+    store,
+    asked: () => asked,
+    held: () => held.length,
+    /** Answers every chunk asked for so far. */
+    release() {
+      for (const f of held.splice(0)) f();
+    },
+  };
+}
+
+/** Runs fn with the direct path off: the engine reads, through the placer. */
+async function engineReads(fn) {
+  const was = direct.enabled;
+  direct.enabled = false;
+  try {
+    return await fn();
+  } finally {
+    direct.enabled = was;
+  }
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+async function until(cond, what) {
+  for (let t0 = Date.now(); !cond(); await settle()) {
+    if (Date.now() - t0 > 10000) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+describe("the placer keeps nothing of a read that ended", () => {
+  test("a read whose answers come later: placed, nothing kept", async () => {
+    await engineReads(async () => {
+      const s = heldStore(3);
+      const arr = await zarr.open(s.store, { path: "a", kind: "array" });
+      const p = arr.get(null);
+      await until(() => s.held() === 3, "the three chunks to be asked for");
+      s.release();
+      const r = await p;
+      assert.deepEqual(Array.from(r.data), Array.from({ length: 12 }, (_, k) => k));
+      assert.deepEqual(placerStats(), { results: 0, answers: 0 });
+    });
+  });
+
+  test("aborted while the store's answers are pending: ABORTED, and the answers that come later are dropped", async () => {
+    await engineReads(async () => {
+      const s = heldStore(3);
+      const arr = await zarr.open(s.store, { path: "a", kind: "array" });
+      const ac = new AbortController();
+      const p = arr.get(null, { signal: ac.signal });
+      await until(() => s.held() === 3, "the three chunks to be asked for");
+      ac.abort();
+      await assert.rejects(p, (e) => e.code === "ABORTED");
+      s.release(); // the store ignores the signal and answers after all
+      await settle();
+      assert.deepEqual(placerStats(), { results: 0, answers: 0 });
+      // The engine reads the array again, whole.
+      const again = arr.get(null);
+      await until(() => s.held() === 3, "the chunks to be asked for again");
+      s.release();
+      assert.deepEqual(Array.from((await again).data), Array.from({ length: 12 }, (_, k) => k));
+      assert.deepEqual(placerStats(), { results: 0, answers: 0 });
+    });
+  });
+
+  test("failed on one chunk while others are pending: STORE, and the others' answers are dropped", async () => {
+    await engineReads(async () => {
+      const s = heldStore(4, { reject: (i) => i === 2 });
+      const arr = await zarr.open(s.store, { path: "a", kind: "array" });
+      const p = arr.get(null);
+      await assert.rejects(p, (e) => e.code === "STORE" && /chunk 2 failed/.test(e.message));
+      assert.ok(s.held() > 0, "some chunks were pending when the read failed");
+      s.release();
+      await settle();
+      assert.deepEqual(placerStats(), { results: 0, answers: 0 });
+    });
+  });
+});
