@@ -125,7 +125,7 @@ export async function setupReads(zarr, zarrita, store, only = null) {
 }
 
 /** A round times a read shorter than this (ms) several times, in pairs. */
-export const pairTargetMs = 60;
+export const pairTargetMs = 250;
 /** At most this many pairs per read and round. */
 export const maxPairs = 8;
 
