@@ -102,7 +102,8 @@ let earlyCore = null;
 let earlyDropped = false;
 if (isNode) {
   const names = ["node:worker_threads", "node:fs/promises", "node:url", "node:v8"];
-  earlyCore = Promise.all(names.map((n) => import(/* @vite-ignore */ n))).then(async ([{ isMainThread }, { readFile }, { fileURLToPath }, v8]) => {
+  // (node:v8 is optional: runtimes that imitate Node may lack it.)
+  earlyCore = Promise.all(names.map((n) => import(/* @vite-ignore */ n).catch((e) => (n === "node:v8" ? null : Promise.reject(e))))).then(async ([{ isMainThread }, { readFile }, { fileURLToPath }, v8]) => {
     const url = builds.core.defaultSource();
     if (!isMainThread || earlyDropped || url.protocol !== "file:") return null;
     const bytes = await readFile(fileURLToPath(url));
@@ -342,10 +343,10 @@ async function compile(source) {
     if (url.protocol === "file:") {
       if (!isNode) throw new ZarrError("STORE", `cannot read ${url.href} outside Node`);
       const names = ["node:fs/promises", "node:url", "node:worker_threads", "node:v8"];
-      const [{ readFile }, { fileURLToPath }, { isMainThread }, v8] = await Promise.all(names.map((n) => import(/* @vite-ignore */ n)));
+      const [{ readFile }, { fileURLToPath }, threads, v8] = await Promise.all(names.map((n, i) => (i < 2 ? import(/* @vite-ignore */ n) : import(/* @vite-ignore */ n).catch(() => null))));
       const bytes = await readFile(fileURLToPath(url));
       // (The engine's own files: compiled for a quick start, as the early core.)
-      return isMainThread ? compileForStart(bytes, v8) : WebAssembly.compile(bytes);
+      return threads?.isMainThread ? compileForStart(bytes, v8) : WebAssembly.compile(bytes);
     }
     source = fetch(url);
   }
