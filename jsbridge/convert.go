@@ -24,16 +24,39 @@ var (
 )
 
 // typedArray makes a TypedArray of the named kind and copies the
-// little-endian bytes into it: one copy, straight into its buffer.
+// little-endian bytes into it: one copy, straight into its buffer (a
+// Uint8Array of the bytes, and the kind's view over its buffer: four
+// crossings into JS instead of eight; every read plan makes three).
 func typedArray(name string, data []byte) js.Value {
-	ctor := js.Global().Get(name)
-	size := ctor.Get("BYTES_PER_ELEMENT").Int()
-	ta := ctor.New(len(data) / size)
-	if len(data) > 0 {
-		view := jsUint8Array.New(ta.Get("buffer"), ta.Get("byteOffset"), ta.Get("byteLength"))
-		js.CopyBytesToJS(view, data)
+	if name == "Uint8Array" {
+		return bytesToJS(data)
 	}
-	return ta
+	ctor, size := typedArrayCtor(name)
+	u := bytesToJS(data[:len(data)-len(data)%size])
+	return ctor.New(u.Get("buffer"))
+}
+
+// typedArrayCtors are the TypedArray constructors typedArray has used,
+// with their element sizes (looked up once each; the engine's JS side
+// runs on one thread).
+var typedArrayCtors []typedCtor
+
+type typedCtor struct {
+	name string
+	ctor js.Value
+	size int
+}
+
+func typedArrayCtor(name string) (js.Value, int) {
+	for _, c := range typedArrayCtors {
+		if c.name == name {
+			return c.ctor, c.size
+		}
+	}
+	ctor := js.Global().Get(name)
+	c := typedCtor{name, ctor, ctor.Get("BYTES_PER_ELEMENT").Int()}
+	typedArrayCtors = append(typedArrayCtors, c)
+	return c.ctor, c.size
 }
 
 // resultToJS builds {data, shape, stride}.
