@@ -92,12 +92,12 @@ npm/wasm_exec.js: FORCE
 
 FORCE:
 
-# libzstd's and zlib's decoders (and Blosc's, glue.c), and (a second module,
-# for writing) their encoders, as WebAssembly: npm/lib/codecs.wasm and
+# libzstd's and libdeflate's decoders (and Blosc's, glue.c), and (a second
+# module, for writing) libzstd's and zlib's encoders, as WebAssembly: npm/lib/codecs.wasm and
 # npm/lib/codecs-encode.wasm (committed, so building needs only Go).
 # codecs-wasm regenerates them; check-codecs-wasm rebuilds them and fails if
 # a committed file differs (needs Debian's clang, lld, wasi-libc,
-# libclang-rt-14-dev-wasm32).
+# libclang-rt-14-dev-wasm32, and a deb-src line for libdeflate's source).
 codecs-wasm:
 	npm/codecs/build.sh
 
@@ -135,9 +135,9 @@ check-notices:
 	npm/notices.sh --check
 
 check-codecs-wasm:
-	@if ! command -v clang >/dev/null || [ ! -f /usr/lib/wasm32-wasi/libc.a ]; then \
-	  if [ "$$ZARR_WASM_REQUIRE_PEERS" = 1 ]; then echo "check-codecs-wasm: clang or wasi-libc missing" >&2; exit 1; fi; \
-	  echo "check-codecs-wasm: skipped (no clang/wasi-libc)"; exit 0; \
+	@if ! command -v clang >/dev/null || [ ! -f /usr/lib/wasm32-wasi/libc.a ] || ! apt-cache showsrc libdeflate 2>/dev/null | grep -q '^Package: libdeflate'; then \
+	  if [ "$$ZARR_WASM_REQUIRE_PEERS" = 1 ]; then echo "check-codecs-wasm: clang, wasi-libc or libdeflate's Debian source (a deb-src line) missing" >&2; exit 1; fi; \
+	  echo "check-codecs-wasm: skipped (no clang/wasi-libc, or no deb-src line for libdeflate's source)"; exit 0; \
 	fi; \
 	tmp=$$(mktemp); tmp2=$$(mktemp); npm/codecs/build.sh "$$tmp" "$$tmp2" >/dev/null && cmp -s "$$tmp" npm/lib/codecs.wasm && cmp -s "$$tmp2" npm/lib/codecs-encode.wasm; st=$$?; rm -f "$$tmp" "$$tmp2"; \
 	if [ $$st -ne 0 ]; then echo "npm/lib/codecs.wasm or codecs-encode.wasm is not what npm/codecs/build.sh builds (run make codecs-wasm)" >&2; exit 1; fi; \

@@ -890,7 +890,7 @@ export type WasmSource = string | URL | Response | Promise<Response> | ArrayBuff
  * reference sets, TensorStore specs) when something needs it. Pass where
  * they come from when a bundler or CDN moves them: `source` for the first,
  * `options.full` for the full build, `options.codecs` for the decoders'
- * module (lib/codecs.wasm: libzstd, zlib, Blosc); `options.engine: "full"`
+ * module (lib/codecs.wasm: libzstd, libdeflate, Blosc); `options.engine: "full"`
  * starts the full build at once (and `source` is then the full build).
  */
 export declare function init(source?: WasmSource, options?: { full?: WasmSource; codecs?: WasmSource; engine?: "core" | "full" }): Promise<void>;

