@@ -57,15 +57,21 @@ mkdir "$tmp/bin"
 for ld in wasm-ld wasm-ld-14; do
   if command -v "$ld" >/dev/null; then ln -s "$(command -v "$ld")" "$tmp/bin/$ld"; fi
 done
-build() { # output.wasm sources...
-  local o="$1"; shift
-  PATH="$tmp/bin:$(dirname "$cc")" "$cc" --target=wasm32-wasi --sysroot=/usr -O3 -flto -mbulk-memory -Werror=implicit-function-declaration \
+build() { # output.wasm "flags" sources...
+  local o="$1" flags="$2"; shift 2
+  # shellcheck disable=SC2086 # (flags: words)
+  PATH="$tmp/bin:$(dirname "$cc")" "$cc" --target=wasm32-wasi --sysroot=/usr $flags -flto -mbulk-memory -Werror=implicit-function-declaration \
     -ffile-prefix-map="$zstd"=zstd -ffile-prefix-map="$zlib"=zlib -ffile-prefix-map="$libdeflate"=libdeflate -ffile-prefix-map="$here"=glue \
     -DZSTD_LEGACY_SUPPORT=0 -DZSTD_DISABLE_ASM -DDEBUGLEVEL=0 -DXXH_NAMESPACE=ZSTD_ \
     -I"$zstd" -I"$zlib" -I"$libdeflate" -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections -o "$o" "$@"
 }
-build "$tmp/codecs.wasm" "$here/glue.c" "${zstd_files[@]/#/$zstd/}" "${libdeflate_files[@]/#/$libdeflate/}"
-build "$tmp/encode.wasm" "$here/encode.c" "${zstd_encode_files[@]/#/$zstd/}" "${zlib_encode_files[@]/#/$zlib/}"
+# The decoders: -Os, libzstd's single-symbol Huffman decoder only and its
+# short-offset sequence decoder only: 29 KB brotli instead of 37, and as
+# fast on the bench's data (tests/bench/decoders.mjs: every codec within
+# 2 %; README "Decoder builds").
+build "$tmp/codecs.wasm" "-Os -DHUF_FORCE_DECOMPRESS_X1 -DZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT" \
+  "$here/glue.c" "${zstd_files[@]/#/$zstd/}" "${libdeflate_files[@]/#/$libdeflate/}"
+build "$tmp/encode.wasm" "-O3" "$here/encode.c" "${zstd_encode_files[@]/#/$zstd/}" "${zlib_encode_files[@]/#/$zlib/}"
 install -m 644 "$tmp/codecs.wasm" "$out"
 echo "$out: $(stat -c %s "$out") bytes of WebAssembly"
 install -m 644 "$tmp/encode.wasm" "$out_encode"

@@ -2,7 +2,8 @@
 // several builds of it side by side: each decodes the same 16 chunks per
 // codec (256×256 float32, the top-left 1024×1024 of the read bench's data,
 // written by the package: zstd level 3, zlib level 1, Blosc lz4/zstd/zlib
-// level 5 with byte shuffle) straight from its own memory, the builds
+// level 5 with byte shuffle; and the read bench's uint16 image, zstd and
+// zlib, 256×512 chunks) straight from its own memory, the builds
 // interleaved (order rotated each round). The figure is MB of decoded
 // output per CPU second of the process (process.cpuUsage: steadier than
 // wall time on a shared machine), median of the rounds; every build must
@@ -14,7 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zarr from "../../npm/index.js";
-import { makeData, N } from "./reads.mjs";
+import { makeData, makeImage, N } from "./reads.mjs";
 import { median } from "./sections.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,19 +28,26 @@ const M = 1024, C = 256, chunkBytes = C * C * 4;
 const full = makeData();
 const data = new Float32Array(M * M);
 for (let i = 0; i < M; i++) data.set(full.subarray(i * N, i * N + M), i * M);
+// (and the read bench's uint16 image in chunks of 256×512: the same bytes per chunk)
+const fullImage = makeImage();
+const image = new Uint16Array(2 * M * M);
+for (let i = 0; i < M; i++) image.set(fullImage.subarray(i * N, i * N + 2 * M), i * 2 * M);
 const codecs = {
   zstd: { compressor: { id: "zstd", level: 3 } },
   zlib: { compressor: { id: "zlib", level: 1 } },
   "blosc-lz4": { compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 } },
   "blosc-zstd": { compressor: { id: "blosc", cname: "zstd", clevel: 5, shuffle: 1, blocksize: 0 } },
   "blosc-zlib": { compressor: { id: "blosc", cname: "zlib", clevel: 5, shuffle: 1, blocksize: 0 } },
+  "uint16 image zstd": { compressor: { id: "zstd", level: 3 }, dtype: "<u2" },
+  "uint16 image zlib": { compressor: { id: "zlib", level: 1 }, dtype: "<u2" },
 };
 const names = Object.keys(codecs);
 const store = new zarr.MemoryStore();
 const chunks = {};
 for (const [name, o] of Object.entries(codecs)) {
-  const a = await zarr.create(store, { path: name, shape: [M, M], chunks: [C, C], dtype: "<f4", zarrFormat: 2, ...o });
-  await a.set(null, { data, shape: [M, M] });
+  const u2 = o.dtype === "<u2";
+  const a = await zarr.create(store, { path: name, shape: u2 ? [M, 2 * M] : [M, M], chunks: u2 ? [C, 2 * C] : [C, C], dtype: "<f4", zarrFormat: 2, ...o });
+  await a.set(null, { data: u2 ? image : data, shape: u2 ? [M, 2 * M] : [M, M] });
   chunks[name] = [...store.map].filter(([k]) => k.startsWith(`/${name}/`) && /\/\d+\.\d+$/.test(k)).map(([, v]) => v);
 }
 
@@ -58,7 +66,9 @@ for (const [label, file] of builds) {
     });
   }
   const blosc = (p, n) => w.blosc_decode(dst, chunkBytes, p, n);
-  const dec = { zstd: (p, n) => w.zstd_decompress(dst, chunkBytes, p, n), zlib: (p, n) => w.inflate_(0, dst, chunkBytes, p, n), "blosc-lz4": blosc, "blosc-zstd": blosc, "blosc-zlib": blosc };
+  const zstd = (p, n) => w.zstd_decompress(dst, chunkBytes, p, n);
+  const zlib = (p, n) => w.inflate_(0, dst, chunkBytes, p, n);
+  const dec = { zstd, zlib, "blosc-lz4": blosc, "blosc-zstd": blosc, "blosc-zlib": blosc, "uint16 image zstd": zstd, "uint16 image zlib": zlib };
   const out = {};
   for (const c of names) {
     out[c] = src[c].map(([p, n]) => {
