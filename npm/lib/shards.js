@@ -29,6 +29,13 @@ const coalesceGap = 64 << 10;
 /** What this path did (tests count them): reads begun, reads it placed whole (not handed to the engine), shards, inner chunks. */
 export const shardStats = { reads: 0, placed: 0, shards: 0, innerChunks: 0 };
 
+/**
+ * Requests of this path in flight, per store object: "key range ifMatch"
+ * → promise of the answer. Concurrent reads share one (as the engine's
+ * reads share an index's or an inner chunk's fetch).
+ */
+const pending = new WeakMap();
+
 const thenable = (v) => v !== null && typeof v === "object" && typeof v.then === "function";
 
 /** f(v), or a promise of it when v is a promise. */
@@ -90,15 +97,37 @@ export function readShards(r) {
     }
     return decodeTo(decoder, src, size, true, (chunk) => scatter(out, full, chunk, parts, at, itemSize)) === size;
   };
-  const getRange = (key, range, o) => {
-    stats.getRange++;
-    const a = store.getRange(key, range, o);
-    return when(a, (v) => {
+  let shared = pending.get(store);
+  /** The answer of a request (id names it), or the pending promise of the same request another read made. */
+  const request = (id, ask) => {
+    const p = shared?.get(id);
+    if (p) return p;
+    const a = ask();
+    const counted = (v) => {
       const b = versioned(v);
       if (b) stats.bytes += b.bytes.length;
       return v;
-    });
+    };
+    if (!thenable(a)) return counted(a);
+    const q = Promise.resolve(a).then(counted);
+    if (!shared) pending.set(store, (shared = new Map()));
+    shared.set(id, q);
+    const done = () => {
+      if (shared.get(id) === q) shared.delete(id);
+    };
+    q.then(done, done);
+    return q;
   };
+  const getRange = (key, range, o) =>
+    request(`${key}\0${range.suffixLength ?? `${range.offset}+${range.length}`}\0${o.ifMatch ?? ""}`, () => {
+      stats.getRange++;
+      return store.getRange(key, range, o);
+    });
+  const get = (key) =>
+    request(`${key}\0whole`, () => {
+      stats.get++;
+      return store.get(key, opts);
+    });
   const whole = (at) => {
     for (let d = 0; d < ndim; d++) {
       const k = at + ndim + 5 * d;
@@ -113,13 +142,11 @@ export function readShards(r) {
     const key = keys[i];
     shardStats.shards++;
     if (whole(i * per)) {
-      stats.get++;
-      return when(store.get(key, opts), (a) => {
+      return when(get(key), (a) => {
         const v = versioned(a);
         if (v === null) return true; // the fill value stands
         if (v === false) return false;
         const b = v.bytes;
-        stats.bytes += b.length;
         if (b.length < indexSize) return false;
         const parts = partsOf(i, atEnd ? b.subarray(b.length - indexSize) : b.subarray(0, indexSize));
         if (!parts) return false;

@@ -203,6 +203,24 @@ describe("sharded direct reads", () => {
     }
   });
 
+  test("concurrent reads of one window (or of whole shards) share the index, inner chunk and shard requests", async () => {
+    const store = rangeStore(new Map(), { async: true, versions: true });
+    const w = await zarr.create(store, { path: "a", shape: [64, 64], chunks: [8, 8], shardShape: [32, 32], dtype: "float32", zarrFormat: 3 });
+    await w.set(null, Float32Array.from({ length: 64 * 64 }, (_, i) => i));
+    const arr = await zarr.open(store, { path: "a", kind: "array" });
+    for (const sel of ["3:45, 10:50", null]) {
+      store.stats.getRange = store.stats.get = 0;
+      const one = await withDirect(true, () => outcome(() => arr.get(sel)));
+      const single = { ...store.stats };
+      store.stats.getRange = store.stats.get = 0;
+      const before = shardStats.placed;
+      const all = await withDirect(true, () => Promise.all(Array.from({ length: 10 }, () => outcome(() => arr.get(sel)))));
+      assert.equal(shardStats.placed - before, 10);
+      for (const r of all) assert.deepEqual(r, one);
+      assert.deepEqual(store.stats, single, `[${sel}]: 10 concurrent reads made ${JSON.stringify(store.stats)} requests, one read ${JSON.stringify(single)}`);
+    }
+  });
+
   test("corrupt index or inner chunk: the engine's error", async () => {
     const map = new Map();
     const store = rangeStore(map);
