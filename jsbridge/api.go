@@ -9,8 +9,6 @@
 package jsbridge
 
 import (
-	"context"
-	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -90,10 +88,6 @@ func lookupArray(v js.Value) (*zarr.Array, error) {
 	return a, nil
 }
 
-// asyncCall is a bridge function that runs in its own goroutine and settles
-// the Promise it returns. Missing arguments arrive as undefined.
-type asyncCall func(args []js.Value) (js.Value, error)
-
 // syncCall is a bridge function that answers at once (no Promise).
 type syncCall func(args []js.Value) any
 
@@ -107,11 +101,14 @@ var (
 // maxArgs is how many arguments an asyncCall may index without checking.
 const maxArgs = 8
 
-func handleAsync(name string, f asyncCall) {
+// handleAsync registers an async call: args says what its arguments are,
+// by position (call.go: the wrapper reads, checks and looks them up), f
+// does its work with them.
+func handleAsync(name string, args string, f func(c *bridgeCall) (js.Value, error)) {
 	if _, dup := asyncCalls[name]; dup {
 		panic("jsbridge: " + name + " registered twice")
 	}
-	asyncCalls[name] = f
+	asyncCalls[name] = asyncCall{args, f}
 }
 
 func handleSync(name string, f syncCall) {
@@ -132,8 +129,15 @@ var viewFill func(a *zarr.Array, plain js.Value) js.Value
 // every start made V8 optimise syscall/js's conversions, the finalizers and
 // the map of funcs before the first read.)
 func API() js.Value {
-	asyncNames := sortedNames(asyncCalls)
-	syncNames := sortedNames(syncCalls)
+	var asyncNames, syncNames []string
+	for name := range asyncCalls {
+		asyncNames = append(asyncNames, name)
+	}
+	for name := range syncCalls {
+		syncNames = append(syncNames, name)
+	}
+	slices.Sort(asyncNames)
+	slices.Sort(syncNames)
 	asyncFns := make([]asyncCall, len(asyncNames))
 	for i, name := range asyncNames {
 		asyncFns[i] = asyncCalls[name]
@@ -155,7 +159,7 @@ func API() js.Value {
 			for len(a) < maxArgs {
 				a = append(a, js.Undefined())
 			}
-			return async(func() (js.Value, error) { return f(a) })
+			return async(func() (js.Value, error) { return runAsync(f, a) })
 		}
 		if i -= len(asyncFns); i >= 0 && i < len(syncFns) {
 			return syncFns[i](args)
@@ -171,99 +175,55 @@ func API() js.Value {
 	return api
 }
 
-func sortedNames[F any](m map[string]F) []string {
-	names := make([]string, 0, len(m))
-	for name := range m {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
-
 func init() {
 	fn := handleAsync
 	// open(store, path, kind, signal, {cacheBytes, recheck}) → node info
-	fn("open", func(a []js.Value) (js.Value, error) {
-		s, err := newStore(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		opts, err := openOptions(a[4])
-		if err != nil {
-			return js.Value{}, err
-		}
-		ctx, done, err := callContext(a[3])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
-		path := optString(a[1])
+	fn("open", inStore+inAny+inAny+inSignal+inOpenOptions, func(c *bridgeCall) (js.Value, error) {
+		ctx, s, path := c.ctx, c.store, optString(c.a[1])
 		var n zarr.Node
-		switch kind := optString(a[2]); kind {
+		var err error
+		switch kind := optString(c.a[2]); kind {
 		case "array":
-			n, err = zarr.OpenArray(ctx, s, path, opts...)
+			n, err = zarr.OpenArray(ctx, s, path, c.opts...)
 		case "group":
-			n, err = zarr.OpenGroup(ctx, s, path, opts...)
+			n, err = zarr.OpenGroup(ctx, s, path, c.opts...)
 		case "":
-			n, err = zarr.Open(ctx, s, path, opts...)
+			n, err = zarr.Open(ctx, s, path, c.opts...)
 		default:
 			return js.Value{}, errs.New(errs.Selection, kind, "kind must be \"array\" or \"group\"")
 		}
 		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
+			return js.Value{}, err
 		}
 		return nodeInfo(n), nil
 	})
 	// get(id, selection, signal, concurrency) → {data, shape, stride}
-	fn("get", func(a []js.Value) (js.Value, error) {
-		arr, sel, err := arrayAndSelection(a)
-		if err != nil {
-			return js.Value{}, err
-		}
-		ctx, done, err := callContext(a[2])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
+	fn("get", inArray+inSelection+inSignal, func(c *bridgeCall) (js.Value, error) {
+		arr := c.arr
 		// Per call: Read takes Concurrency before it first yields (the
 		// wasm scheduler is cooperative), so concurrent calls with different
 		// values do not disturb each other.
 		arr.Concurrency = zarr.DefaultConcurrency
-		if a[3].Type() == js.TypeNumber && a[3].Int() > 0 {
-			arr.Concurrency = a[3].Int()
+		if n := c.a[3]; n.Type() == js.TypeNumber && n.Int() > 0 {
+			arr.Concurrency = n.Int()
 		}
 		// Into a result allocated in JS where the elements reach JS as
 		// their own bytes (place.go); else built in Go and converted.
-		if res, ok, err := readToJS(ctx, arr, sel); ok {
-			if err != nil {
-				return js.Value{}, abortAware(ctx, err)
-			}
-			return res, nil
+		if res, ok, err := readToJS(c.ctx, arr, c.sel); ok {
+			return res, err
 		}
-		res, err := arr.Read(ctx, sel)
+		res, err := arr.Read(c.ctx, c.sel)
 		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
+			return js.Value{}, err
 		}
 		return resultToJS(res)
 	})
 	// children(id, signal) → [node info with name]
-	fn("children", func(a []js.Value) (js.Value, error) {
-		n, err := lookup(a[0])
+	fn("children", inGroup+inSignal, func(c *bridgeCall) (js.Value, error) {
+		g := c.group
+		kids, err := g.Children(c.ctx)
 		if err != nil {
 			return js.Value{}, err
-		}
-		g, ok := n.(*zarr.Group)
-		if !ok {
-			return js.Value{}, errs.New(errs.NotFound, n.Path(), "is an array, not a group")
-		}
-		ctx, done, err := callContext(a[1])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
-		kids, err := g.Children(ctx)
-		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
 		}
 		out := jsArray.New(len(kids))
 		for i, k := range kids {
@@ -283,91 +243,44 @@ func init() {
 		}
 		return out, nil
 	})
-	// open a node below a group (relative path), sharing the group's store
-	// (and its consolidated metadata).
-	fn("openChild", func(a []js.Value) (js.Value, error) {
-		n, err := lookup(a[0])
+	// openChild(id, path, signal) → node info: a node below a group
+	// (relative path), sharing the group's store (and its consolidated
+	// metadata).
+	fn("openChild", inGroup+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {
+		n, err := c.group.Open(c.ctx, optString(c.a[1]))
 		if err != nil {
 			return js.Value{}, err
 		}
-		g, ok := n.(*zarr.Group)
-		if !ok {
-			return js.Value{}, errs.New(errs.NotFound, n.Path(), "is an array, not a group")
-		}
-		ctx, done, err := callContext(a[2])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
-		c, err := g.Open(ctx, optString(a[1]))
-		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
-		}
-		return nodeInfo(c), nil
+		return nodeInfo(n), nil
 	})
 	// getChunk(id, coords, signal) → {data, shape, stride}: one chunk of
 	// those a read decodes (a shard's inner chunks), decoded (the fill
-	// value where it is absent).
-	fn("getChunk", func(a []js.Value) (js.Value, error) {
-		arr, err := lookupArray(a[0])
+	// value where it is absent). ReadChunk checks the coordinates against
+	// its grid.
+	fn("getChunk", inArray+inCoords+inSignal, func(c *bridgeCall) (js.Value, error) {
+		chunk, err := c.arr.ReadChunk(c.ctx, c.idx)
 		if err != nil {
 			return js.Value{}, err
-		}
-		idx, err := coordsFromJS(arr, a[1]) // ReadChunk checks them against its grid
-		if err != nil {
-			return js.Value{}, err
-		}
-		ctx, done, err := callContext(a[2])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
-		chunk, err := arr.ReadChunk(ctx, idx)
-		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
 		}
 		return resultToJS(chunk)
 	})
 	// decodeChunk(id, coords, bytes) → {data, shape, stride}: the pure
 	// decoding step (codec chain, encoded bytes, chunk shape, data type),
 	// which a worker pool can run anywhere.
-	fn("decodeChunk", func(a []js.Value) (js.Value, error) {
-		arr, err := lookupArray(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		idx, err := chunkCoords(arr, a[1])
-		if err != nil {
-			return js.Value{}, err
-		}
-		data, ok, err := bytesFromJS(arr.ChunkKey(idx), a[2])
-		if err != nil {
-			return js.Value{}, err
-		}
-		if !ok {
-			return js.Value{}, errs.New(errs.Codec, arr.ChunkKey(idx), "no bytes to decode")
-		}
-		chunk, err := arr.DecodeChunk(idx, data)
+	fn("decodeChunk", inArray+inChunk+inChunkBytes, func(c *bridgeCall) (js.Value, error) {
+		chunk, err := c.arr.DecodeChunk(c.idx, c.data)
 		if err != nil {
 			return js.Value{}, err
 		}
 		return resultToJS(chunk)
 	})
 	// chunkKey(id, coords) → the store key of a chunk (absolute).
-	fn("chunkKey", func(a []js.Value) (js.Value, error) {
-		arr, err := lookupArray(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		idx, err := chunkCoords(arr, a[1])
-		if err != nil {
-			return js.Value{}, err
-		}
-		return js.ValueOf(jsKey(arr.ChunkKey(idx))), nil
+	fn("chunkKey", inArray+inChunk, func(c *bridgeCall) (js.Value, error) {
+		return js.ValueOf(jsKey(c.arr.ChunkKey(c.idx))), nil
 	})
 	// parseSelection(text) → normalised items (checks the syntax only)
-	fn("parseSelection", func(a []js.Value) (js.Value, error) {
-		sel, err := zarr.ParseSelection(a[0].String())
+	fn("parseSelection", "", func(c *bridgeCall) (js.Value, error) {
+		sel, err := zarr.ParseSelection(c.a[0].String())
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -435,64 +348,6 @@ func optString(v js.Value) string {
 		return v.String()
 	}
 	return ""
-}
-
-// callContext makes the context of one call. A JS AbortSignal cancels it,
-// and is passed on to every store call.
-func callContext(signal js.Value) (context.Context, func(), error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	if signal.Type() != js.TypeObject {
-		return ctx, cancel, nil
-	}
-	if signal.Get("aborted").Truthy() {
-		cancel()
-		return nil, nil, abortError(signal)
-	}
-	ctx = withSignal(ctx, signal)
-	onAbort := js.FuncOf(func(js.Value, []js.Value) any {
-		cancel()
-		return nil
-	})
-	signal.Call("addEventListener", "abort", onAbort)
-	done := func() {
-		signal.Call("removeEventListener", "abort", onAbort)
-		onAbort.Release()
-		cancel()
-	}
-	ctx = context.WithValue(ctx, abortSignalKey{}, signal)
-	return ctx, done, nil
-}
-
-type abortSignalKey struct{}
-
-func abortError(signal js.Value) error {
-	msg := "the operation was aborted"
-	if r := signal.Get("reason"); r.Type() == js.TypeObject && r.Get("message").Type() == js.TypeString {
-		msg += ": " + r.Get("message").String()
-	}
-	return errs.New(errs.Aborted, "", "%s", msg)
-}
-
-// abortAware reports errors of an aborted call as ABORTED (with the
-// signal's reason), whatever layer noticed the cancellation first.
-func abortAware(ctx context.Context, err error) error {
-	if ctx.Err() == nil {
-		return err
-	}
-	where := ""
-	var ze *errs.Error
-	if errors.As(err, &ze) {
-		where = ze.Where
-	}
-	if sig, ok := ctx.Value(abortSignalKey{}).(js.Value); ok {
-		e := abortError(sig).(*errs.Error)
-		e.Where = where
-		return e
-	}
-	if errs.CodeOf(err) == errs.Aborted {
-		return err
-	}
-	return errs.Wrap(errs.Aborted, where, err, "aborted")
 }
 
 // nodeInfo describes a node to the JS wrapper, and keeps it under a new id.

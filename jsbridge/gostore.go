@@ -3,7 +3,6 @@
 package jsbridge
 
 import (
-	"context"
 	"syscall/js"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
@@ -48,54 +47,34 @@ func goKey(v js.Value) (string, error) {
 func init() {
 	// zipOpen(store, key, signal) → {id}: the zip file at key in a store,
 	// read through range requests.
-	handleAsync("zipOpen", func(a []js.Value) (js.Value, error) {
-		base, err := newStore(a[0])
+	handleAsync("zipOpen", inStore+inKey+inSignal, func(c *bridgeCall) (js.Value, error) {
+		z, err := zarr.NewZipStore(c.ctx, c.store, c.key)
 		if err != nil {
 			return js.Value{}, err
-		}
-		key, err := goKey(a[1])
-		if err != nil {
-			return js.Value{}, err
-		}
-		ctx, done, err := callContext(a[2])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
-		z, err := zarr.NewZipStore(ctx, base, key)
-		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
 		}
 		o := jsObject.New()
 		o.Set("id", keep(z))
 		return o, nil
 	})
 	// storeGet(id, key, signal) → Uint8Array | undefined
-	handleAsync("storeGet", func(a []js.Value) (js.Value, error) {
-		return readGoStore(a[0], a[1], nil, a[2])
+	handleAsync("storeGet", inGoStore+inKey+inSignal, func(c *bridgeCall) (js.Value, error) {
+		return readGoStore(c, false)
 	})
 	// storeGetRange(id, key, {offset, length} | {suffixLength}, signal)
-	handleAsync("storeGetRange", func(a []js.Value) (js.Value, error) {
-		return readGoStore(a[0], a[1], &a[2], a[3])
+	handleAsync("storeGetRange", inGoStore+inKey+inRange+inSignal, func(c *bridgeCall) (js.Value, error) {
+		return readGoStore(c, true)
 	})
 	// storeList(id, prefix) → names directly under prefix ("/" or "/a/")
-	handleAsync("storeList", func(a []js.Value) (js.Value, error) {
-		s, err := lookupGoStore(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		prefix, err := goKey(a[1])
-		if err != nil {
-			return js.Value{}, err
-		}
+	handleAsync("storeList", inGoStore+inKey, func(c *bridgeCall) (js.Value, error) {
+		prefix := c.key
 		if prefix != "" && prefix[len(prefix)-1] != '/' {
 			prefix += "/"
 		}
-		l, ok := store.AsLister(s)
+		l, ok := store.AsLister(c.store)
 		if !ok {
 			return js.Value{}, errs.New(errs.Unsupported, prefix, "the store cannot list")
 		}
-		names, err := l.List(context.Background(), prefix)
+		names, err := l.List(c.ctx, prefix)
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -107,37 +86,19 @@ func init() {
 	})
 }
 
-// readGoStore answers storeGet (rangeArg nil: the whole value) and
-// storeGetRange: the bytes, or undefined when the key is absent.
-func readGoStore(id, keyArg js.Value, rangeArg *js.Value, signal js.Value) (js.Value, error) {
-	s, err := lookupGoStore(id)
-	if err != nil {
-		return js.Value{}, err
-	}
-	key, err := goKey(keyArg)
-	if err != nil {
-		return js.Value{}, err
-	}
-	var br store.ByteRange
-	if rangeArg != nil {
-		if br, err = rangeFromJS(key, *rangeArg); err != nil {
-			return js.Value{}, err
-		}
-	}
-	ctx, done, err := callContext(signal)
-	if err != nil {
-		return js.Value{}, err
-	}
-	defer done()
+// readGoStore answers storeGet and storeGetRange (ranged): the bytes, or
+// undefined when the key is absent.
+func readGoStore(c *bridgeCall, ranged bool) (js.Value, error) {
 	var data []byte
 	var ok bool
-	if rangeArg != nil {
-		data, ok, err = store.GetRange(ctx, s, key, br)
+	var err error
+	if ranged {
+		data, ok, err = store.GetRange(c.ctx, c.store, c.key, c.br)
 	} else {
-		data, ok, err = s.Get(ctx, key)
+		data, ok, err = c.store.Get(c.ctx, c.key)
 	}
 	if err != nil {
-		return js.Value{}, abortAware(ctx, err)
+		return js.Value{}, err
 	}
 	if !ok {
 		return js.Undefined(), nil

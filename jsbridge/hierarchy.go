@@ -13,16 +13,16 @@ func init() {
 	// consolidatedDocs(key, bytes, v3) → {key: Uint8Array}: the documents of
 	// a consolidated metadata file (v2 .zmetadata, or a v3 root zarr.json)
 	// by store key, each as its writer wrote it (withConsolidatedMetadata).
-	handleAsync("consolidatedDocs", func(a []js.Value) (js.Value, error) {
-		key := a[0].String()
-		data, ok, err := bytesFromJS(key, a[1])
+	handleAsync("consolidatedDocs", "", func(c *bridgeCall) (js.Value, error) {
+		key := c.a[0].String()
+		data, ok, err := bytesFromJS(key, c.a[1])
 		if err != nil {
 			return js.Value{}, err
 		}
 		if !ok {
 			return js.Value{}, errs.New(errs.NotFound, key, "no consolidated metadata")
 		}
-		docs, err := zarr.ConsolidatedDocuments(key, data, a[2].Truthy())
+		docs, err := zarr.ConsolidatedDocuments(key, data, c.a[2].Truthy())
 		if err != nil {
 			return js.Value{}, err
 		}

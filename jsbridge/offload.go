@@ -384,9 +384,10 @@ func init() {
 	})
 	// decodeBytes(name, config, bytes, max) → Uint8Array: what a worker
 	// runs for the pool.
-	fn("decodeBytes", func(a []js.Value) (js.Value, error) {
+	fn("decodeBytes", "", func(c *bridgeCall) (js.Value, error) {
+		a := c.a
 		name, config := optString(a[0]), optString(a[1])
-		c, err := workerCodec(name, config)
+		dec, err := workerCodec(name, config)
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -398,7 +399,7 @@ func init() {
 		if a[3].Type() == js.TypeNumber {
 			max = a[3].Int()
 		}
-		out, err := c.decodeHere(b, max)
+		out, err := dec.decodeHere(b, max)
 		if err != nil {
 			return js.Value{}, err
 		}

@@ -171,11 +171,13 @@ func lookupRefs(v js.Value) (*refs.Store, error) {
 }
 
 func init() {
+	readRefs = func(v js.Value) (any, error) { return lookupRefs(v) }
 	fn := handleAsync
 	// refOpen(mode, source, options, read, signal) → {id}; mode "url"
 	// (JSON or a Parquet directory, detected), "json" (source: the bytes,
 	// compressed or not) or "parquet".
-	fn("refOpen", func(a []js.Value) (js.Value, error) {
+	fn("refOpen", "", func(c *bridgeCall) (js.Value, error) {
+		a := c.a
 		mode := optString(a[0])
 		if a[3].Type() != js.TypeFunction {
 			return js.Value{}, errs.New(errs.Store, "", "refOpen needs a read function")
@@ -184,11 +186,10 @@ func init() {
 		if err != nil {
 			return js.Value{}, err
 		}
-		ctx, done, err := callContext(a[4])
-		if err != nil {
+		if err := callSignal(c, 4); err != nil {
 			return js.Value{}, err
 		}
-		defer done()
+		ctx := c.ctx
 		var s *refs.Store
 		switch mode {
 		case "url":
@@ -209,7 +210,7 @@ func init() {
 			return js.Value{}, errs.New(errs.Store, mode, "unknown reference source")
 		}
 		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
+			return js.Value{}, err
 		}
 		o := jsObject.New()
 		o.Set("id", keep(s))
@@ -218,23 +219,10 @@ func init() {
 	// refLookup(id, key, signal) → where a key's bytes are: {inline: true,
 	// length} or {url, fetchUrl, offset, length} (length -1: the whole
 	// file); undefined for a key without a reference.
-	fn("refLookup", func(a []js.Value) (js.Value, error) {
-		s, err := lookupRefs(a[0])
+	fn("refLookup", inRefs+inKey+inSignal, func(c *bridgeCall) (js.Value, error) {
+		r, ok, err := c.handle.(*refs.Store).Lookup(c.ctx, c.key)
 		if err != nil {
 			return js.Value{}, err
-		}
-		key, err := goKey(a[1])
-		if err != nil {
-			return js.Value{}, err
-		}
-		ctx, done, err := callContext(a[2])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
-		r, ok, err := s.Lookup(ctx, key)
-		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
 		}
 		if !ok {
 			return js.Undefined(), nil

@@ -116,7 +116,8 @@ func intFromJS(v js.Value, what string) (int, error) {
 }
 
 // arrayAndSelection reads the (array handle, selection) pair that starts
-// the arguments of get, set and planRead.
+// the arguments of planRead (the async calls read theirs through
+// bridgeCall).
 func arrayAndSelection(a []js.Value) (*zarr.Array, zarr.Selection, error) {
 	arr, err := lookupArray(a[0])
 	if err != nil {

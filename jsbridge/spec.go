@@ -24,26 +24,23 @@ func init() {
 	// JSON text of a TensorStore spec or a TensorStore URL; store, when an
 	// object, is the kvstore (a JS store the spec could not name);
 	// openKvStore(kv) returns the JS store of a file or http kvstore.
-	handleAsync("openSpec", func(a []js.Value) (js.Value, error) {
-		ctx, done, err := callContext(a[3])
-		if err != nil {
-			return js.Value{}, err
-		}
-		defer done()
+	handleAsync("openSpec", inAny+inAny+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {
+		ctx := c.ctx
 		var opt zarr.SpecOptions
-		if a[1].Type() == js.TypeObject {
-			if opt.Store, err = newStore(a[1]); err != nil {
+		if c.a[1].Type() == js.TypeObject {
+			var err error
+			if opt.Store, err = newStore(c.a[1]); err != nil {
 				return js.Value{}, err
 			}
 		}
-		if open := a[2]; open.Type() == js.TypeFunction {
+		if open := c.a[2]; open.Type() == js.TypeFunction {
 			opt.OpenKvStore = func(ctx context.Context, kv *tsspec.KvStore) (zarr.Store, error) {
 				return openJSKvStore(ctx, open, kv)
 			}
 		}
-		arr, err := zarr.OpenSpecWith(ctx, optString(a[0]), opt)
+		arr, err := zarr.OpenSpecWith(ctx, optString(c.a[0]), opt)
 		if err != nil {
-			return js.Value{}, abortAware(ctx, err)
+			return js.Value{}, err
 		}
 		return nodeInfo(arr), nil
 	})
@@ -104,7 +101,7 @@ func jsonToJS(v any) js.Value {
 
 func init() {
 	// memoryKvStore() → handle of the store behind the "memory" kvstore.
-	handleAsync("memoryKvStore", func([]js.Value) (js.Value, error) {
+	handleAsync("memoryKvStore", "", func(*bridgeCall) (js.Value, error) {
 		return js.ValueOf(keep(zarr.Store(zarr.MemoryKvStore()))), nil
 	})
 }

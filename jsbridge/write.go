@@ -18,36 +18,31 @@ import (
 
 func init() {
 	// set(id, selection, value, signal)
-	handleAsync("set", func(a []js.Value) (js.Value, error) {
-		arr, sel, err := arrayAndSelection(a)
-		if err != nil {
-			return js.Value{}, err
-		}
+	handleAsync("set", inArray+inSelection, func(c *bridgeCall) (js.Value, error) {
+		arr, sel := c.arr, c.sel
 		selShape, err := arr.SelectionShape(sel)
 		if err != nil {
 			return js.Value{}, err
 		}
-		v, err := valueToND(arr.DType(), a[2], selShape)
+		v, err := valueToND(arr.DType(), c.a[2], selShape)
 		if err != nil {
 			return js.Value{}, err
 		}
-		ctx, done, err := callContext(a[3])
-		if err != nil {
+		// The context after the value is checked (a bad value fails with
+		// its error even when the signal has aborted).
+		if err := callSignal(c, 3); err != nil {
 			return js.Value{}, err
 		}
-		defer done()
-		if err := arr.Write(ctx, sel, v); err != nil {
-			return js.Value{}, abortAware(ctx, err)
+		if err := arr.Write(c.ctx, sel, v); err != nil {
+			return js.Value{}, err
 		}
 		return js.Undefined(), nil
 	})
 	// resize(id, shape, {expandOnly, shrinkOnly, resizeMetadataOnly}) →
 	// array info; a null in shape keeps that dimension.
-	handleAsync("resize", func(a []js.Value) (js.Value, error) {
-		arr, err := lookupArray(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
+	handleAsync("resize", inArray, func(c *bridgeCall) (js.Value, error) {
+		a, arr := c.a, c.arr
+		var err error
 		shape := make([]int, a[1].Length())
 		for i := range shape {
 			shape[i] = -1
@@ -69,17 +64,15 @@ func init() {
 		return arrayInfo(arr, jsObject.New()), nil
 	})
 	// setAttrs(id, json, merge) → attrs
-	handleAsync("setAttrs", func(a []js.Value) (js.Value, error) {
-		n, err := lookup(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
+	handleAsync("setAttrs", inNode, func(c *bridgeCall) (js.Value, error) {
+		n := c.node
 		var attrs map[string]any
-		if err := jsonx.Unmarshal([]byte(a[1].String()), &attrs); err != nil {
+		if err := jsonx.Unmarshal([]byte(c.a[1].String()), &attrs); err != nil {
 			return js.Value{}, errs.Wrap(errs.InvalidMetadata, n.Path(), err, "attributes")
 		}
 		ctx := context.Background()
-		merge := a[2].Truthy()
+		merge := c.a[2].Truthy()
+		var err error
 		switch x := n.(type) {
 		case *zarr.Array:
 			if merge {
@@ -102,12 +95,9 @@ func init() {
 	// create(store, optionsJSON) → node info; the options object is matched
 	// to zarr.ArrayOptions field by field (case-insensitive), so options the
 	// engine adds (codecs, chunk key encodings, ...) pass straight through.
-	handleAsync("create", func(a []js.Value) (js.Value, error) {
-		s, err := newStore(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
-		path, opt, err := arrayOptions(a[1].String())
+	handleAsync("create", inStore, func(c *bridgeCall) (js.Value, error) {
+		s := c.store
+		path, opt, err := arrayOptions(c.a[1].String())
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -117,13 +107,10 @@ func init() {
 		}
 		return nodeInfo(arr), nil
 	})
-	handleAsync("createGroup", func(a []js.Value) (js.Value, error) {
-		s, err := newStore(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
+	handleAsync("createGroup", inStore, func(c *bridgeCall) (js.Value, error) {
+		s := c.store
 		var opt zarr.GroupOptions
-		path, err := decodeOptions(a[1].String(), &opt)
+		path, err := decodeOptions(c.a[1].String(), &opt)
 		if err != nil {
 			return js.Value{}, err
 		}
@@ -135,13 +122,10 @@ func init() {
 	})
 	// consolidate(store, path) → group info: writes consolidated metadata
 	// for the hierarchy at path, then opens the group through it.
-	handleAsync("consolidate", func(a []js.Value) (js.Value, error) {
-		s, err := newStore(a[0])
-		if err != nil {
-			return js.Value{}, err
-		}
+	handleAsync("consolidate", inStore, func(c *bridgeCall) (js.Value, error) {
+		s := c.store
 		ctx := context.Background()
-		path := optString(a[1])
+		path := optString(c.a[1])
 		if err := zarr.Consolidate(ctx, s, path); err != nil {
 			return js.Value{}, err
 		}
