@@ -14,30 +14,8 @@ import { promises as fs } from "node:fs";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { direct, directStats } from "../../npm/lib/direct.js";
+import { withDirect, outcome } from "./direct-helpers.mjs";
 import { repoRoot, sharedDir, loadCases, exists } from "./helpers.mjs";
-
-/** Runs fn with the direct path on (true) or off. */
-async function withDirect(on, fn) {
-  const was = direct.enabled;
-  direct.enabled = on;
-  try {
-    return await fn();
-  } finally {
-    direct.enabled = was;
-  }
-}
-
-/** A read's outcome, comparable: {data bytes or values, shape, stride} or {error code, message, where}. */
-async function outcome(fn) {
-  try {
-    const r = await fn();
-    const d = r.data;
-    const data = ArrayBuffer.isView(d) ? Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString("hex") : JSON.stringify(d, (_, v) => (typeof v === "bigint" ? `${v}n` : v));
-    return { type: d?.constructor?.name, data, shape: r.shape, stride: r.stride };
-  } catch (e) {
-    return { error: e.code, message: e.message, where: e.where };
-  }
-}
 
 const gets = (store) => directStats(store)?.get ?? 0;
 

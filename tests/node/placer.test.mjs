@@ -7,7 +7,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import * as zarr from "../../npm/index.js";
-import { direct } from "../../npm/lib/direct.js";
+import { withDirect } from "./direct-helpers.mjs";
 import { placerStats } from "../../npm/lib/place.js";
 
 const enc = new TextEncoder();
@@ -50,15 +50,7 @@ function heldStore(n, { reject = () => false } = {}) {
 }
 
 /** Runs fn with the direct path off: the engine reads, through the placer. */
-async function engineReads(fn) {
-  const was = direct.enabled;
-  direct.enabled = false;
-  try {
-    return await fn();
-  } finally {
-    direct.enabled = was;
-  }
-}
+const engineReads = (fn) => withDirect(false, fn);
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 
