@@ -99,25 +99,65 @@ EXPORT("inflate_grow") long inflate_grow(int gzip, unsigned char *src, unsigned 
 // decodes those, and reports the errors.
 typedef unsigned u32a __attribute__((aligned(1)));
 typedef unsigned short u16a __attribute__((aligned(1)));
+typedef unsigned long long u64a __attribute__((aligned(1)));
 
 static inline unsigned rd32(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (unsigned)p[3] << 24; }
 
+// Byte unshuffle: src holds byte b of every element in its b-th stream of
+// n bytes; dst gets the elements back. For typesize 2, 4 and 8, 8 elements
+// at a time with 64-bit loads from each stream and a byte transpose in
+// registers (shifts and masks: the module must load without SIMD).
+#define M8 0x00ff00ff00ff00ffULL
+#define M16 0x0000ffff0000ffffULL
+#define M32 0x00000000ffffffffULL
 static void unshuffle(int ts, unsigned char *dst, const unsigned char *src, size_t size) {
-  size_t n = size / ts, i;
-  if (ts == 4) {
-    const unsigned char *a = src, *b = src + n, *c = src + 2 * n, *d = src + 3 * n;
-    u32a *o = (u32a *)dst;
-    for (i = 0; i < n; i++) o[i] = a[i] | b[i] << 8 | c[i] << 16 | (unsigned)d[i] << 24;
-  } else if (ts == 2) {
-    u16a *o = (u16a *)dst;
-    for (i = 0; i < n; i++) o[i] = src[i] | src[n + i] << 8;
-  } else if (ts == 8) {
-    u32a *o = (u32a *)dst;
-    const unsigned char *s = src;
-    for (i = 0; i < n; i++, s++) {
-      o[2 * i] = s[0] | s[n] << 8 | s[2 * n] << 16 | (unsigned)s[3 * n] << 24;
-      o[2 * i + 1] = s[4 * n] | s[5 * n] << 8 | s[6 * n] << 16 | (unsigned)s[7 * n] << 24;
+  size_t n = size / ts, i = 0;
+  if (ts == 2) {
+    const unsigned char *a = src, *b = src + n;
+    u64a *o = (u64a *)dst;
+    for (; i + 8 <= n; i += 8, o += 2) {
+      unsigned long long x = *(const u64a *)(a + i), y = *(const u64a *)(b + i);
+      // spread 4 bytes into the low byte of 4 16-bit slots, twice per stream
+      unsigned long long xl = x & M32, xh = x >> 32, yl = y & M32, yh = y >> 32;
+      xl = (xl | xl << 16) & M16, xl = (xl | xl << 8) & M8;
+      xh = (xh | xh << 16) & M16, xh = (xh | xh << 8) & M8;
+      yl = (yl | yl << 16) & M16, yl = (yl | yl << 8) & M8;
+      yh = (yh | yh << 16) & M16, yh = (yh | yh << 8) & M8;
+      o[0] = xl | yl << 8;
+      o[1] = xh | yh << 8;
     }
+    for (; i < n; i++) ((u16a *)dst)[i] = a[i] | b[i] << 8;
+  } else if (ts == 4) {
+    const unsigned char *a = src, *b = src + n, *c = src + 2 * n, *d = src + 3 * n;
+    u64a *o = (u64a *)dst;
+    for (; i + 8 <= n; i += 8, o += 4) {
+      unsigned long long x0 = *(const u64a *)(a + i), x1 = *(const u64a *)(b + i);
+      unsigned long long x2 = *(const u64a *)(c + i), x3 = *(const u64a *)(d + i), t;
+      // transpose 2×2 blocks of bytes, then of 16-bit units: x_r holds
+      // element r's bytes in its low and element r+4's in its high half
+      t = ((x0 >> 8) ^ x1) & M8, x1 ^= t, x0 ^= t << 8;
+      t = ((x2 >> 8) ^ x3) & M8, x3 ^= t, x2 ^= t << 8;
+      t = ((x0 >> 16) ^ x2) & M16, x2 ^= t, x0 ^= t << 16;
+      t = ((x1 >> 16) ^ x3) & M16, x3 ^= t, x1 ^= t << 16;
+      o[0] = (x0 & M32) | x1 << 32;
+      o[1] = (x2 & M32) | x3 << 32;
+      o[2] = x0 >> 32 | (x1 & ~M32);
+      o[3] = x2 >> 32 | (x3 & ~M32);
+    }
+    for (; i < n; i++) ((u32a *)dst)[i] = a[i] | b[i] << 8 | c[i] << 16 | (unsigned)d[i] << 24;
+  } else if (ts == 8) {
+    u64a *o = (u64a *)dst;
+    for (; i + 8 <= n; i += 8, o += 8) {
+      unsigned long long x[8], t;
+      for (int r = 0; r < 8; r++) x[r] = *(const u64a *)(src + r * n + i);
+      // an 8×8 byte transpose: blocks of 1, 2 then 4 bytes
+      for (int r = 0; r < 8; r += 2) t = ((x[r] >> 8) ^ x[r + 1]) & M8, x[r + 1] ^= t, x[r] ^= t << 8;
+      for (int r = 0; r < 8; r += r & 1 ? 3 : 1) t = ((x[r] >> 16) ^ x[r + 2]) & M16, x[r + 2] ^= t, x[r] ^= t << 16;
+      for (int r = 0; r < 4; r++) t = ((x[r] >> 32) ^ x[r + 4]) & M32, x[r + 4] ^= t, x[r] ^= t << 32;
+      for (int r = 0; r < 8; r++) o[r] = x[r];
+    }
+    for (; i < n; i++)
+      for (int b = 0; b < 8; b++) dst[i * 8 + b] = src[b * n + i];
   } else {
     for (int b = 0; b < ts; b++)
       for (i = 0; i < n; i++) dst[i * ts + b] = src[b * n + i];
@@ -127,70 +167,44 @@ static void unshuffle(int ts, unsigned char *dst, const unsigned char *src, size
 
 // A raw LZ4 block (Blosc's lz4 and lz4hc streams) decoded into exactly nd
 // bytes: nd, or -1. It accepts what zarr/blosc's lz4Decode accepts (also a
-// block that ends right after a match) and nothing else.
-// Copies a match of ml bytes from off bytes back (they may overlap: the
-// pattern repeats).
-static inline void lz4_match(unsigned char *d, size_t off, size_t ml) {
-  const unsigned char *m = d - off;
-  if (off >= ml) {
-    memcpy(d, m, ml);
-  } else if (off >= 8) { // (8 bytes at a time: each load sees what earlier stores wrote)
-    size_t k = 0;
-    for (; k + 8 <= ml; k += 8) memcpy(d + k, m + k, 8);
-    for (; k < ml; k++) d[k] = m[k];
-  } else {
-    for (size_t k = 0; k < ml; k++) d[k] = m[k];
+// block that ends right after a match) and nothing else, and never reads
+// or writes outside src[0:ns] and dst[0:nd]: every bound is checked before
+// a copy; copies that move whole 8 or 16 bytes (writing past the run's end,
+// bytes a later sequence overwrites) run only where that much room is left
+// in both buffers, exact copies elsewhere.
+
+// An extended length: adds bytes to *len while they are 255; 0 when the
+// input ends first or *len passes bound (the caller checks the exact bound).
+static inline int lz4_len(const unsigned char *src, size_t ns, size_t *si, size_t *len, size_t bound) {
+  for (;;) {
+    if (*si >= ns) return 0;
+    unsigned c = src[(*si)++];
+    *len += c;
+    if (c != 255) return 1;
+    if (*len > bound) return 0;
   }
 }
+
+#define COPY8(d, s) memcpy((d), (s), 8)
+#define COPY16(d, s) (memcpy((d), (s), 8), memcpy((d) + 8, (s) + 8, 8))
 
 static long lz4_block(unsigned char *dst, size_t nd, const unsigned char *src, size_t ns) {
   size_t si = 0, di = 0;
   while (si < ns) {
     unsigned tok = src[si++];
     size_t lit = tok >> 4;
-    // Fast path (as lz4Decode's): a short literal run and a short match
-    // with room on both sides to copy 16 and 18 bytes whole.
-    if (lit < 15 && ns - si >= 18 && nd - di >= 16) {
-      memcpy(dst + di, src + si, 8);
-      memcpy(dst + di + 8, src + si + 8, 8);
-      di += lit;
-      si += lit;
-      size_t off = src[si] | src[si + 1] << 8;
-      si += 2;
-      size_t ml = (tok & 15) + 4;
-      if (ml < 19 && off >= 8 && off <= di && nd - di >= 18) {
-        unsigned char *d = dst + di;
-        memcpy(d, d - off, 8);
-        memcpy(d + 8, d - off + 8, 8);
-        memcpy(d + 16, d - off + 16, 2);
-        di += ml;
-        continue;
-      }
-      if (ml == 19) {
-        for (;;) {
-          if (si >= ns) return -1;
-          unsigned c = src[si++];
-          ml += c;
-          if (c != 255) break;
-          if (ml > nd) return -1;
-        }
-      }
-      if (off == 0 || off > di || ml > nd - di) return -1;
-      lz4_match(dst + di, off, ml);
-      di += ml;
-      continue;
-    }
-    if (lit == 15) {
-      for (;;) {
-        if (si >= ns) return -1;
-        unsigned c = src[si++];
-        lit += c;
-        if (c != 255) break;
-        if (lit > ns) return -1;
-      }
-    }
+    if (lit == 15 && !lz4_len(src, ns, &si, &lit, ns)) return -1;
     if (lit > ns - si || lit > nd - di) return -1;
-    memcpy(dst + di, src + si, lit);
+    // Literals: 16 bytes at a time while both sides have room for the
+    // rounded-up run, else exactly.
+    if (ns - si >= lit + 16 && nd - di >= lit + 16) {
+      unsigned char *d = dst + di;
+      const unsigned char *s = src + si;
+      COPY16(d, s);
+      for (size_t k = 16; k < lit; k += 16) COPY16(d + k, s + k);
+    } else {
+      memcpy(dst + di, src + si, lit);
+    }
     di += lit;
     si += lit;
     if (si == ns) {
@@ -201,18 +215,26 @@ static long lz4_block(unsigned char *dst, size_t nd, const unsigned char *src, s
     size_t off = src[si] | src[si + 1] << 8;
     si += 2;
     size_t ml = (tok & 15) + 4;
-    if (ml == 19) {
-      for (;;) {
-        if (si >= ns) return -1;
-        unsigned c = src[si++];
-        ml += c;
-        if (c != 255) break;
-        if (ml > nd) return -1;
-      }
-    }
+    if (ml == 19 && !lz4_len(src, ns, &si, &ml, nd)) return -1;
     if (off == 0 || off > di || ml > nd - di) return -1;
-    lz4_match(dst + di, off, ml);
+    unsigned char *d = dst + di;
+    const unsigned char *m = d - off;
     di += ml;
+    if (nd - di < 16) { // near the end: byte by byte (the pattern repeats when off < ml)
+      for (size_t k = 0; k < ml; k++) d[k] = m[k];
+    } else if (off >= 16) { // each 16-byte load sees only bytes already written
+      COPY16(d, m);
+      for (size_t k = 16; k < ml; k += 16) COPY16(d + k, m + k);
+    } else if (off >= 8) {
+      COPY8(d, m);
+      for (size_t k = 8; k < ml; k += 8) COPY8(d + k, m + k);
+    } else {
+      // off < 8: the first 8 bytes one by one, then 8 at a time from a
+      // distance that is a multiple of off and at least 8 (the pattern's)
+      for (size_t k = 0; k < 8; k++) d[k] = m[k];
+      size_t p = off * ((8 + off - 1) / off);
+      for (size_t k = 8; k < ml; k += 8) COPY8(d + k, d + k - p);
+    }
   }
   return di == nd ? (long)di : -1;
 }

@@ -172,7 +172,12 @@ test("on damaged Blosc chunks the module declines or agrees with the engine, and
   assert.ok(rejected > 100 && agreed > 0);
 });
 
-test("on random LZ4 streams the module and the engine accept the same ones, with the same bytes", async (t) => {
+// Random LZ4 streams in Blosc chunks decoded by the engine and by the
+// module: both accept the same ones, with the same bytes. long: more
+// sequences, offsets of 1 to 20 half the time (overlapping matches of
+// every short period, the module's 8- and 16-byte copies) and declared
+// sizes that end the output within a few bytes of the last copies.
+async function lz4Agreement(t, { count, long }) {
   assert.ok(await loadCodecs());
   const store = new zarr.MemoryStore();
   // (an array per decoded size: the engine checks the chunk's size)
@@ -181,7 +186,7 @@ test("on random LZ4 streams the module and the engine accept the same ones, with
     if (!arrays.has(n)) arrays.set(n, await zarr.create(store, { path: `/lz4-${n}`, shape: [n], chunks: [n], dtype: "|u1", zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 0, blocksize: 0 } }));
     return arrays.get(n);
   };
-  let seed = 99;
+  let seed = long ? 7 : 99;
   const rnd = (n) => {
     // (mulberry32)
     seed = (seed + 0x6d2b79f5) >>> 0;
@@ -196,7 +201,7 @@ test("on random LZ4 streams the module and the engine accept the same ones, with
   const stream = () => {
     const out = [];
     let produced = 0;
-    const nseq = 1 + rnd(4);
+    const nseq = long ? 1 + rnd(40) : 1 + rnd(4);
     for (let q = 0; q < nseq; q++) {
       const lit = rnd(5) === 0 ? 15 + rnd(280) : rnd(15);
       const ml = rnd(5) === 0 ? 19 + rnd(280) : 4 + rnd(15);
@@ -213,7 +218,7 @@ test("on random LZ4 streams the module and the engine accept the same ones, with
         if (rnd(4) !== 0) out[at] &= 0xf0; // literals only at the end (else a match length with no match)
         break;
       }
-      const off = rnd(3) === 0 ? rnd(4) : 1 + rnd(Math.max(1, produced + 2));
+      const off = long && rnd(2) === 0 ? 1 + rnd(20) : rnd(3) === 0 ? rnd(4) : 1 + rnd(Math.max(1, produced + 2));
       out.push(off & 0xff, off >> 8);
       if (ml >= 19) {
         let r = ml - 19;
@@ -228,7 +233,7 @@ test("on random LZ4 streams the module and the engine accept the same ones, with
   let same = 0;
   let rejected = 0;
   let skipped = 0;
-  for (let k = 0; k < 3000; k++) {
+  for (let k = 0; k < count; k++) {
     const [body, N] = stream();
     if (body.length === 0 || body.length === N) {
       skipped++;
@@ -257,7 +262,11 @@ test("on random LZ4 streams the module and the engine accept the same ones, with
   }
   t.diagnostic(`${same} streams decoded alike, ${rejected} rejected by both, ${skipped} skipped`);
   assert.ok(same > 20 && rejected > 100, `${same} decoded, ${rejected} rejected: the streams do not reach both sides`);
-});
+}
+
+test("on random LZ4 streams the module and the engine accept the same ones, with the same bytes", (t) => lz4Agreement(t, { count: 3000 }));
+
+test("on long random LZ4 streams with short offsets the module and the engine agree", (t) => lz4Agreement(t, { count: 1500, long: true }));
 
 test("pooled reads of Blosc arrays (shared and transfer) equal the engine's; a corrupt chunk is the engine's CODEC error", async () => {
   const store = new zarr.MemoryStore();
