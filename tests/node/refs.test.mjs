@@ -198,8 +198,10 @@ describe("ReferenceStore: coalescing and concurrency, counted in requests", () =
     t.diagnostic(`maxGap -1: ${ranges.length} requests, at most ${maxInFlight} in flight, ${ms.toFixed(0)} ms with a 30 ms server`);
     assert.equal(ranges.length, 10);
     assert.deepEqual(new Set(ranges), new Set(Array.from({ length: 10 }, (_, i) => `bytes=${1000 + 20 * i}-${1019 + 20 * i}`)));
+    // concurrency as the server counted it (requests it held at once); the
+    // time is only reported: on a busy machine the client's own overhead
+    // alone can exceed ten 30 ms round trips
     assert.ok(maxInFlight >= 5, `max in flight ${maxInFlight}`);
-    assert.ok(ms < 10 * 30, `${ms} ms: the requests were not concurrent`);
   });
 
   test("window: -1 fetches every read on its own; a longer window still merges", async () => {
