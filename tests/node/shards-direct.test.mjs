@@ -19,6 +19,24 @@ import { shardStats } from "../../npm/lib/shards.js";
 import { repoRoot, sharedDir, exists, startServer } from "./helpers.mjs";
 import { twoShardVersions, alternatingRoutes, versionOf, window, valueA, valueB } from "./versions.mjs";
 
+/** Reads the versions' window n times: one version (good), CONFLICT, anything else (wrong), and how many reads the sharded direct path placed. */
+async function readVersions(arr, n) {
+  const out = { good: 0, conflicts: 0, wrong: 0, placed: 0 };
+  for (let i = 0; i < n; i++) {
+    const before = shardStats.placed;
+    try {
+      const { data } = await arr.get(window);
+      if (versionOf(data)) out.good++;
+      else out.wrong++;
+    } catch (e) {
+      if (e.code === "CONFLICT") out.conflicts++;
+      else out.wrong++;
+    }
+    if (shardStats.placed > before) out.placed++;
+  }
+  return out;
+}
+
 /** The read with the path on and off: both outcomes, and whether this path finished it. */
 async function both(arr, sel) {
   const before = shardStats.placed;
@@ -254,20 +272,7 @@ describe("a shard that changes while the direct path reads it", () => {
     };
     const run = async (store) => {
       const arr = await zarr.open(store, { path: "a", kind: "array" });
-      const out = { good: 0, conflicts: 0, wrong: 0, placed: 0 };
-      for (let i = 0; i < 100; i++) {
-        const before = shardStats.placed;
-        try {
-          const { data } = await arr.get(window);
-          if (versionOf(data)) out.good++;
-          else out.wrong++;
-        } catch (e) {
-          if (e.code === "CONFLICT") out.conflicts++;
-          else out.wrong++;
-        }
-        if (shardStats.placed > before) out.placed++;
-      }
-      return out;
+      return readVersions(arr, 100);
     };
     const r = await run(swapping(true));
     assert.equal(r.wrong, 0, JSON.stringify(r));
@@ -339,19 +344,7 @@ describe("a shard that changes while the direct path reads it", () => {
     const server = await startServer(os.tmpdir(), { routes: alternatingRoutes("/v", v, stats) });
     try {
       const arr = await zarr.open(new zarr.FetchStore(`${server.url}/v/`), { path: "a", kind: "array" });
-      const out = { good: 0, conflicts: 0, wrong: 0, placed: 0 };
-      for (let i = 0; i < 60; i++) {
-        const before = shardStats.placed;
-        try {
-          const { data } = await arr.get(window);
-          if (versionOf(data)) out.good++;
-          else out.wrong++;
-        } catch (e) {
-          if (e.code === "CONFLICT") out.conflicts++;
-          else out.wrong++;
-        }
-        if (shardStats.placed > before) out.placed++;
-      }
+      const out = await readVersions(arr, 60);
       t.diagnostic(`${JSON.stringify(out)}; 412 answers: ${stats.preconditionFailed ?? 0}`);
       assert.equal(out.wrong, 0);
       assert.ok(out.placed >= 5, `${out.placed} reads placed directly`);
