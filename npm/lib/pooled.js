@@ -1,8 +1,11 @@
 // Pooled reads: with a pool of decode workers (useWorkers), a read of many
 // compressed chunks is decoded by the workers, each writing its chunks
-// straight into the result, while this thread only fetches stored bytes,
-// hands them over and counts what came back: one message each way per
-// chunk. The engine plans the read (jsbridge/pooled.go): which chunks, their
+// straight into the result, and by this thread: it fetches the stored
+// bytes, keeps each worker a few chunks ahead (in batches: one message per
+// worker for the chunks that arrive together) and decodes the others
+// itself with the decoders module, as a read without the pool does. It
+// uses one worker fewer than the machine has cores (on 2 cores: one worker
+// and this thread). The engine plans the read (jsbridge/pooled.go): which chunks, their
 // keys, where each lands; it declines what it must read itself (a chunk
 // cache, a spec, a part of a shard, a store of the engine, a data type
 // converted on its way out), and then the read goes through the engine on
@@ -20,6 +23,7 @@
 import { currentPool } from "./workers.js";
 import { bridgeIfRunning } from "./runtime.js";
 import { ReadPlan } from "./plan.js";
+import { codecsExports, decodeTo, loadCodecs } from "./codecs.js";
 
 /**
  * Compressors whose chunks are worth a worker: decoding takes longer than
@@ -86,61 +90,47 @@ export async function pooledGet(arr, sel, signal, concurrency) {
   });
   const store = plan.store;
   const opts = signal ? { signal } : undefined;
-  // Chunks fetched or in the workers at once: the read's (or the store's)
-  // concurrency, else enough to keep each worker 16 chunks ahead (so a
-  // calling thread the machine's load keeps waiting does not leave the
-  // workers idle); and no new fetch beyond 64 MiB of stored bytes in flight.
-  const limit = Number(concurrency) > 0 ? Number(concurrency) : Math.max(16, 16 * pool.workers.length);
+  const n = keys.length;
+  // The calling thread decodes too (with the decoders module, as a read
+  // without the pool does): each worker is kept `depth` chunks ahead, and
+  // the chunks fetched beyond that are decoded here, one a turn of the
+  // event loop (so the workers' answers, and their next chunks, are not
+  // held up by a run of decodes here).
+  const decoder = plan.decoder;
+  let here = tuning.here && !!decoder && codecsExports() !== null;
+  if (tuning.here && decoder && !here) loadCodecs(); // (for the next read)
+  let depth = here ? tuning.depth : Infinity;
+  // The workers this read uses, least busy first: with this thread
+  // decoding too, one fewer than the machine's cores (on 2 cores, one
+  // worker and this thread: a third thread decoding on 2 cores only takes
+  // turns with the other two).
+  // (ties in turn: one read after another spreads over the pool)
+  const turn = pool.turn++;
+  const all = pool.workers.length;
+  const alive = Array.from({ length: all }, (_, i) => pool.workers[(turn + i) % all])
+    .filter((w) => w.alive)
+    .sort((a, b) => a.pending.size - b.pending.size);
+  const use = tuning.workers > 0 ? tuning.workers : here ? Math.max(1, pool.cores - 1) : alive.length;
+  const workers = alive.slice(0, use);
+  // Chunks fetched, waiting or decoding at once: the read's (or the
+  // store's) concurrency, else enough to keep each worker 16 chunks ahead
+  // (so a calling thread the machine's load keeps waiting does not leave
+  // the workers idle) and as many more for this thread; and no new fetch
+  // beyond 64 MiB of stored bytes in flight.
+  const limit = Number(concurrency) > 0 ? Number(concurrency) : Math.max(16 * pool.workers.length, (workers.length + 1) * Math.min(depth, 16));
   const maxBytes = 64 << 20;
-  let inFlight = 0;
-
-  /** One chunk: fetched here, decoded by a worker (or here, by the engine, when no worker can). */
-  const chunk = async (i) => {
-    let bytes;
-    try {
-      bytes = await store.get(keys[i], opts);
-    } catch {
-      throw new Fallback();
-    }
-    if (bytes === undefined || bytes === null) return; // the fill value stands (already there)
-    if (!(bytes instanceof Uint8Array)) throw new Fallback();
-    inFlight += bytes.length;
-    try {
-      await decode(i, bytes);
-    } finally {
-      inFlight -= bytes.length;
-    }
-  };
-  const decode = async (i, bytes) => {
-    const geometry = rp.geometry(i);
-    const coords = rp.coords(i);
-    // A copy goes to the worker (the store's own bytes stay where they
-    // are): into the arena the workers share, else a message of its own.
-    const block = shared ? pool.arena.put(bytes) : null;
-    let answer;
-    if (block) {
-      try {
-        answer = await pool.queue({ read, at: block.at, length: bytes.length, geometry, coords }, []);
-      } finally {
-        pool.arena.free(block); // (the worker is done with it: it answered)
-      }
-    } else {
-      const copy = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? null : bytes.slice();
-      answer = await pool.queue({ read, bytes: copy ?? bytes, geometry, coords }, copy ? [copy.buffer] : []);
-    }
-    if (answer?.ok) {
-      if (!shared) rp.place(out, i, answer.data);
-      return;
-    }
-    // The engine decodes it here: its result, or its error.
-    await rp.placeByEngine(arr, out, i, bytes);
-  };
 
   try {
     await new Promise((resolve, reject) => {
-      let next = 0;
-      let running = 0;
+      let next = 0; // the next chunk to fetch
+      let fetching = 0; // fetches pending
+      let busy = 0; // chunks with a worker or the engine
+      let inFlight = 0; // stored bytes fetched and not yet decoded
+      /** Fetched chunks no one decodes yet: [index, stored bytes]. */
+      const ready = [];
+      let readyAt = 0;
       let failed = false;
+      let ticking = false;
       const onAbort = () => fail(new Fallback());
       signal?.addEventListener("abort", onAbort, { once: true });
       const fail = (e) => {
@@ -149,21 +139,152 @@ export async function pooledGet(arr, sel, signal, concurrency) {
         signal?.removeEventListener("abort", onAbort);
         reject(e);
       };
-      const pump = () => {
-        if (failed) return;
-        while (running < limit && next < keys.length && (inFlight < maxBytes || running === 0)) {
-          running++;
-          chunk(next++).then(() => {
-            running--;
-            pump();
-          }, fail);
+      /** The store's answer for chunk i: into ready (none: the fill value stands). */
+      const got = (i, a) => {
+        if (a === undefined || a === null) return true;
+        if (!(a instanceof Uint8Array)) return false;
+        inFlight += a.length;
+        ready.push([i, a]);
+        return true;
+      };
+      const fetchMore = () => {
+        while (!failed && next < n && fetching + (ready.length - readyAt) + busy < limit && (inFlight < maxBytes || fetching + busy === 0)) {
+          const i = next++;
+          let a;
+          try {
+            a = store.get(keys[i], opts);
+          } catch {
+            return fail(new Fallback());
+          }
+          if (a !== null && typeof a === "object" && typeof a.then === "function") {
+            fetching++;
+            a.then(
+              (v) => {
+                if (failed) return;
+                fetching--;
+                if (!got(i, v)) return fail(new Fallback());
+                step();
+              },
+              () => fail(new Fallback()),
+            );
+          } else if (!got(i, a)) {
+            return fail(new Fallback());
+          }
         }
-        if (running === 0 && next >= keys.length) {
+      };
+      /** Chunk i's answer came back from a worker (or the engine decodes it here). */
+      const answered = async (i, bytes, answer) => {
+        if (answer?.ok) {
+          if (!shared) rp.place(out, i, answer.data);
+        } else if (!failed) {
+          // The engine decodes it here: its result, or its error.
+          await rp.placeByEngine(arr, out, i, bytes);
+        }
+      };
+      const toWorker = (w, i, bytes) => {
+        busy++;
+        const geometry = rp.geometry(i);
+        const coords = rp.coords(i);
+        // A copy goes to the worker (the store's own bytes stay where
+        // they are): into the arena the workers share, else a message of
+        // its own.
+        const block = shared ? pool.arena.put(bytes) : null;
+        let p;
+        if (block) {
+          p = pool.queue({ read, at: block.at, length: bytes.length, geometry, coords }, [], w);
+          p.then(() => pool.arena.free(block)); // (the worker is done with it: it answered)
+        } else {
+          const copy = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? null : bytes.slice();
+          p = pool.queue({ read, bytes: copy ?? bytes, geometry, coords }, copy ? [copy.buffer] : [], w);
+        }
+        p.then((answer) => answered(i, bytes, answer))
+          .then(() => {
+            busy--;
+            inFlight -= bytes.length;
+            step();
+          })
+          .catch(fail);
+      };
+      /** Decodes one waiting chunk on this thread. */
+      const tick = () => {
+        ticking = false;
+        if (!here) return step();
+        // (as many as half the chunks the least busy worker has queued:
+        // it still has work when this thread next hears from it)
+        let k = Infinity;
+        for (const w of workers) if (w.alive) k = Math.min(k, w.pending.size);
+        k = k === Infinity ? 4 : Math.max(1, Math.min(tuning.batch, k >> 1));
+        for (; k > 0 && !failed && readyAt < ready.length; k--) if (!decodeHere()) return;
+        step();
+      };
+      /** Decodes the first waiting chunk on this thread; false when the engine decodes it instead. */
+      const decodeHere = () => {
+        const [i, bytes] = ready[readyAt];
+        ready[readyAt++] = null;
+        const size = rp.chunkBytes(i);
+        if (decodeTo(decoder, bytes, size, true, (chunk) => rp.place(out, i, chunk)) === size) {
+          pool.here++;
+          inFlight -= bytes.length;
+          return true;
+        }
+        // Declined (chunks the module does not decode, such as Blosc of
+        // blosclz, or corrupt ones): the engine decodes it here, or reports
+        // why; the rest of the read goes to the workers, whose engines
+        // decode what their module declines.
+        pool.hereDeclined++;
+        here = false;
+        depth = Infinity;
+        busy++;
+        rp.placeByEngine(arr, out, i, bytes).then(() => {
+          busy--;
+          inFlight -= bytes.length;
+          step();
+        }, fail);
+        return false;
+      };
+      /**
+       * The least busy live worker of this read's with room for another
+       * chunk, or null. Towards the end of the read a worker is given no
+       * more than its share of the chunks left, so this thread does not
+       * wait for a long queue of the worker's at the end.
+       */
+      const room = () => {
+        let cap = depth;
+        if (here) cap = Math.min(depth, Math.max(1, Math.ceil((n - next + ready.length - readyAt) / (workers.length + 1))));
+        let w = null;
+        for (const c of workers) if (c.alive && c.pending.size < cap && (!w || c.pending.size < w.pending.size)) w = c;
+        return w;
+      };
+      const step = () => {
+        if (failed) return;
+        fetchMore();
+        if (failed) return;
+        for (let w; readyAt < ready.length && (w = room()); ) {
+          const [i, bytes] = ready[readyAt];
+          ready[readyAt++] = null;
+          toWorker(w, i, bytes);
+        }
+        if (readyAt === ready.length) {
+          ready.length = readyAt = 0;
+        } else if (readyAt > 64) {
+          ready.splice(0, readyAt);
+          readyAt = 0;
+        }
+        if (readyAt < ready.length) {
+          if (!here && !workers.some((w) => w.alive)) return fail(new Fallback());
+          if (here && !ticking) {
+            ticking = true;
+            pool.flush(); // (the workers start on their chunks before this thread decodes)
+            later(tick);
+          }
+          return;
+        }
+        if (next >= n && fetching === 0 && busy === 0) {
           signal?.removeEventListener("abort", onAbort);
           resolve();
         }
       };
-      pump();
+      step();
     });
   } catch (e) {
     if (!(e instanceof Fallback)) throw e;
@@ -177,6 +298,29 @@ export async function pooledGet(arr, sel, signal, concurrency) {
   pool.reads[shared ? "shared" : "transfer"]++;
   return rp.result(buf);
 }
+
+/**
+ * How pooled reads share the work (tests/bench change it to compare):
+ * here, the calling thread decodes too; depth, the chunks each worker is
+ * given ahead; workers, how many of the pool's workers one read uses (0:
+ * all).
+ */
+export const tuning = { here: true, depth: 8, workers: 0, batch: 4 };
+
+/** Runs f in a later turn of the event loop (after the messages that arrived meanwhile). */
+const later = (() => {
+  if (typeof globalThis.setImmediate === "function") return (f) => globalThis.setImmediate(f);
+  if (typeof MessageChannel === "function") {
+    const ch = new MessageChannel();
+    const queue = [];
+    ch.port1.onmessage = () => queue.shift()?.();
+    return (f) => {
+      queue.push(f);
+      ch.port2.postMessage(0);
+    };
+  }
+  return (f) => setTimeout(f, 0);
+})();
 
 /** The read goes to the engine instead. */
 class Fallback extends Error {}

@@ -75,6 +75,7 @@ async function changePool(count, options) {
   // chunk back (transferred) and this thread copies it into the result.
   p.shared = shared === "auto" ? sharedMemory() : shared;
   p.minBytes = minBytes;
+  p.cores = await cores();
   pool = p;
   await bridge();
   // (again for an engine started after one stopped)
@@ -102,12 +103,17 @@ function poolInfo(p) {
     shared: p ? p.shared : false,
     /**
      * Chunks each worker decoded, and how many it gave back (corrupt data,
-     * decoded here instead); reads: pooled reads by how their chunks came
-     * back (shared: written into a SharedArrayBuffer; transfer: transferred
-     * and copied here), and reads left to the engine on this thread.
+     * decoded here instead); here: chunks of pooled reads the calling
+     * thread decoded itself, and hereDeclined those its decoders declined
+     * (the engine decoded them on the calling thread, or reported them);
+     * reads: pooled reads by how their chunks came back (shared:
+     * written into a SharedArrayBuffer; transfer: transferred and copied
+     * here), and reads left to the engine on this thread.
      */
     stats: () => ({
       decoded: p ? p.workers.map((w) => w.decoded) : [],
+      here: p ? p.here : 0,
+      hereDeclined: p ? p.hereDeclined : 0,
       failed: p ? p.workers.reduce((n, w) => n + w.failed, 0) : 0,
       reads: p ? { ...p.reads } : { shared: 0, transfer: 0, engine: 0 },
     }),
@@ -115,13 +121,18 @@ function poolInfo(p) {
 }
 
 async function defaultCount() {
+  return Math.max(1, Math.min(8, await cores()));
+}
+
+/** The machine's cores (2 when it does not say). */
+async function cores() {
   let n = globalThis.navigator?.hardwareConcurrency;
   if (!n && isNode) {
     const osName = "node:os";
     const os = await import(/* @vite-ignore */ osName);
     n = os.availableParallelism?.() ?? os.cpus().length;
   }
-  return Math.max(1, Math.min(8, n || 2));
+  return n || 2;
 }
 
 class Pool {
@@ -130,7 +141,11 @@ class Pool {
     this.nextId = 1;
     this.turn = 0;
     this.shared = false;
+    this.cores = 2;
     this.reads = { shared: 0, transfer: 0, engine: 0 };
+    /** Chunks of pooled reads the calling thread decoded itself, and those its decoders declined (the engine decoded them). */
+    this.here = 0;
+    this.hereDeclined = 0;
   }
 
   /** The least busy live worker (ties in turn), or null. */
@@ -151,15 +166,14 @@ class Pool {
   }
 
   /**
-   * Sends a task to the least busy worker: resolves to the worker's answer
+   * Sends a task to worker w (default: the least busy): resolves to the worker's answer
    * (a message), or null when no worker takes it or the worker died. The
    * message waits for the others queued in the same turn of the event loop
    * (a microtask): each worker gets them in one "chunks" message (m.list),
    * so a burst of chunks costs one message and one wake per worker instead
    * of one per chunk.
    */
-  queue(m, transfer) {
-    const w = this.pick();
+  queue(m, transfer, w = this.pick()) {
     if (!w) return Promise.resolve(null);
     const id = this.nextId++;
     return new Promise((resolve) => {

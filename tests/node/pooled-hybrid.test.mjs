@@ -1,0 +1,112 @@
+// Pooled reads where the calling thread decodes too (npm/lib/pooled.js):
+// in one read, chunks go to the workers and the rest are decoded on the
+// calling thread with the decoders module. Both must have decoded chunks of
+// the same read, and the result must be the engine's (the engine reading on
+// this thread, with the calling thread's direct path switched off), in
+// shared and transfer modes, for stores that answer at once and with
+// promises. A chunk the calling thread's decoder declines is the engine's
+// to decode, or to report.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import * as zarr from "../../npm/index.js";
+import { direct } from "../../npm/lib/direct.js";
+import { tuning } from "../../npm/lib/pooled.js";
+
+const bytesOf = (d) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+
+/** The engine's own read of sel (no pool, no direct path). */
+async function engineRead(arr, sel) {
+  direct.enabled = false;
+  try {
+    return await arr.get(sel, { workers: false });
+  } catch (e) {
+    return e;
+  } finally {
+    direct.enabled = true;
+  }
+}
+
+const compressors = {
+  zstd: { id: "zstd", level: 1 },
+  zlib: { id: "zlib", level: 1 },
+  "blosc-zstd": { id: "blosc", cname: "zstd", clevel: 3, shuffle: 1, blocksize: 0 },
+  "blosc-lz4": { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 },
+};
+
+for (const shared of [true, false]) {
+  const mode = shared ? "shared" : "transfer";
+  describe(`one pooled read decoded by the calling thread and the workers (${mode})`, () => {
+    let pool;
+    before(async () => {
+      pool = await zarr.useWorkers(2, { minBytes: 0, shared });
+    });
+    after(async () => {
+      Object.assign(tuning, { depth: 8 });
+      await zarr.useWorkers(0);
+    });
+
+    test("both decoded chunks of the same read, and the result is the engine's", async (t) => {
+      const store = new zarr.MemoryStore();
+      // A store that answers with promises, over the same map.
+      const later = { get: (key, opts) => new Promise((r) => setImmediate(() => r(store.get(key, opts)))) };
+      const n = 600;
+      const values = Float32Array.from({ length: n * n }, (_, i) => Math.sin(i / 91) * 300 + (i % 17));
+      const sels = [null, [zarr.slice(5, 590), zarr.slice(33, 571)], [zarr.slice(null, null, 4), zarr.slice(2, null, 3)]];
+      for (const [name, compressor] of Object.entries(compressors)) {
+        // 24×24 chunks of 25², a fill value, and a region never written.
+        const arr = await zarr.create(store, { path: name, shape: [n, n], chunks: [25, 25], dtype: "<f4", fillValue: 7, zarrFormat: 2, compressor });
+        await arr.set([zarr.slice(0, 500), null], { data: values.subarray(0, 500 * n), shape: [500, n] });
+        for (const [how, s] of [["at once", store], ["promises", later]]) {
+          const a = s === store ? arr : await zarr.open(s, { path: name, kind: "array" });
+          for (const sel of sels) {
+            const what = `${name}, ${how}, ${JSON.stringify(sel)}`;
+            const before = pool.stats();
+            const pooled = await a.get(sel);
+            const after = pool.stats();
+            const here = after.here - before.here;
+            const workers = after.decoded.reduce((x, d, i) => x + d - before.decoded[i], 0);
+            t.diagnostic(`${what}: calling thread ${here}, workers ${workers} chunks`);
+            assert.equal(after.reads[mode], before.reads[mode] + 1, `${what}: read through the pool`);
+            assert.ok(here > 0, `${what}: the calling thread decoded no chunk`);
+            assert.ok(workers > 0, `${what}: the workers decoded no chunk`);
+            assert.equal(after.failed + after.hereDeclined, before.failed + before.hereDeclined, `${what}: chunks given back`);
+            const engine = await engineRead(a, sel);
+            assert.deepEqual(pooled.shape, engine.shape, `${what}: shape`);
+            assert.equal(pooled.data.buffer instanceof SharedArrayBuffer, shared, `${what}: buffer kind`);
+            assert.ok(Buffer.from(bytesOf(pooled.data)).equals(Buffer.from(bytesOf(engine.data))), `${what}: values differ from the engine's`);
+          }
+        }
+      }
+    });
+
+    test("a chunk the calling thread's decoder declines is the engine's: its values, or its CODEC error", async () => {
+      const store = new zarr.MemoryStore();
+      const arr = await zarr.create(store, { path: "z", shape: [200, 200], chunks: [20, 20], dtype: "<f8", zarrFormat: 2, compressor: { id: "zstd", level: 1 } });
+      await arr.set(null, { data: Float64Array.from({ length: 200 * 200 }, (_, i) => i / 3), shape: [200, 200] });
+      // (no worker gets a chunk until the calling thread's decoder declines
+      // one: from then on the workers decode the rest of the read)
+      Object.assign(tuning, { depth: 0 });
+      try {
+        const good = store.map.get("/z/3.4");
+        const bad = good.slice();
+        bad.fill(0x55, 12);
+        await store.set("/z/3.4", bad);
+        const engine = await engineRead(arr, null);
+        const before = pool.stats();
+        const pooled = await arr.get(null).catch((e) => e);
+        const after = pool.stats();
+        assert.equal(engine.code, "CODEC", engine.message);
+        assert.ok(pooled instanceof zarr.ZarrError, String(pooled));
+        assert.deepEqual([pooled.code, pooled.message, pooled.where], [engine.code, engine.message, engine.where]);
+        assert.equal(after.hereDeclined, before.hereDeclined + 1, "the calling thread's decoder gave the chunk back");
+        assert.ok(after.here > before.here, "the calling thread decoded the chunks before it");
+        await store.set("/z/3.4", good);
+        const whole = await arr.get(null);
+        assert.ok(pool.stats().here > after.here, "the calling thread decodes again in the next read");
+        assert.ok(Buffer.from(bytesOf(whole.data)).equals(Buffer.from(bytesOf((await engineRead(arr, null)).data))));
+      } finally {
+        Object.assign(tuning, { depth: 8 });
+      }
+    });
+  });
+}
