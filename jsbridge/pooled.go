@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/budget"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
@@ -174,60 +175,105 @@ func planRead(a []js.Value) (js.Value, error) {
 	return o, nil
 }
 
-// planShardParts(id, coords, undefined, "parts", geometry, index): the
-// inner chunks one shard of a direct plan with a shard part (the shard at
-// coords; geometry: its 6·ndim numbers of the plan) needs, from the shard's
-// index bytes (zarr.Array.PlanShardParts) → a Float64Array of 2 + 6·ndim
-// numbers per inner chunk: its byte offset and length in the shard, then
-// its geometry in the plan's form (the inner chunk's shape; per dimension
-// in.start, in.step, out.start, out.step, count, out in the read's
-// result), or an error (the read then goes to the engine, which reports
-// it).
+// planShardParts(id, shards, undefined, "parts", undefined, indexes): the
+// inner chunks some shards of a direct plan with a shard part need, from
+// their index bytes (zarr.Array.PlanShardParts), in one call for all the
+// shards a read has to hand (a call into the engine costs far more than
+// planning one shard's parts). shards: a Uint8Array of float64s, per
+// shard its ndim coordinates then its 6·ndim numbers of the plan's
+// geometry; indexes: a Uint8Array of the shards' index bytes, one after
+// the other, each of the same length. → a Float64Array: per shard, the
+// count m of its inner chunks, then m × (2 + 6·ndim) numbers: the byte
+// offset and length in the shard, then the geometry in the plan's form
+// (the inner chunk's shape; per dimension in.start, in.step, out.start,
+// out.step, count, out in the read's result). Or an error, for any shard
+// (the read then goes to the engine, which reports it).
 func planShardParts(a []js.Value) (js.Value, error) {
 	arr, err := lookupArray(a[0])
 	if err != nil {
 		return js.Value{}, err
 	}
-	idx, err := chunkCoords(arr, a[1])
+	shape := arr.Metadata().Shape // the stored grid, whatever view the array has
+	ndim := len(shape)
+	grid := arr.Metadata().Grid.Shape(shape)
+	bad := func(what string) (js.Value, error) {
+		return js.Value{}, errs.New(errs.Selection, arr.Path(), "bad shard parts request: %s", what)
+	}
+	if a[1].Type() != js.TypeObject || !a[1].InstanceOf(jsUint8Array) || a[5].Type() != js.TypeObject || !a[5].InstanceOf(jsUint8Array) {
+		return bad("shards and indexes are Uint8Arrays")
+	}
+	per := 8 * 7 * ndim
+	hb := a[1].Get("byteLength").Int()
+	if ndim == 0 || hb == 0 || hb%per != 0 {
+		return bad("shards")
+	}
+	k := hb / per
+	ib := a[5].Get("byteLength").Int()
+	if ib%k != 0 {
+		return bad("indexes")
+	}
+	head := make([]byte, hb)
+	js.CopyBytesToGo(head, a[1])
+	all, err := budget.Bytes("shard index", ib)
 	if err != nil {
 		return js.Value{}, err
 	}
-	ndim := len(idx)
-	g := a[4]
-	if g.Length() < 6*ndim {
-		return js.Value{}, errs.New(errs.Selection, arr.Path(), "bad shard geometry")
+	js.CopyBytesToGo(all, a[5])
+	num := func(i int) (int, bool) {
+		f := math.Float64frombits(binary.LittleEndian.Uint64(head[8*i:]))
+		n := int(f)
+		return n, float64(n) == f
 	}
-	num := func(i int) int { return g.Index(i).Int() }
+	var res []byte
+	put := func(v int64) { res = binary.LittleEndian.AppendUint64(res, math.Float64bits(float64(v))) }
+	idx := make([]int, ndim)
 	in := make([]nd.Range, ndim)
 	out := make([]nd.Range, ndim)
-	for d := 0; d < ndim; d++ {
-		k := ndim + 5*d
-		in[d] = nd.Range{Start: num(k), Step: num(k + 1), Count: num(k + 4)}
-		out[d] = nd.Range{Start: num(k + 2), Step: num(k + 3), Count: num(k + 4)}
-	}
-	index, _, err := bytesFromJS(arr.ChunkKey(idx), a[5])
-	if err != nil {
-		return js.Value{}, err
-	}
-	parts, inner, err := arr.PlanShardParts(idx, index, in)
-	if err != nil {
-		return js.Value{}, err
-	}
-	res := make([]byte, 0, 8*(2+6*ndim)*len(parts))
-	put := func(v int64) { res = binary.LittleEndian.AppendUint64(res, math.Float64bits(float64(v))) }
-	for _, pt := range parts {
-		put(pt.Offset)
-		put(pt.Length)
-		for d := 0; d < ndim; d++ {
-			put(int64(inner[d]))
+	size := ib / k
+	for s := 0; s < k; s++ {
+		at := s * 7 * ndim
+		for d := range idx {
+			n, ok := num(at + d)
+			if !ok || n < 0 || n >= max(grid[d], 1) {
+				return bad("chunk coordinates")
+			}
+			idx[d] = n
 		}
 		for d := 0; d < ndim; d++ {
-			pi, po := pt.In[d], pt.Out[d]
-			put(int64(pi.Start))
-			put(int64(pi.Step))
-			put(int64(out[d].Start + po.Start*out[d].Step))
-			put(int64(po.Step * out[d].Step))
-			put(int64(pi.Count))
+			g := at + 2*ndim + 5*d
+			var v [5]int
+			for j := range v {
+				n, ok := num(g + j)
+				if !ok {
+					return bad("geometry")
+				}
+				v[j] = n
+			}
+			in[d] = nd.Range{Start: v[0], Step: v[1], Count: v[4]}
+			out[d] = nd.Range{Start: v[2], Step: v[3], Count: v[4]}
+		}
+		parts, inner, err := arr.PlanShardParts(idx, all[s*size:(s+1)*size], in)
+		if err != nil {
+			return js.Value{}, err
+		}
+		if res == nil {
+			res = make([]byte, 0, 8*k*(1+len(parts)*(2+6*ndim)))
+		}
+		put(int64(len(parts)))
+		for _, pt := range parts {
+			put(pt.Offset)
+			put(pt.Length)
+			for d := 0; d < ndim; d++ {
+				put(int64(inner[d]))
+			}
+			for d := 0; d < ndim; d++ {
+				pi, po := pt.In[d], pt.Out[d]
+				put(int64(pi.Start))
+				put(int64(pi.Step))
+				put(int64(out[d].Start + po.Start*out[d].Step))
+				put(int64(po.Step * out[d].Step))
+				put(int64(pi.Count))
+			}
 		}
 	}
 	return typedArray("Float64Array", res), nil

@@ -8,7 +8,9 @@
 //   - any other shard: its index (getRange, {versioned: true}), the inner
 //     chunks it needs listed by the engine from the index bytes
 //     (planRead(…, "parts"): zarr.Array.PlanShardParts, which parses and
-//     checks the index as the engine's read does), then their byte ranges,
+//     checks the index as the engine's read does; one call for all the
+//     shards whose index is at hand, as a call into the engine costs
+//     more than planning a shard), then their byte ranges,
 //     neighbours closer than 64 KiB merged into one request
 //     (zarr.CoalesceGap), each read on condition that the shard is still
 //     the version whose index was read ({ifMatch: generation}).
@@ -25,6 +27,9 @@ import { decodeTo } from "./codecs.js";
 
 /** zarr.CoalesceGap: the largest gap read through between two inner chunks' byte ranges. */
 const coalesceGap = 64 << 10;
+
+/** The stored bytes of shards (whole ones, or indexes) held for one call into the engine at most. */
+const maxQueued = 32 << 20;
 
 /** What this path did (tests count them): reads begun, reads it placed whole (not handed to the engine), shards, inner chunks. */
 export const shardStats = { reads: 0, placed: 0, shards: 0, innerChunks: 0 };
@@ -81,11 +86,6 @@ export function readShards(r) {
   if (!bridge) return false;
   shardStats.reads++;
 
-  /** The inner chunks shard i needs (2 + 6·ndim numbers each), or null. */
-  const partsOf = (i, index) => {
-    const p = bridge.planRead(id, rp.coords(i), undefined, "parts", rp.geometry(i), index);
-    return p instanceof Float64Array ? p : null;
-  };
   /** Decodes inner chunk j of parts (its stored bytes src) into the result; false when declined. */
   const place = (parts, j, src) => {
     const at = j * (2 + per) + 2;
@@ -137,25 +137,22 @@ export function readShards(r) {
     return true;
   };
 
-  /** Reads shard i: true, false or a promise of either. */
-  const shard = (i) => {
+  /**
+   * Shard i's index: an entry {i, index, bytes (the whole shard, when the
+   * read covers it), gen}, true (absent: the fill value stands), false
+   * (the engine reads it), or a promise of one of these.
+   */
+  const fetchIndex = (i) => {
     const key = keys[i];
     shardStats.shards++;
     if (whole(i * per)) {
       return when(get(key), (a) => {
         const v = versioned(a);
-        if (v === null) return true; // the fill value stands
+        if (v === null) return true;
         if (v === false) return false;
         const b = v.bytes;
         if (b.length < indexSize) return false;
-        const parts = partsOf(i, atEnd ? b.subarray(b.length - indexSize) : b.subarray(0, indexSize));
-        if (!parts) return false;
-        for (let j = 0, m = parts.length / (2 + per); j < m; j++) {
-          const off = parts[j * (2 + per)];
-          const len = parts[j * (2 + per) + 1];
-          if (off + len > b.length || !place(parts, j, b.subarray(off, off + len))) return false;
-        }
-        return true;
+        return { i, index: atEnd ? b.subarray(b.length - indexSize) : b.subarray(0, indexSize), bytes: b, gen: "" };
       });
     }
     const range = atEnd ? { suffixLength: indexSize } : { offset: 0, length: indexSize };
@@ -163,78 +160,152 @@ export function readShards(r) {
       const v = versioned(a);
       if (v === null) return true;
       if (v === false || v.bytes.length !== indexSize) return false;
-      const parts = partsOf(i, v.bytes);
-      if (!parts) return false;
-      const m = parts.length / (2 + per);
-      if (m === 0) return true;
-      // Spans of neighbouring inner chunks, as the engine's fetchParts makes them.
-      const order = Array.from({ length: m }, (_, j) => j).sort((x, y) => parts[x * (2 + per)] - parts[y * (2 + per)]);
-      const spans = [];
-      for (const j of order) {
-        const off = parts[j * (2 + per)];
-        const end = off + parts[j * (2 + per) + 1];
-        const last = spans[spans.length - 1];
-        if (last && off <= last.end + coalesceGap) {
-          last.end = Math.max(last.end, end);
-          last.parts.push(j);
-        } else spans.push({ start: off, end, parts: [j] });
-      }
-      const o = v.gen ? { ...vopts, ifMatch: v.gen } : vopts;
-      const results = spans.map((sp) =>
-        when(getRange(key, { offset: sp.start, length: sp.end - sp.start }, o), (a) => {
-          const w = versioned(a);
-          if (!w || (v.gen && w.gen && w.gen !== v.gen) || w.bytes.length !== sp.end - sp.start) return false;
-          for (const j of sp.parts) {
-            const off = parts[j * (2 + per)] - sp.start;
-            if (!place(parts, j, w.bytes.subarray(off, off + parts[j * (2 + per) + 1]))) return false;
-          }
-          return true;
-        }),
-      );
-      return results.some(thenable) ? Promise.all(results).then((rs) => rs.every(Boolean)) : results.every(Boolean);
+      return { i, index: v.bytes, bytes: null, gen: v.gen };
     });
   };
 
+  /**
+   * The parts (2 + 6·ndim numbers per inner chunk) of every entry, from
+   * one call into the engine; null when it rejects any index.
+   */
+  const partsOf = (entries) => {
+    const head = new Float64Array(entries.length * 7 * ndim);
+    const indexes = new Uint8Array(entries.length * indexSize);
+    for (let s = 0; s < entries.length; s++) {
+      const i = entries[s].i;
+      head.set(plan.coords.subarray(i * ndim, (i + 1) * ndim), s * 7 * ndim);
+      head.set(g.subarray(i * per, (i + 1) * per), s * 7 * ndim + ndim);
+      indexes.set(entries[s].index, s * indexSize);
+    }
+    const p = bridge.planRead(id, new Uint8Array(head.buffer), undefined, "parts", undefined, indexes);
+    if (!(p instanceof Float64Array)) return null;
+    const out = [];
+    let at = 0;
+    for (let s = 0; s < entries.length; s++) {
+      const m = p[at];
+      const end = at + 1 + m * (2 + per);
+      if (!(m >= 0) || end > p.length) return null;
+      out.push(p.subarray(at + 1, end));
+      at = end;
+    }
+    return at === p.length ? out : null;
+  };
+
+  /** Places the inner chunks of entry e: true, false or a promise of either. */
+  const placeShard = (e, parts) => {
+    const m = parts.length / (2 + per);
+    const b = e.bytes;
+    if (b) {
+      for (let j = 0; j < m; j++) {
+        const off = parts[j * (2 + per)];
+        const len = parts[j * (2 + per) + 1];
+        if (off + len > b.length || !place(parts, j, b.subarray(off, off + len))) return false;
+      }
+      return true;
+    }
+    if (m === 0) return true;
+    const key = keys[e.i];
+    // Spans of neighbouring inner chunks, as the engine's fetchParts makes them.
+    const order = Array.from({ length: m }, (_, j) => j).sort((x, y) => parts[x * (2 + per)] - parts[y * (2 + per)]);
+    const spans = [];
+    for (const j of order) {
+      const off = parts[j * (2 + per)];
+      const end = off + parts[j * (2 + per) + 1];
+      const last = spans[spans.length - 1];
+      if (last && off <= last.end + coalesceGap) {
+        last.end = Math.max(last.end, end);
+        last.parts.push(j);
+      } else spans.push({ start: off, end, parts: [j] });
+    }
+    const gen = e.gen;
+    const o = gen ? { ...vopts, ifMatch: gen } : vopts;
+    const results = spans.map((sp) =>
+      when(getRange(key, { offset: sp.start, length: sp.end - sp.start }, o), (a) => {
+        const w = versioned(a);
+        if (!w || (gen && w.gen && w.gen !== gen) || w.bytes.length !== sp.end - sp.start) return false;
+        for (const j of sp.parts) {
+          const off = parts[j * (2 + per)] - sp.start;
+          if (!place(parts, j, w.bytes.subarray(off, off + parts[j * (2 + per) + 1]))) return false;
+        }
+        return true;
+      }),
+    );
+    return results.some(thenable) ? Promise.all(results).then((rs) => rs.every(Boolean)) : results.every(Boolean);
+  };
+
   // Shards answered at once are read here and now; the others wait, at
-  // most `limit` of them at a time.
+  // most `limit` of them at a time. Shards whose index is at hand queue
+  // for one call into the engine (up to maxQueued bytes of them held).
   let next = 0;
   let running = 0;
   let failed = false;
   let finish = null;
-  const pump = () => {
-    while (next < n && running < r.limit && !failed) {
-      const res = shard(next++);
-      if (thenable(res)) {
-        running++;
-        res.then(
-          (ok) => {
-            running--;
-            if (!ok) failed = true;
-            let end;
-            try {
-              end = pump();
-            } catch {
-              failed = true;
-              end = running === 0 ? false : undefined;
-            }
-            if (end !== undefined) finish?.(!failed);
-          },
-          () => {
-            running--;
-            failed = true;
-            if (running === 0) finish?.(false);
-          },
-        );
-      } else if (!res) failed = true;
+  let queue = [];
+  let queued = 0;
+  /** Takes a step's outcome: true (done), false (the engine reads it), an entry to plan, or a promise of one of these. */
+  const settle = (res) => {
+    if (thenable(res)) {
+      running++;
+      res.then(
+        (v) => {
+          running--;
+          settle(v);
+          wake();
+        },
+        () => {
+          running--;
+          failed = true;
+          wake();
+        },
+      );
+    } else if (res === false) failed = true;
+    else if (res !== true) {
+      queue.push(res);
+      queued += res.bytes ? res.bytes.length : indexSize;
+    }
+  };
+  /** Runs what can run now: true or false when the read is over, else undefined. */
+  const step = () => {
+    while (!failed) {
+      // Shards already planned first (a shard whose spans are pending
+      // counts towards the limit as its index request did).
+      if (queue.length > 0) {
+        const entries = queue;
+        queue = [];
+        queued = 0;
+        const parts = partsOf(entries);
+        if (!parts) failed = true;
+        else for (let s = 0; s < entries.length && !failed; s++) settle(placeShard(entries[s], parts[s]));
+      }
+      while (next < n && running < r.limit && !failed && queued < maxQueued) settle(fetchIndex(next++));
+      if (queue.length === 0) break;
     }
     if (failed) return running === 0 ? false : undefined;
-    return running === 0 && next >= n ? true : undefined;
+    return running === 0 && next >= n && queue.length === 0 ? true : undefined;
+  };
+  // Answers that arrive in one turn are planned together.
+  let woken = false;
+  const wake = () => {
+    if (woken) return;
+    woken = true;
+    queueMicrotask(() => {
+      woken = false;
+      let end;
+      try {
+        end = step();
+      } catch {
+        failed = true;
+        end = running === 0 ? false : undefined;
+      }
+      if (end !== undefined) finish?.(end);
+    });
   };
   let res;
   try {
-    res = pump();
+    res = step();
   } catch {
-    return false;
+    failed = true;
+    res = running === 0 ? false : undefined;
   }
   if (res !== undefined) {
     if (res) shardStats.placed++;
