@@ -57,21 +57,57 @@ mkdir "$tmp/bin"
 for ld in wasm-ld wasm-ld-14; do
   if command -v "$ld" >/dev/null; then ln -s "$(command -v "$ld")" "$tmp/bin/$ld"; fi
 done
-build() { # output.wasm "flags" sources...
-  local o="$1" flags="$2"; shift 2
+build() { # output.wasm "flags" zstd-source-dir sources...
+  local o="$1" flags="$2" z="$3"; shift 3
   # shellcheck disable=SC2086 # (flags: words)
   PATH="$tmp/bin:$(dirname "$cc")" "$cc" --target=wasm32-wasi --sysroot=/usr $flags -flto -mbulk-memory -Werror=implicit-function-declaration \
-    -ffile-prefix-map="$zstd"=zstd -ffile-prefix-map="$zlib"=zlib -ffile-prefix-map="$libdeflate"=libdeflate -ffile-prefix-map="$here"=glue \
+    -ffile-prefix-map="$z"=zstd -ffile-prefix-map="$zlib"=zlib -ffile-prefix-map="$libdeflate"=libdeflate -ffile-prefix-map="$here"=glue \
     -DZSTD_LEGACY_SUPPORT=0 -DZSTD_DISABLE_ASM -DDEBUGLEVEL=0 -DXXH_NAMESPACE=ZSTD_ \
-    -I"$zstd" -I"$zlib" -I"$libdeflate" -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections -o "$o" "$@"
+    -I"$z" -I"$zlib" -I"$libdeflate" -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections -o "$o" "$@"
 }
+# libzstd's decoder keeps its bitstreams in a size_t register, and decodes
+# fewer bits between refills where size_t has 32 bits (wasm32), although
+# WebAssembly's 64-bit integers are native: the decoder below is built from
+# a copy of its sources where the register is 64 bits (BitContainerType,
+# its loads) and the sequence and Huffman decoders refill as on 64-bit
+# targets, Huffman's 4-stream fast loop included (it already keeps 64-bit
+# registers; it only needed its loads widened). Everything else, pointer
+# arithmetic and the 32-bit overflow guards in ZSTD_execSequence included,
+# is unchanged. Decoding stays exact: same output, same refusals as the
+# unpatched build (tests/node/codecs.test.mjs checks it against the engine's
+# zstd), zstd 1.2-1.35x faster (README "Decoder builds"). Each edit must
+# change the expected number of lines, or the build stops (a new zstd
+# version needs them looked at again).
+zdec="$tmp/zstd-decode"
+mkdir "$zdec"
+cp "$zstd"/*.h "$zstd"/*.c "$zdec"/
+chmod u+w "$zdec"/*
+edit() { # file expected-changed-lines sed-expressions...
+  local f="$1" want="$2"; shift 2
+  sed -i "$@" "$zdec/$f"
+  local got; got="$(diff "$zstd/$f" "$zdec/$f" | grep -c '^>' || true)"
+  [ "$got" = "$want" ] || { echo "zstd $zstd_version: the 64-bit bitstream edits of $f changed $got lines, not $want" >&2; exit 1; }
+}
+edit bitstream.h 5 -e 's/^typedef size_t BitContainerType;/typedef U64 BitContainerType;/' \
+  -e 's/^MEM_STATIC size_t BIT_readBitsFast(/MEM_STATIC BitContainerType BIT_readBitsFast(/' \
+  -e 's/\(bitD->bitContainer = \)MEM_readLEST(/\1MEM_readLE64(/'
+edit zstd_decompress_block.c 8 -e '/^ZSTD_decodeSequence(/,/^}/{s/MEM_32bits()/0/;s/MEM_64bits()/1/;}' \
+  -e '/^static size_t ZSTD_maxShortOffset(/,/^}/s/MEM_64bits()/1/' -e 's/(ZSTD_longOffset_e)(MEM_32bits() &&/(ZSTD_longOffset_e)(0 \&\&/'
+edit huf_decompress.c 8 -e '/^#define HUF_DECODE_SYMBOLX1_[12]/,/while (0)$/s/MEM_64bits()/1/' \
+  -e '/^HUF_decodeStreamX1(/,/^}/s/if (MEM_32bits())/if (0)/' \
+  -e 's/^static size_t HUF_initFastDStream(/static U64 HUF_initFastDStream(/' \
+  -e 's/^\( *\)size_t const value = MEM_readLEST(ip)/\1U64 const value = MEM_readLE64(ip)/' \
+  -e 's/^\( *\)if (!MEM_isLittleEndian() || MEM_32bits())$/\1if (!MEM_isLittleEndian())/' \
+  -e 's/^\( *\)bit->bitContainer = MEM_readLEST(args->ip\[stream\]);/\1bit->bitContainer = MEM_readLE64(args->ip[stream]);/' \
+  -e 's/^\( *\)bit->limitPtr = bit->start + sizeof(size_t);/\1bit->limitPtr = bit->start + sizeof(U64);/' \
+  -e '/^ *assert(sizeof(size_t) == 8);$/d' -e '/^ *assert(!MEM_32bits());$/d'
 # The decoders: -Os, libzstd's single-symbol Huffman decoder only and its
 # short-offset sequence decoder only: 29 KB brotli instead of 37, and as
 # fast on the bench's data (tests/bench/decoders.mjs: every codec within
 # 2 %; README "Decoder builds").
-build "$tmp/codecs.wasm" "-Os -DHUF_FORCE_DECOMPRESS_X1 -DZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT" \
-  "$here/glue.c" "${zstd_files[@]/#/$zstd/}" "${libdeflate_files[@]/#/$libdeflate/}"
-build "$tmp/encode.wasm" "-O3" "$here/encode.c" "${zstd_encode_files[@]/#/$zstd/}" "${zlib_encode_files[@]/#/$zlib/}"
+build "$tmp/codecs.wasm" "-Os -DHUF_FORCE_DECOMPRESS_X1 -DZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT" "$zdec" \
+  "$here/glue.c" "${zstd_files[@]/#/$zdec/}" "${libdeflate_files[@]/#/$libdeflate/}"
+build "$tmp/encode.wasm" "-O3" "$zstd" "$here/encode.c" "${zstd_encode_files[@]/#/$zstd/}" "${zlib_encode_files[@]/#/$zlib/}"
 install -m 644 "$tmp/codecs.wasm" "$out"
 echo "$out: $(stat -c %s "$out") bytes of WebAssembly"
 install -m 644 "$tmp/encode.wasm" "$out_encode"

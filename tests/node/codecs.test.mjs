@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { promises as fs } from "node:fs";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
-import { hostDecoders, codecStats, loadCodecs } from "../../npm/lib/codecs.js";
+import { hostDecoders, hostEncoders, codecStats, loadCodecs, loadEncoders } from "../../npm/lib/codecs.js";
 import { repoRoot, fixturesV2, loadCases, compareCase } from "./helpers.mjs";
 
 const vectorDir = path.join(repoRoot, "zarr", "codec", "testdata", "numcodecs");
@@ -96,4 +96,64 @@ test("the engine decodes zarr-python's zstd, zlib, gzip and Blosc(zstd, zlib) ch
   const declined = codecStats.declined;
   await assert.rejects(a.get(null), (e) => e.code === "CODEC" && e.message.includes("a/0"));
   assert.ok(codecStats.declined > declined);
+});
+
+// The module's libzstd is built with 64-bit bitstream registers (build.sh:
+// refills as on 64-bit hosts). Frames of every kind it meets: levels -5 to
+// 19 (short and long matches, raw, RLE and compressed literals, 1 and 4
+// Huffman streams, repeat offsets), with and without checksums, several
+// frames joined, sizes from empty to past 128 KB blocks: each decodes to the
+// bytes that were encoded, with the exact size or room to spare, and the
+// output one byte short is refused. Then damaged copies: refused, or decoded
+// to no more than the size asked for (a frame without a checksum can decode
+// to other bytes, as with libzstd everywhere), never a crash or a hang.
+test("zstd: frames of every level, size and data kind round-trip; damaged ones are refused or stay in bounds", async () => {
+  assert.equal(await loadCodecs(), true);
+  assert.equal(await loadEncoders(), true);
+  let seed = 2024;
+  const rnd = (n) => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let z = seed;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) % n;
+  };
+  const data = () => {
+    const n = [rnd(40), rnd(5000), rnd(70000), 131072 + rnd(200000)][rnd(4)];
+    const u = new Uint8Array(n);
+    const kind = rnd(4);
+    if (kind === 0) for (let i = 0; i < n; i++) u[i] = rnd(256);
+    else if (kind === 1) {
+      const f = new Float32Array(u.buffer, 0, n >> 2);
+      let v = 0;
+      for (let i = 0; i < f.length; i++) f[i] = Math.sin(i / 50) * 100 + (v += rnd(100) / 100 - 0.5);
+    } else if (kind === 2) for (let i = 0; i < n; i++) u[i] = 97 + rnd(1 + rnd(8));
+    else for (let i = 0; i < n; i++) u[i] = i < 16 || rnd(40) === 0 ? rnd(256) : u[i - 1 - rnd(Math.min(i, 1 + rnd(40000)))];
+    return u;
+  };
+  const levels = [-5, -1, 1, 3, 6, 9, 15, 19];
+  let decoded = 0;
+  let refused = 0;
+  for (let k = 0; k < 160; k++) {
+    let plain = data();
+    let frame = hostEncoders.zstd(plain, levels[k % levels.length], k % 3 === 0);
+    assert.ok(frame, `frame ${k}: the encoder module wrote it`);
+    if (k % 7 === 0) {
+      const more = data();
+      (frame = joined(frame, hostEncoders.zstd(more, 3, false))), (plain = joined(plain, more));
+    }
+    const size = plain.length;
+    assert.ok(Buffer.from(hostDecoders.zstd(frame, Math.max(1, size)) ?? []).equals(Buffer.from(plain)), `frame ${k} (${size} bytes, level ${levels[k % levels.length]})`);
+    assert.ok(Buffer.from(hostDecoders.zstd(frame, size + 64) ?? []).equals(Buffer.from(plain)), `frame ${k}, with room to spare`);
+    if (size > 0) assert.equal(hostDecoders.zstd(frame, size - 1), null, `frame ${k}: one byte short`);
+    for (let d = 0; d < 4; d++) {
+      const bad = frame.slice();
+      const at = d === 0 ? rnd(bad.length) : Math.min(bad.length - 1, 4 + rnd(Math.max(1, bad.length - 4)));
+      for (let j = 0; j < 1 + rnd(8) && at + j < bad.length; j++) bad[at + j] ^= 1 + rnd(255);
+      const out = hostDecoders.zstd(d === 3 ? bad.subarray(0, rnd(bad.length)) : bad, Math.max(1, size));
+      if (out === null) refused++;
+      else (decoded++, assert.ok(out.length <= Math.max(1, size), `damaged frame ${k}: ${out.length} bytes for ${size}`));
+    }
+  }
+  assert.ok(refused > 300 && decoded > 10, `${refused} damaged frames refused, ${decoded} decoded: the damage does not reach both outcomes`);
 });
