@@ -906,10 +906,13 @@ export interface DecodePool {
   readonly shared: boolean;
   /**
    * Chunks each worker decoded, and how many were given back to be decoded
-   * (and reported) in this thread; reads: pooled reads by how their chunks
-   * came back, and reads the pool left to the engine on this thread.
+   * (and reported) in this thread; here: chunks of pooled reads this thread
+   * decoded itself, and hereDeclined those its decoders declined (the
+   * engine decoded them here, or reported them); reads: pooled reads by how
+   * their chunks came back, and reads the pool left to the engine on this
+   * thread.
    */
-  stats(): { decoded: number[]; failed: number; reads: { shared: number; transfer: number; engine: number } };
+  stats(): { decoded: number[]; here: number; hereDeclined: number; failed: number; reads: { shared: number; transfer: number; engine: number } };
 }
 
 /**
@@ -918,8 +921,10 @@ export interface DecodePool {
  * of the engine. A read of compressed chunks (zstd, zlib, gzip, bz2, lzma,
  * Blosc) that decodes at least 16 MiB, in chunks of `minBytes` (default
  * 65536) or more on average, is then a pooled read: the engine plans it,
- * this thread fetches each chunk's stored bytes and the workers decode them
- * and write them into the result. The result is a SharedArrayBuffer where
+ * this thread fetches each chunk's stored bytes, and the workers and this
+ * thread decode them and write them into the result (a read uses one
+ * worker fewer than the machine has cores; this thread decodes too when
+ * the package's decoders module decodes the chunks: zstd, zlib, gzip, Blosc). The result is a SharedArrayBuffer where
  * there is one (Node; a cross-origin isolated page; `shared: false` turns
  * it off), else each decoded chunk is transferred back and copied here.
  * The engine reads on this thread what it must (a chunk cache, a spec, a
