@@ -41,6 +41,7 @@ const mime = {
  *  - routes: {"/path": (req, res) => void} handlers tried first
  *  - mounts: {"/prefix": dir} serve dir under /prefix (root serves the rest)
  *  - keepAliveTimeout: ms an idle connection is kept (Node's default: 5000)
+ *  - hold: a function of the decoded path giving a promise awaited before answering (a gate's wait)
  * stats: requests, connections (TCP connections accepted), rangeRequests, inFlight, maxInFlight, byStatus, paths,
  * log ({path, range, headers} per request).
  */
@@ -65,6 +66,7 @@ export async function startServer(root, options = {}) {
       stats.log.push({ path: pathname, range: req.headers.range ?? null, headers: req.headers });
       const delay = typeof options.delayMs === "function" ? options.delayMs(pathname) : options.delayMs;
       if (delay) await new Promise((r) => setTimeout(r, delay));
+      if (options.hold) await options.hold(pathname);
       if (options.routes?.[pathname]) return options.routes[pathname](req, res, finish);
       if (options.failFirst) {
         const n = failures.get(pathname) ?? 0;
@@ -147,6 +149,36 @@ export async function startServer(root, options = {}) {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A gate for tests that check an event happened before something else answered (an abort seen
+ * before the store or server answers) instead of bounding wall time: wait() resolves once open()
+ * is called. It opens by itself after safetyMs, so a test whose behaviour is broken (a read that
+ * waits for the answer) fails on `opened` (or on until's 10 s) instead of hanging; open it at the end of a test.
+ */
+export function gate(safetyMs = 15_000) {
+  let open;
+  const p = new Promise((r) => (open = r));
+  const g = {
+    opened: false,
+    wait: () => p,
+    open() {
+      clearTimeout(t);
+      g.opened = true;
+      open();
+    },
+  };
+  const t = setTimeout(g.open, safetyMs);
+  return g;
+}
+
+/** Resolves once cond() is true (polled every 5 ms); rejects after 10 s. */
+export async function until(cond, what = "the condition") {
+  for (let i = 0; !cond(); i++) {
+    if (i >= 2000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 // ---- fixture comparison ------------------------------------------------

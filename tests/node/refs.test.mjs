@@ -12,7 +12,7 @@ import { promises as fs } from "node:fs";
 import { gzipSync } from "node:zlib";
 import * as zarr from "../../npm/index.js";
 import { zarrita } from "../../npm/dev/deps.mjs";
-import { repoRoot, startServer, loadCases, compareCase } from "./helpers.mjs";
+import { repoRoot, startServer, loadCases, compareCase, gate, until } from "./helpers.mjs";
 
 const refsDir = path.join(repoRoot, "tests", "refs");
 const dataDir = path.join(refsDir, "data");
@@ -377,21 +377,33 @@ describe("ReferenceStore: url mapping, the fetch hook, Range rules, abort", () =
   });
 
   test("abort: the signal of a read cancels its requests; ABORTED at once", async () => {
-    const signals = [];
-    const s = await zarr.ReferenceStore.fromUrl(`${server.url}/json/v0.json`, {
-      fetch: (req) => {
-        signals.push(req.signal);
-        return fetch(new Request(req.url.replace(server.url, slow.url), req));
-      },
-    });
-    const arr = await zarr.open(s, { path: "counts" });
-    const ac = new AbortController();
-    const t0 = performance.now();
-    setTimeout(() => ac.abort(new Error("enough")), 50);
-    await assert.rejects(arr.get(null, { signal: ac.signal }), (e) => e.code === "ABORTED" && /enough/.test(e.message));
-    assert.ok(performance.now() - t0 < 1000, "rejected before the server answered");
-    await new Promise((r) => setTimeout(r, 20));
-    assert.ok(signals.length >= 1 && signals.at(-1).aborted, "the target request was aborted");
+    // The target's requests are held at the server until the gate opens: the read must reject
+    // before any is answered, and the server must see the request dropped.
+    const held = gate();
+    const target = await startServer(dataDir, { hold: (p) => (p === "/json/t1.bin" ? held.wait() : null) });
+    try {
+      const signals = [];
+      const s = await zarr.ReferenceStore.fromUrl(`${server.url}/json/v0.json`, {
+        fetch: (req) => {
+          signals.push(req.signal);
+          return fetch(new Request(req.url.replace(server.url, target.url), req));
+        },
+      });
+      const arr = await zarr.open(s, { path: "counts" });
+      const answered = JSON.stringify(target.stats.byStatus);
+      const ac = new AbortController();
+      const p = arr.get(null, { signal: ac.signal });
+      await until(() => target.stats.log.some((l) => l.path === "/json/t1.bin"), "the target request at the server");
+      ac.abort(new Error("enough"));
+      await assert.rejects(p, (e) => e.code === "ABORTED" && /enough/.test(e.message));
+      assert.equal(held.opened, false, "the read waited for the server's answer");
+      assert.ok(signals.length >= 1 && signals.at(-1).aborted, "the target request was aborted");
+      await until(() => target.stats.inFlight === 0, "the server to see the request dropped");
+      assert.equal(JSON.stringify(target.stats.byStatus), answered, "the server answered nothing more");
+    } finally {
+      held.open();
+      await target.close();
+    }
     // and opening can be aborted too
     const ac2 = new AbortController();
     ac2.abort();
