@@ -175,19 +175,19 @@ func planRead(a []js.Value) (js.Value, error) {
 	return o, nil
 }
 
-// planShardParts(id, shards, undefined, "parts", undefined, indexes): the
-// inner chunks some shards of a direct plan with a shard part need, from
-// their index bytes (zarr.Array.PlanShardParts), in one call for all the
-// shards a read has to hand (a call into the engine costs far more than
-// planning one shard's parts). shards: a Uint8Array of float64s, per
-// shard its ndim coordinates then its 6·ndim numbers of the plan's
-// geometry; indexes: a Uint8Array of the shards' index bytes, one after
-// the other, each of the same length. → a Float64Array: per shard, the
-// count m of its inner chunks, then m × (2 + 6·ndim) numbers: the byte
-// offset and length in the shard, then the geometry in the plan's form
-// (the inner chunk's shape; per dimension in.start, in.step, out.start,
-// out.step, count, out in the read's result). Or an error, for any shard
-// (the read then goes to the engine, which reports it).
+// planShardParts(id, shards, k, "parts", undefined, indexes): the inner
+// chunks k shards of a direct plan with a shard part need, from their
+// index bytes (zarr.Array.PlanShardParts), in one call for all the shards
+// a read has at hand (a call into the engine costs far more than planning
+// one shard's parts). shards: a Uint8Array of float64s, per shard its ndim
+// coordinates then its 6·ndim numbers of the plan's geometry; indexes: a
+// Uint8Array of the shards' index bytes, one after the other, each of the
+// same length. → a Float64Array: per shard, the count m of its inner
+// chunks, then m × (2 + 6·ndim) numbers: the byte offset and length in the
+// shard, then the geometry in the plan's form (the inner chunk's shape;
+// per dimension in.start, in.step, out.start, out.step, count, out in the
+// read's result). Or an error, for any shard (the read then goes to the
+// engine, which reports it).
 func planShardParts(a []js.Value) (js.Value, error) {
 	arr, err := lookupArray(a[0])
 	if err != nil {
@@ -202,18 +202,22 @@ func planShardParts(a []js.Value) (js.Value, error) {
 	if a[1].Type() != js.TypeObject || !a[1].InstanceOf(jsUint8Array) || a[5].Type() != js.TypeObject || !a[5].InstanceOf(jsUint8Array) {
 		return bad("shards and indexes are Uint8Arrays")
 	}
-	per := 8 * 7 * ndim
+	if a[2].Type() != js.TypeNumber {
+		return bad("the count of shards")
+	}
+	k := a[2].Int()
 	hb := a[1].Get("byteLength").Int()
-	if ndim == 0 || hb == 0 || hb%per != 0 {
+	if k <= 0 || hb != k*8*7*ndim {
 		return bad("shards")
 	}
-	k := hb / per
 	ib := a[5].Get("byteLength").Int()
 	if ib%k != 0 {
 		return bad("indexes")
 	}
 	head := make([]byte, hb)
-	js.CopyBytesToGo(head, a[1])
+	if hb > 0 {
+		js.CopyBytesToGo(head, a[1])
+	}
 	all, err := budget.Bytes("shard index", ib)
 	if err != nil {
 		return js.Value{}, err

@@ -177,7 +177,7 @@ export function readShards(r) {
       head.set(g.subarray(i * per, (i + 1) * per), s * 7 * ndim + ndim);
       indexes.set(entries[s].index, s * indexSize);
     }
-    const p = bridge.planRead(id, new Uint8Array(head.buffer), undefined, "parts", undefined, indexes);
+    const p = bridge.planRead(id, new Uint8Array(head.buffer), entries.length, "parts", undefined, indexes);
     if (!(p instanceof Float64Array)) return null;
     const out = [];
     let at = 0;

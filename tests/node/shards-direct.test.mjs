@@ -180,6 +180,24 @@ describe("sharded direct reads", () => {
     });
   }
 
+  test("0-d and 1-d sharded arrays, and many shards planned in one call (sync and async)", async () => {
+    for (const async of [false, true]) {
+      const store = rangeStore(new Map(), { async, versions: true });
+      const z = await zarr.create(store, { path: "z", shape: [], chunks: [], shardShape: [], dtype: "int32", zarrFormat: 3 });
+      await z.set(null, 42);
+      const o = await zarr.create(store, { path: "o", shape: [103], chunks: [2], shardShape: [6], dtype: "int16", fillValue: -1, zarrFormat: 3 });
+      await o.set([zarr.slice(0, 90)], Int16Array.from({ length: 90 }, (_, i) => i * 7 - 300));
+      for (const [p, sels] of [["z", [null, "..."]], ["o", [null, "1:100", "::5", "95:", "7"]]]) {
+        const arr = await zarr.open(store, { path: p, kind: "array" });
+        for (const sel of sels) {
+          const r = await both(arr, sel);
+          assert.deepEqual(r.mine, r.engine, `${p} [${sel}] async ${async}`);
+          assert.ok(r.placed, `${p} [${sel}] async ${async}: placed directly`);
+        }
+      }
+    }
+  });
+
   test("requests: the same ranges as the engine's (coalesced inner chunks), counted in storeStats", async () => {
     const store = rangeStore(new Map(), { versions: true });
     const w = await zarr.create(store, { path: "a", shape: [64, 64], chunks: [8, 8], shardShape: [32, 32], dtype: "float32", zarrFormat: 3 });
