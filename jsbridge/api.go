@@ -88,9 +88,6 @@ func lookupArray(v js.Value) (*zarr.Array, error) {
 	return a, nil
 }
 
-// syncCall is a bridge function that answers at once (no Promise).
-type syncCall func(args []js.Value) any
-
 // The bridge's functions, registered by each file of the package in init,
 // so a capability adds its calls beside its code.
 var (
@@ -111,11 +108,13 @@ func handleAsync(name string, args string, f func(c *bridgeCall) (js.Value, erro
 	asyncCalls[name] = asyncCall{args, f}
 }
 
-func handleSync(name string, f syncCall) {
+// handleSync registers a sync call: args says what its arguments are, as
+// for handleAsync (no signal); f answers with them, or with an error.
+func handleSync(name string, args string, f func(c *bridgeCall) (any, error)) {
 	if _, dup := syncCalls[name]; dup {
 		panic("jsbridge: " + name + " registered twice")
 	}
-	syncCalls[name] = f
+	syncCalls[name] = syncCall{args, f}
 }
 
 // viewFill is the fill value of an array opened from a TensorStore spec
@@ -162,7 +161,7 @@ func API() js.Value {
 			return async(func() (js.Value, error) { return runAsync(f, a) })
 		}
 		if i -= len(asyncFns); i >= 0 && i < len(syncFns) {
-			return syncFns[i](args)
+			return runSync(syncFns[i], args)
 		}
 		return nil
 	})
@@ -286,24 +285,22 @@ func init() {
 		}
 		return js.ValueOf(sel.String()), nil
 	})
-	handleSync("setHelpers", func(args []js.Value) any {
-		if len(args) > 0 {
-			setHelpers(args[0])
-		}
-		return nil
+	handleSync("setHelpers", inAny, func(c *bridgeCall) (any, error) {
+		setHelpers(c.a[0])
+		return nil, nil
 	})
-	handleSync("release", func(args []js.Value) any {
-		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+	handleSync("release", inAny, func(c *bridgeCall) (any, error) {
+		if c.a[0].Type() == js.TypeNumber {
 			handlesMu.Lock()
-			delete(handles, args[0].Int())
+			delete(handles, c.a[0].Int())
 			handlesMu.Unlock()
 		}
-		return nil
+		return nil, nil
 	})
-	handleSync("handleCount", func([]js.Value) any {
+	handleSync("handleCount", "", func(*bridgeCall) (any, error) {
 		handlesMu.Lock()
 		defer handlesMu.Unlock()
-		return len(handles)
+		return len(handles), nil
 	})
 }
 

@@ -81,43 +81,34 @@ func cacheStatsToJS(st zarr.CacheStats) js.Value {
 
 func init() {
 	// setCacheBytes(n): the default pool's limit (0: off).
-	handleSync("setCacheBytes", func(args []js.Value) any {
-		if len(args) == 0 {
-			return nil
+	handleSync("setCacheBytes", inAny, func(c *bridgeCall) (any, error) {
+		if c.a[0].IsUndefined() {
+			return nil, nil
 		}
-		n, err := cacheBytes(args[0])
-		if err != nil {
-			return errorValue(err)
+		n, err := cacheBytes(c.a[0])
+		if err == nil {
+			zarr.DefaultCachePool().SetLimit(n)
 		}
-		zarr.DefaultCachePool().SetLimit(n)
-		return nil
+		return nil, err
 	})
 	// cacheStats(id?) → the counters of an array's pool, or of the
 	// default pool.
-	handleSync("cacheStats", func(args []js.Value) any {
+	handleSync("cacheStats", inOptArray, func(c *bridgeCall) (any, error) {
 		pool := zarr.DefaultCachePool()
-		if len(args) > 0 && args[0].Type() == js.TypeNumber {
-			arr, err := lookupArray(args[0])
-			if err != nil {
-				return errorValue(err)
-			}
-			if pool = arr.CachePool(); pool == nil {
-				return cacheStatsToJS(zarr.CacheStats{})
+		if c.arr != nil {
+			if pool = c.arr.CachePool(); pool == nil {
+				return cacheStatsToJS(zarr.CacheStats{}), nil
 			}
 		}
-		return cacheStatsToJS(pool.Stats())
+		return cacheStatsToJS(pool.Stats()), nil
 	})
 	// clearCache(id?): empties an array's pool, or the default pool.
-	handleSync("clearCache", func(args []js.Value) any {
+	handleSync("clearCache", inOptArray, func(c *bridgeCall) (any, error) {
 		pool := zarr.DefaultCachePool()
-		if len(args) > 0 && args[0].Type() == js.TypeNumber {
-			arr, err := lookupArray(args[0])
-			if err != nil {
-				return errorValue(err)
-			}
-			pool = arr.CachePool()
+		if c.arr != nil {
+			pool = c.arr.CachePool()
 		}
 		pool.Clear()
-		return nil
+		return nil, nil
 	})
 }

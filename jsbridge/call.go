@@ -12,7 +12,8 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
 
-// Every async bridge call goes through one wrapper (runAsync): the
+// Every async bridge call goes through one wrapper (runAsync), every sync
+// one through another (runSync): the
 // table entry of a call (handleAsync) says what each of its arguments is
 // (an array's handle, a store key, the AbortSignal, ...); the wrapper reads
 // and checks them in that order, looks the handles up, makes the call's
@@ -28,6 +29,7 @@ const (
 	inAny         = "_" // read by the handler (c.a[i])
 	inNode        = "n" // the handle of an array or group → node
 	inArray       = "a" // the handle of an array → arr
+	inOptArray    = "A" // the handle of an array → arr, or not a number → nil
 	inGroup       = "g" // the handle of a group → group
 	inStore       = "s" // a JS store (or an object carrying a Go store's handle) → store
 	inGoStore     = "S" // the handle of a Go store (a zip file's, a reference set) → store
@@ -108,6 +110,33 @@ func runAsync(f asyncCall, a []js.Value) (js.Value, error) {
 	return v, nil
 }
 
+// syncCall is a bridge function that answers at once (no Promise): the
+// kinds of its arguments (no signal) and its handler.
+type syncCall struct {
+	args string
+	f    func(c *bridgeCall) (any, error)
+}
+
+// runSync is the wrapper of every sync call: it reads the arguments (the
+// first bad one answers with its error), runs the handler, and answers an
+// error as an error object (errorValue).
+func runSync(f syncCall, a []js.Value) any {
+	for len(a) < len(f.args) {
+		a = append(a, js.Undefined())
+	}
+	c := &bridgeCall{a: a}
+	for i := range len(f.args) {
+		if err := readArg(c, f.args[i:i+1], a[i]); err != nil {
+			return errorValue(err)
+		}
+	}
+	v, err := f.f(c)
+	if err != nil {
+		return errorValue(err)
+	}
+	return v
+}
+
 // readArg reads argument v of kind k into c.
 func readArg(c *bridgeCall, k string, v js.Value) error {
 	var err error
@@ -123,6 +152,10 @@ func readArg(c *bridgeCall, k string, v js.Value) error {
 		}
 	case inArray:
 		c.arr, err = lookupArray(v)
+	case inOptArray:
+		if v.Type() == js.TypeNumber {
+			c.arr, err = lookupArray(v)
+		}
 	case inStore:
 		c.store, err = newStore(v)
 	case inGoStore:

@@ -16,10 +16,10 @@ func init() {
 	// for the npm package's tests of its restart: "panic" (a panic in a
 	// goroutine no call recovers), "oom" (the Go heap outgrowing
 	// WebAssembly memory, past the budget's checks), "exit".
-	handleSync("_crash", func(args []js.Value) any {
+	handleSync("_crash", inAny, func(c *bridgeCall) (any, error) {
 		kind := ""
-		if len(args) > 0 && args[0].Type() == js.TypeString {
-			kind = args[0].String()
+		if c.a[0].Type() == js.TypeString {
+			kind = c.a[0].String()
 		}
 		switch kind {
 		case "panic":
@@ -33,6 +33,6 @@ func init() {
 		case "exit":
 			go os.Exit(3)
 		}
-		return nil
+		return nil, nil
 	})
 }

@@ -33,16 +33,17 @@ func init() {
 		return out, nil
 	})
 	// nearest(name, candidates) → the near name ("did you mean"), or "".
-	handleSync("nearest", func(args []js.Value) any {
-		if len(args) < 2 || args[0].Type() != js.TypeString || !jsArray.Call("isArray", args[1]).Bool() {
-			return ""
+	handleSync("nearest", inAny+inAny, func(c *bridgeCall) (any, error) {
+		name, list := c.a[0], c.a[1]
+		if name.Type() != js.TypeString || !jsArray.Call("isArray", list).Bool() {
+			return "", nil
 		}
-		names := make([]string, 0, args[1].Length())
-		for i := 0; i < args[1].Length(); i++ {
-			if v := args[1].Index(i); v.Type() == js.TypeString {
+		names := make([]string, 0, list.Length())
+		for i := 0; i < list.Length(); i++ {
+			if v := list.Index(i); v.Type() == js.TypeString {
 				names = append(names, v.String())
 			}
 		}
-		return errs.Nearest(args[0].String(), names)
+		return errs.Nearest(name.String(), names), nil
 	})
 }

@@ -317,52 +317,50 @@ func workerCodec(name, config string) (*hostDecoded, error) {
 	return h, nil
 }
 
+// funcsOf is the functions among o's own properties, by name (none when o
+// is not an object): the host's encoders or decoders.
+func funcsOf(o js.Value) map[string]js.Value {
+	fns := map[string]js.Value{}
+	if o.Type() == js.TypeObject {
+		keys := js.Global().Get("Object").Call("keys", o)
+		for i := 0; i < keys.Length(); i++ {
+			name := keys.Index(i).String()
+			if fn := o.Get(name); fn.Type() == js.TypeFunction {
+				fns[name] = fn
+			}
+		}
+	}
+	return fns
+}
+
 func init() {
 	fn := handleAsync
 	// setDecodeWorkers(decode, minBytes): decode(name, config, bytes, max)
 	// → Promise<Uint8Array | null>; null (or no function) decodes here.
-	handleSync("setDecodeWorkers", func(args []js.Value) any {
+	handleSync("setDecodeWorkers", inAny+inAny, func(c *bridgeCall) (any, error) {
 		poolMu.Lock()
 		defer poolMu.Unlock()
 		poolDecode, poolMinBytes = js.Undefined(), 0
-		if len(args) > 0 && args[0].Type() == js.TypeFunction {
-			poolDecode = args[0]
-			if len(args) > 1 && args[1].Type() == js.TypeNumber {
-				poolMinBytes = args[1].Int()
+		if c.a[0].Type() == js.TypeFunction {
+			poolDecode = c.a[0]
+			if c.a[1].Type() == js.TypeNumber {
+				poolMinBytes = c.a[1].Int()
 			}
 		}
-		return nil
+		return nil, nil
 	})
 	// setHostEncoders({format: encode(bytes, level, checksum) → Uint8Array | null}).
-	handleSync("setHostEncoders", func(args []js.Value) any {
-		encoders := map[string]js.Value{}
-		if len(args) > 0 && args[0].Type() == js.TypeObject {
-			keys := js.Global().Get("Object").Call("keys", args[0])
-			for i := 0; i < keys.Length(); i++ {
-				name := keys.Index(i).String()
-				if fn := args[0].Get(name); fn.Type() == js.TypeFunction {
-					encoders[name] = fn
-				}
-			}
-		}
+	handleSync("setHostEncoders", inAny, func(c *bridgeCall) (any, error) {
+		encoders := funcsOf(c.a[0])
 		hostEncodersMu.Lock()
 		hostEncoders = encoders
 		hostEncodersMu.Unlock()
-		return nil
+		return nil, nil
 	})
 	// setHostDecoders({name: decode(bytes, max[, limit]) → Uint8Array | null};
 	// limit instead of max when the decoded size is not known).
-	handleSync("setHostDecoders", func(args []js.Value) any {
-		decoders := map[string]js.Value{}
-		if len(args) > 0 && args[0].Type() == js.TypeObject {
-			keys := js.Global().Get("Object").Call("keys", args[0])
-			for i := 0; i < keys.Length(); i++ {
-				name := keys.Index(i).String()
-				if fn := args[0].Get(name); fn.Type() == js.TypeFunction {
-					decoders[name] = fn
-				}
-			}
-		}
+	handleSync("setHostDecoders", inAny, func(c *bridgeCall) (any, error) {
+		decoders := funcsOf(c.a[0])
 		hostDecodersMu.Lock()
 		hostDecoders = decoders
 		hostDecodersMu.Unlock()
@@ -380,7 +378,7 @@ func init() {
 			}
 			_ = blosc.SetStreamDecoder(name, f)
 		}
-		return nil
+		return nil, nil
 	})
 	// decodeBytes(name, config, bytes, max) → Uint8Array: what a worker
 	// runs for the pool.

@@ -48,14 +48,14 @@ func currentPlacer() (js.Value, bool) {
 func init() {
 	// setPlacer(placer) (undefined: results are built in Go and copied
 	// out).
-	handleSync("setPlacer", func(args []js.Value) any {
+	handleSync("setPlacer", inAny, func(c *bridgeCall) (any, error) {
 		placerMu.Lock()
 		defer placerMu.Unlock()
 		placer = js.Undefined()
-		if len(args) > 0 && args[0].Type() == js.TypeObject {
-			placer = args[0]
+		if c.a[0].Type() == js.TypeObject {
+			placer = c.a[0]
 		}
-		return nil
+		return nil, nil
 	})
 }
 

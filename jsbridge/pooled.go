@@ -37,24 +37,18 @@ func init() {
 	// {reason} has fixed: true when every read of the array would be.
 	// Synchronous: it reads nothing, and an async call costs a turn of
 	// the event loop.
-	handleSync("planRead", func(a []js.Value) any {
-		plan, err := planRead(a)
-		if err != nil {
-			return errorValue(err)
-		}
-		return plan
+	handleSync("planRead", inArray+inAny+inAny, func(c *bridgeCall) (any, error) {
+		return planRead(c)
 	})
 }
 
 // planRead builds the plan (see above).
-func planRead(a []js.Value) (js.Value, error) {
-	for len(a) < 3 {
-		a = append(a, js.Undefined())
-	}
+func planRead(c *bridgeCall) (js.Value, error) {
+	a, arr := c.a, c.arr
 	if len(a) > 5 && a[3].Type() == js.TypeString && a[3].String() == "parts" {
-		return planShardParts(a)
+		return planShardParts(arr, a)
 	}
-	arr, sel, err := arrayAndSelection(a)
+	sel, err := selectionFromJS(a[1])
 	if err != nil {
 		return js.Value{}, err
 	}
@@ -188,11 +182,7 @@ func planRead(a []js.Value) (js.Value, error) {
 // per dimension in.start, in.step, out.start, out.step, count, out in the
 // read's result). Or an error, for any shard (the read then goes to the
 // engine, which reports it).
-func planShardParts(a []js.Value) (js.Value, error) {
-	arr, err := lookupArray(a[0])
-	if err != nil {
-		return js.Value{}, err
-	}
+func planShardParts(arr *zarr.Array, a []js.Value) (js.Value, error) {
 	shape := arr.Metadata().Shape // the stored grid, whatever view the array has
 	ndim := len(shape)
 	grid := arr.Metadata().Grid.Shape(shape)
@@ -310,26 +300,11 @@ func init() {
 	// into the engine; or an error object. Synchronous, for the decode
 	// workers: no promise, and no copy out (the worker copies the region
 	// it needs straight into the read's result).
-	handleSync("decodeChunkInPlace", func(a []js.Value) any {
+	handleSync("decodeChunkInPlace", inArray+inChunk+inChunkBytes, func(c *bridgeCall) (any, error) {
 		decoded = nil
-		arr, err := lookupArray(a[0])
+		chunk, err := c.arr.DecodeChunk(c.idx, c.data)
 		if err != nil {
-			return errorValue(err)
-		}
-		idx, err := chunkCoords(arr, a[1])
-		if err != nil {
-			return errorValue(err)
-		}
-		data, ok, err := bytesFromJS(arr.ChunkKey(idx), a[2])
-		if err != nil {
-			return errorValue(err)
-		}
-		if !ok {
-			return errorValue(errs.New(errs.Codec, arr.ChunkKey(idx), "no bytes to decode"))
-		}
-		chunk, err := arr.DecodeChunk(idx, data)
-		if err != nil {
-			return errorValue(err)
+			return nil, err
 		}
 		decoded = chunk.Bytes()
 		out := jsArray.New(2)
@@ -337,6 +312,6 @@ func init() {
 			out.SetIndex(0, int(uintptr(unsafe.Pointer(&decoded[0]))))
 		}
 		out.SetIndex(1, len(decoded))
-		return out
+		return out, nil
 	})
 }

@@ -241,10 +241,10 @@ func init() {
 	})
 	// defaultURLMap(url) → the public HTTPS URL of s3:// and gs:// urls
 	// (synchronous: the wrapper's urlMap hook offers it to the caller).
-	handleSync("defaultURLMap", func(args []js.Value) any {
-		if len(args) == 0 || args[0].Type() != js.TypeString {
-			return js.Undefined()
+	handleSync("defaultURLMap", inAny, func(c *bridgeCall) (any, error) {
+		if c.a[0].Type() != js.TypeString {
+			return js.Undefined(), nil
 		}
-		return refs.DefaultURLMap(args[0].String())
+		return refs.DefaultURLMap(c.a[0].String()), nil
 	})
 }

@@ -114,18 +114,3 @@ func intFromJS(v js.Value, what string) (int, error) {
 	}
 	return int(f), nil
 }
-
-// arrayAndSelection reads the (array handle, selection) pair that starts
-// the arguments of planRead (the async calls read theirs through
-// bridgeCall).
-func arrayAndSelection(a []js.Value) (*zarr.Array, zarr.Selection, error) {
-	arr, err := lookupArray(a[0])
-	if err != nil {
-		return nil, nil, err
-	}
-	sel, err := selectionFromJS(a[1])
-	if err != nil {
-		return nil, nil, err
-	}
-	return arr, sel, nil
-}

@@ -46,22 +46,19 @@ func init() {
 	})
 	// arraySpec(id) → {schema, spec} or {error}: TensorStore's Schema and
 	// Spec of an array, answered at once (the getter arr.schema is sync).
-	handleSync("arraySpec", func(a []js.Value) any {
-		o := jsObject.New()
-		arr, err := lookupArray(arg0(a))
-		if err == nil {
-			var schema, spec map[string]any
-			if schema, err = arr.Schema(); err == nil {
-				if spec, err = arr.Spec(); err == nil {
-					o.Set("schema", jsonToJS(schema))
-					o.Set("spec", jsonToJS(spec))
-				}
-			}
-		}
+	handleSync("arraySpec", inArray, func(c *bridgeCall) (any, error) {
+		schema, err := c.arr.Schema()
 		if err != nil {
-			o.Set("error", errorValue(err))
+			return nil, err
 		}
-		return o
+		spec, err := c.arr.Spec()
+		if err != nil {
+			return nil, err
+		}
+		o := jsObject.New()
+		o.Set("schema", jsonToJS(schema))
+		o.Set("spec", jsonToJS(spec))
+		return o, nil
 	})
 }
 

@@ -492,19 +492,19 @@ func init() {
 	// storeStats(store) → {get, getRange, set, delete, list, notModified,
 	// bytes}: the requests the engine made of a JS store since it was
 	// first opened.
-	handleSync("storeStats", func(args []js.Value) any {
-		if len(args) == 0 || args[0].Type() != js.TypeObject {
-			return js.Null()
+	handleSync("storeStats", inAny, func(c *bridgeCall) (any, error) {
+		if c.a[0].Type() != js.TypeObject {
+			return js.Null(), nil
 		}
 		storeIDsMu.Lock()
-		v := storeIDs.Call("get", args[0])
+		v := storeIDs.Call("get", c.a[0])
 		var st *storeStats
 		if v.Type() == js.TypeNumber {
 			st = statsByID[v.Int()]
 		}
 		storeIDsMu.Unlock()
 		if st == nil {
-			return js.Null()
+			return js.Null(), nil
 		}
 		o := jsObject.New()
 		o.Set("get", st.gets.Load())
@@ -514,6 +514,6 @@ func init() {
 		o.Set("list", st.lists.Load())
 		o.Set("notModified", st.notModified.Load())
 		o.Set("bytes", st.bytes.Load())
-		return o
+		return o, nil
 	})
 }

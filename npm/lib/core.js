@@ -367,7 +367,8 @@ function arraySpec(id) {
   const b = bridgeIfRunning();
   if (!b) throw new ZarrError("INTERNAL", "the zarr-wasm engine is not running");
   const r = b.arraySpec(id);
-  if (r.error) throw toZarrError(r.error);
+  if (r.error) throw toZarrError(r.error); // (the core build's answer: UNSUPPORTED)
+  if (r.__zarrWasmError) throw toZarrError(r);
   return r;
 }
 

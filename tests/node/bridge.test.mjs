@@ -99,3 +99,47 @@ describe("bridge calls: arguments, then the context", () => {
     assert.equal(listeners, 0, "the call removed its listener");
   });
 });
+
+// The sync calls go through one wrapper too (call.go: runSync): it reads
+// and checks their arguments in order and answers an error as an error
+// object, as each call did by hand before.
+describe("sync bridge calls: their arguments' errors", () => {
+  const err = (r) => {
+    assert.equal(r?.__zarrWasmError, true, `an error object: ${JSON.stringify(r)}`);
+    return { code: r.code, message: r.message, where: r.where };
+  };
+  test("a released handle, a group for an array", async () => {
+    const { api, store, gid } = await setup();
+    const info = await callBridge("open", store, "g/a", "array");
+    api.release(info.id);
+    for (const name of ["cacheStats", "clearCache"]) {
+      const f = err(api[name](info.id));
+      assert.equal(f.code, "STORE");
+      assert.match(f.message, /the array or group was released/);
+      assert.match(err(api[name](gid)).message, /is a group, not an array/);
+    }
+    assert.match(err(api.planRead(info.id, null)).message, /the array or group was released/);
+    assert.match(err(api.planRead(gid, null)).message, /is a group, not an array/);
+    assert.match(err(api.decodeChunkInPlace(info.id, [0], new Uint8Array(2))).message, /the array or group was released/);
+    // no handle: the default pool's
+    assert.equal(typeof api.cacheStats().hits, "number");
+    assert.ok(!api.clearCache()?.__zarrWasmError);
+  });
+
+  test("a bad selection, bad chunk coordinates, no bytes, a bad cache size", async () => {
+    const { api, aid, a, store } = await setup();
+    await a.set(null, Uint8Array.of(7, 9, 11, 13));
+    assert.equal(err(api.planRead(aid, [[0, 9, 0]])).code, "SELECTION");
+    assert.equal(api.planRead(aid, null).__zarrWasmError, undefined);
+    assert.equal(err(api.decodeChunkInPlace(aid, [0, 0], new Uint8Array(2))).code, "SELECTION");
+    assert.equal(err(api.decodeChunkInPlace(aid, [5], new Uint8Array(2))).code, "SELECTION");
+    const f = err(api.decodeChunkInPlace(aid, [0], undefined));
+    assert.equal(f.code, "CODEC");
+    assert.match(f.message, /no bytes to decode/);
+    assert.match(err(api.decodeChunkInPlace(aid, [0], new Uint8Array([7, 9]))).message, /cannot decode chunk/);
+    const [addr, len] = api.decodeChunkInPlace(aid, [1], await store.get("/g/a/c/1"));
+    assert.equal(len, 2);
+    assert.ok(addr > 0);
+    assert.equal(err(api.setCacheBytes(-1)).code, "SELECTION");
+  });
+});
