@@ -11,7 +11,7 @@ import { promises as fs } from "node:fs";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { hostDecoders, hostEncoders, codecStats, loadCodecs, loadEncoders } from "../../npm/lib/codecs.js";
-import { repoRoot, fixturesV2, loadCases, compareCase } from "./helpers.mjs";
+import { repoRoot, fixturesV2, loadCases, compareCase, randomInts } from "./helpers.mjs";
 
 const vectorDir = path.join(repoRoot, "zarr", "codec", "testdata", "numcodecs");
 const index = JSON.parse(await fs.readFile(path.join(vectorDir, "index.json"), "utf8"));
@@ -110,14 +110,7 @@ test("the engine decodes zarr-python's zstd, zlib, gzip and Blosc(zstd, zlib) ch
 test("zstd: frames of every level, size and data kind round-trip; damaged ones are refused or stay in bounds", async () => {
   assert.equal(await loadCodecs(), true);
   assert.equal(await loadEncoders(), true);
-  let seed = 2024;
-  const rnd = (n) => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let z = seed;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) % n;
-  };
+  const rnd = randomInts(2024);
   const data = () => {
     const n = [rnd(40), rnd(5000), rnd(70000), 131072 + rnd(200000)][rnd(4)];
     const u = new Uint8Array(n);

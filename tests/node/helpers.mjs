@@ -173,6 +173,17 @@ export function gate(safetyMs = 15_000) {
   return g;
 }
 
+/** A seeded generator of integers (mulberry32): rnd(n) is in [0, n), the same sequence for a seed. */
+export function randomInts(seed) {
+  return (n) => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let z = seed;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) % n;
+  };
+}
+
 /** Resolves once cond() is true (polled every 5 ms); rejects after 10 s. */
 export async function until(cond, what = "the condition") {
   for (let i = 0; !cond(); i++) {

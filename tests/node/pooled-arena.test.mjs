@@ -9,18 +9,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as zarr from "../../npm/index.js";
 import { Arena } from "../../npm/lib/pooled.js";
+import { randomInts } from "./helpers.mjs";
 
 test("arena blocks never overlap, keep their bytes until freed, and room comes back", () => {
   const size = 4096;
   const a = new Arena(size);
-  let seed = 5;
-  const rnd = (n) => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let z = seed;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) % n;
-  };
+  const rnd = randomInts(5);
   const live = [];
   let placed = 0;
   let refused = 0;

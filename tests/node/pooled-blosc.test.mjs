@@ -11,6 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as zarr from "../../npm/index.js";
 import { loadCodecs, codecsExports } from "../../npm/lib/codecs.js";
+import { randomInts } from "./helpers.mjs";
 
 const bytesOf = (d) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 
@@ -186,15 +187,7 @@ async function lz4Agreement(t, { count, long }) {
     if (!arrays.has(n)) arrays.set(n, await zarr.create(store, { path: `/lz4-${n}`, shape: [n], chunks: [n], dtype: "|u1", zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 0, blocksize: 0 } }));
     return arrays.get(n);
   };
-  let seed = long ? 7 : 99;
-  const rnd = (n) => {
-    // (mulberry32)
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let z = seed;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) % n;
-  };
+  const rnd = randomInts(long ? 7 : 99);
   // Sequences of tokens with short and extended lengths, offsets from 0 to
   // past the output, literals; cut anywhere; the declared size near what
   // they decode to.
