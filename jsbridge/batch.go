@@ -38,23 +38,27 @@ func uint32Array(v []uint32) js.Value {
 	return typedArray("Uint32Array", b)
 }
 
+// utf8Seq is the length in bytes of the UTF-8 sequence that starts with
+// c, and its length in UTF-16 code units (2: a surrogate pair).
+func utf8Seq(c byte) (bytes, units int) {
+	switch {
+	case c < 0x80:
+		return 1, 1
+	case c < 0xe0:
+		return 2, 1
+	case c < 0xf0:
+		return 3, 1
+	}
+	return 4, 2
+}
+
 // utf16Len is the length of s in UTF-16 code units (s is valid UTF-8).
 func utf16Len(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c < 0x80:
-			i++
-		case c < 0xe0:
-			i += 2
-		case c < 0xf0:
-			i += 3
-		default:
-			i += 4
-			n++ // a surrogate pair
-		}
-		n++
+		b, u := utf8Seq(s[i])
+		i += b
+		n += u
 	}
 	return n
 }
@@ -153,19 +157,9 @@ func stringsFromBatch(v js.Value, n int) ([]string, error) {
 			if pos >= len(buf) {
 				return nil, errs.New(errs.Selection, "", "string lengths do not match the text")
 			}
-			c := buf[pos]
-			switch {
-			case c < 0x80:
-				pos++
-			case c < 0xe0:
-				pos += 2
-			case c < 0xf0:
-				pos += 3
-			default:
-				pos += 4
-				units-- // a surrogate pair
-			}
-			units--
+			b, u := utf8Seq(buf[pos])
+			pos += b
+			units -= u
 		}
 		if pos > len(buf) {
 			return nil, errs.New(errs.Selection, "", "string lengths do not match the text")
