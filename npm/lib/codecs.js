@@ -59,6 +59,11 @@ if (isNode) {
   const name = "node:worker_threads";
   compiled = import(/* @vite-ignore */ name).then(({ isMainThread }) => (isMainThread ? compileSource(decodersURL()) : null)).catch(() => null);
 }
+/** Settles when the early compilation of the decoders' module is over: true when it gave a module (for tests). */
+const earlyDone = compiled ? compiled.then((m) => !!m) : Promise.resolve(false);
+export function earlyCodecsCompilation() {
+  return earlyDone;
+}
 
 /**
  * Where the decoders come from, before they load (init's options.codecs: a
