@@ -11,6 +11,7 @@ package jsbridge
 import (
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -89,10 +90,16 @@ func lookupArray(v js.Value) (*zarr.Array, error) {
 }
 
 // The bridge's functions, registered by each file of the package in init,
-// so a capability adds its calls beside its code.
+// so a capability adds its calls beside its code. In the order of
+// registration (the package's init order, the same at every start): the
+// wrapper learns the names with the order, so neither a map nor sorting is
+// needed, and a fresh engine runs (and V8 compiles) less before its first
+// call.
 var (
-	asyncCalls = map[string]asyncCall{}
-	syncCalls  = map[string]syncCall{}
+	asyncNames []string
+	asyncFns   []asyncCall
+	syncNames  []string
+	syncFns    []syncCall
 )
 
 // maxArgs is how many arguments an asyncCall may index without checking.
@@ -102,19 +109,25 @@ const maxArgs = 8
 // by position (call.go: the wrapper reads, checks and looks them up), f
 // does its work with them.
 func handleAsync(name string, args string, f func(c *bridgeCall) (js.Value, error)) {
-	if _, dup := asyncCalls[name]; dup {
-		panic("jsbridge: " + name + " registered twice")
-	}
-	asyncCalls[name] = asyncCall{args, f}
+	register(name)
+	asyncNames = append(asyncNames, name)
+	asyncFns = append(asyncFns, asyncCall{args, f})
 }
 
 // handleSync registers a sync call: args says what its arguments are, as
 // for handleAsync (no signal); f answers with them, or with an error.
 func handleSync(name string, args string, f func(c *bridgeCall) (any, error)) {
-	if _, dup := syncCalls[name]; dup {
+	register(name)
+	syncNames = append(syncNames, name)
+	syncFns = append(syncFns, syncCall{args, f})
+}
+
+// register panics when name is taken (async and sync calls share the
+// wrapper's namespace).
+func register(name string) {
+	if slices.Contains(asyncNames, name) || slices.Contains(syncNames, name) {
 		panic("jsbridge: " + name + " registered twice")
 	}
-	syncCalls[name] = syncCall{args, f}
 }
 
 // viewFill is the fill value of an array opened from a TensorStore spec
@@ -128,23 +141,6 @@ var viewFill func(a *zarr.Array, plain js.Value) js.Value
 // every start made V8 optimise syscall/js's conversions, the finalizers and
 // the map of funcs before the first read.)
 func API() js.Value {
-	var asyncNames, syncNames []string
-	for name := range asyncCalls {
-		asyncNames = append(asyncNames, name)
-	}
-	for name := range syncCalls {
-		syncNames = append(syncNames, name)
-	}
-	slices.Sort(asyncNames)
-	slices.Sort(syncNames)
-	asyncFns := make([]asyncCall, len(asyncNames))
-	for i, name := range asyncNames {
-		asyncFns[i] = asyncCalls[name]
-	}
-	syncFns := make([]syncCall, len(syncNames))
-	for i, name := range syncNames {
-		syncFns[i] = syncCalls[name]
-	}
 	call := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeNumber {
 			return nil
@@ -409,16 +405,36 @@ func arrayInfo(a *zarr.Array, o js.Value) js.Value {
 	}
 	// The document as stored (with the current shape), and in it the data
 	// type as written: the v2 typestr or descr, the v3 data_type.
-	if doc, err := a.Metadata().Document(); err == nil {
-		m := valueToJS(jsonx.RawMessage(doc))
-		o.Set("metadata", m)
-		if m.Type() == js.TypeObject {
-			stored := m.Get("data_type")
-			if stored.IsUndefined() {
-				stored = m.Get("dtype")
-			}
-			info.Set("stored", stored)
+	// Field by field, as Document would write it and valueToJS read it back
+	// (keys sorted), without writing it: on the first open that writing,
+	// the reading and the code they need were most of arrayInfo's time.
+	m := docToJS(a.Metadata().Fields())
+	o.Set("metadata", m)
+	if m.Type() == js.TypeObject {
+		stored := m.Get("data_type")
+		if stored.IsUndefined() {
+			stored = m.Get("dtype")
 		}
+		info.Set("stored", stored)
+	}
+	return o
+}
+
+// docToJS is a metadata document's fields as a JS object, keys sorted, or
+// null when one of them is not JSON.
+func docToJS(fields map[string]jsonx.RawMessage) js.Value {
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	o := jsObject.New()
+	for _, k := range keys {
+		var v any
+		if jsonx.Unmarshal(fields[k], &v) != nil {
+			return js.Null()
+		}
+		o.Set(k, valueToJS(v))
 	}
 	return o
 }

@@ -2,6 +2,7 @@ package meta
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
@@ -271,6 +272,25 @@ func (a *Array) Document() ([]byte, error) {
 		return jsonx.Marshal(doc, "  ")
 	}
 	return jsonx.Marshal(doc, "    ")
+}
+
+// Fields returns the metadata document's fields as Document writes them
+// (the stored JSON of each, the current shape), without writing the
+// document: the bridge hands them to JS one by one.
+func (a *Array) Fields() map[string]jsonx.RawMessage {
+	doc := make(map[string]jsonx.RawMessage, len(a.doc)+1)
+	for k, v := range a.doc {
+		doc[k] = v
+	}
+	shape := []byte{'['}
+	for i, n := range a.Shape {
+		if i > 0 {
+			shape = append(shape, ',')
+		}
+		shape = strconv.AppendInt(shape, int64(n), 10)
+	}
+	doc["shape"] = append(shape, ']')
+	return doc
 }
 
 // SetShape changes the shape (resize); the document follows.
