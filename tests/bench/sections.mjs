@@ -298,7 +298,22 @@ export async function browserStartup(dir, runs) {
         ],
       },
     });
-    server = await startServer(dir, { mounts: { "/app": out, "/data": dir } });
+    // BENCH_WASM_ENCODING=br or gzip: the bundle's .wasm files are sent
+    // compressed (beforehand: brotli q11, gzip -9), as a deployment would
+    // serve them; unset: raw.
+    const encoding = process.env.BENCH_WASM_ENCODING ?? "";
+    const routes = {};
+    if (encoding) {
+      const compress = { br: (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }), gzip: (b) => zlib.gzipSync(b, { level: 9 }) }[encoding];
+      if (!compress) throw new Error(`BENCH_WASM_ENCODING: br or gzip, not ${encoding}`);
+      for (const e of await fs.readdir(path.join(out, "assets"))) {
+        if (!e.endsWith(".wasm")) continue;
+        const body = compress(await fs.readFile(path.join(out, "assets", e)));
+        routes[`/app/assets/${e}`] = (req, res, finish) => finish(200, { "Content-Type": "application/wasm", "Content-Encoding": encoding, "Content-Length": body.length, "Cache-Control": "no-store" }, body);
+      }
+      if (!Object.keys(routes).length) throw new Error("BENCH_WASM_ENCODING: no .wasm in the bundle's assets");
+    }
+    server = await startServer(dir, { mounts: { "/app": out, "/data": dir }, routes });
     context = await chromium.launchPersistentContext(profile, {
       executablePath: chromiumPath,
       headless: true,
@@ -326,7 +341,7 @@ export async function browserStartup(dir, runs) {
     const m = (xs, i, j) => f(median(xs.map((x) => x[j] - (i < 0 ? 0 : x[i]))), 1);
     const row = (name, xs) => `| ${name} | ${m(xs, -1, 0)} | ${m(xs, 0, 1)} | ${m(xs, 1, 2)} | ${m(xs, 2, 3)} | ${m(xs, 1, 3)} | ${m(xs, 3, 4)} | ${m(xs, -1, 4)} |`;
     return [
-      `Startup in Chromium ${context.browser()?.version() ?? ""} (a fresh page per run, bundled by Vite, the array over HTTP from 127.0.0.1; ms, median of ${runs}, alternately): the library's dynamic import, init(), open, then one element read`,
+      `Startup in Chromium ${context.browser()?.version() ?? ""} (a fresh page per run, bundled by Vite, the array over HTTP from 127.0.0.1, .wasm files sent ${encoding ? `with Content-Encoding ${encoding}` : "raw"}; ms, median of ${runs}, alternately): the library's dynamic import, init(), open, then one element read`,
       "",
       "| library | page script starts | import | init | open | init + open | first read | total from navigation |",
       "|---|---:|---:|---:|---:|---:|---:|---:|",
