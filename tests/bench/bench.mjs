@@ -87,8 +87,9 @@ async function main() {
   // nothing), each read is timed on this thread (get(sel, {workers: false}))
   // and through the pool alternately, so both see the same load; wall time
   // and the CPU time of the whole process (every thread), medians of
-  // PRUNS.
-  const PRUNS = Math.max(RUNS, 7);
+  // PRUNS; the speed-up is the median of each round's ratio (one thread /
+  // pool), which moves less with the load than a ratio of two medians.
+  const PRUNS = Math.max(RUNS, 15);
   const parallel = [];
   for (const name of ["bz2", "blosc-zstd", "zstd", "blosc-lz4", "raw"]) {
     const arr = name === "bz2" ? bz2 : await zarr.open(store, { path: name, kind: "array" });
@@ -132,14 +133,15 @@ async function main() {
   await zarr.useWorkers(0);
   const printParallel = () => {
     const f = (x, d = 0) => x.toFixed(d);
-    console.log(`Parallel decode: one thread against useWorkers(${workers}) on ${os.cpus().length} cores, alternately, median of ${PRUNS}; CPU: every thread of the process; load average after ${poolLoad}`);
+    console.log(`Parallel decode: one thread against useWorkers(${workers}) on ${os.cpus().length} cores, alternately, median of ${PRUNS} (speed-up: the median of the rounds' ratios); CPU: every thread of the process; load average after ${poolLoad}`);
     console.log("");
     console.log("| codec | read | one thread MB/s (ms) | with the pool MB/s (ms) | speed-up | CPU ms, one thread / pool |");
     console.log("|---|---|---:|---:|---:|---:|");
     for (const p of parallel) {
       const [ba, bp] = [median(p.alone), median(p.pooled)];
       const mb = (ms) => p.outBytes / 1e6 / (ms / 1000);
-      console.log(`| ${p.name} | ${p.label} | ${f(mb(ba))} (${f(ba, 1)}) | ${f(mb(bp))} (${f(bp, 1)}) | ${f(ba / bp, 2)} | ${f(median(p.cpuAlone))} / ${f(median(p.cpuPooled))} |`);
+      const speedUp = median(p.alone.map((a, i) => a / p.pooled[i]));
+      console.log(`| ${p.name} | ${p.label} | ${f(mb(ba))} (${f(ba, 1)}) | ${f(mb(bp))} (${f(bp, 1)}) | ${f(speedUp, 2)} | ${f(median(p.cpuAlone))} / ${f(median(p.cpuPooled))} |`);
     }
     console.log(`(bz2: 3 rounds, the pool stopped for the one-thread read; the other rows: reads through the pool ${poolReads.shared - pooledBefore.shared} into a SharedArrayBuffer, ${poolReads.transfer - pooledBefore.transfer} transferred, left to the engine ${poolReads.engine - pooledBefore.engine})`);
     console.log("");
