@@ -27,7 +27,7 @@
 //     not with reads that go through the engine;
 //   - storeStats counts these requests (directStats, added in cache.js).
 import { bridgeIfRunning, engineOfHandle } from "./runtime.js";
-import { ReadPlan } from "./plan.js";
+import { ReadPlan, thenable } from "./plan.js";
 import { decodeTo } from "./codecs.js";
 import { readShards } from "./shards.js";
 
@@ -183,7 +183,7 @@ export function directGet(arr, sel, signal, concurrency) {
       } catch {
         return FALLBACK;
       }
-      if (a !== null && typeof a === "object" && typeof a.then === "function") {
+      if (thenable(a)) {
         running++;
         a.then(
           (v) => {

@@ -6,6 +6,9 @@
 // both run plans through this class.
 import { scatter, fillWith } from "./scatter.js";
 
+/** A store's answer that is a promise (or any thenable) rather than the value itself. */
+export const thenable = (v) => v !== null && typeof v === "object" && typeof v.then === "function";
+
 export class ReadPlan {
   constructor(plan) {
     this.plan = plan;

@@ -22,7 +22,7 @@
 // to the engine, which reports it as it would have.
 import { currentPool } from "./workers.js";
 import { bridgeIfRunning } from "./runtime.js";
-import { ReadPlan } from "./plan.js";
+import { ReadPlan, thenable } from "./plan.js";
 import { codecsExports, decodeTo, loadCodecs } from "./codecs.js";
 
 /**
@@ -194,7 +194,7 @@ export async function pooledGet(arr, sel, signal, concurrency) {
           } catch {
             return fail(new Fallback());
           }
-          if (a !== null && typeof a === "object" && typeof a.then === "function") {
+          if (thenable(a)) {
             fetching++;
             a.then(
               (v) => {

@@ -24,6 +24,7 @@
 import { bridgeIfRunning } from "./runtime.js";
 import { scatter } from "./scatter.js";
 import { decodeTo } from "./codecs.js";
+import { thenable } from "./plan.js";
 
 /** zarr.CoalesceGap: the largest gap read through between two inner chunks' byte ranges. */
 const coalesceGap = 64 << 10;
@@ -40,8 +41,6 @@ export const shardStats = { reads: 0, placed: 0, shards: 0, innerChunks: 0 };
  * reads share an index's or an inner chunk's fetch).
  */
 const pending = new WeakMap();
-
-const thenable = (v) => v !== null && typeof v === "object" && typeof v.then === "function";
 
 /** f(v), or a promise of it when v is a promise. */
 const when = (v, f) => (thenable(v) ? Promise.resolve(v).then(f) : f(v));
@@ -283,6 +282,15 @@ export function readShards(r) {
     if (failed) return running === 0 ? false : undefined;
     return running === 0 && next >= n && queue.length === 0 ? true : undefined;
   };
+  /** step, where anything it throws ends the read as failed (the engine reads it). */
+  const guarded = () => {
+    try {
+      return step();
+    } catch {
+      failed = true;
+      return running === 0 ? false : undefined;
+    }
+  };
   // Answers that arrive in one turn are planned together.
   let woken = false;
   const wake = () => {
@@ -290,23 +298,11 @@ export function readShards(r) {
     woken = true;
     queueMicrotask(() => {
       woken = false;
-      let end;
-      try {
-        end = step();
-      } catch {
-        failed = true;
-        end = running === 0 ? false : undefined;
-      }
+      const end = guarded();
       if (end !== undefined) finish?.(end);
     });
   };
-  let res;
-  try {
-    res = step();
-  } catch {
-    failed = true;
-    res = running === 0 ? false : undefined;
-  }
+  const res = guarded();
   if (res !== undefined) {
     if (res) shardStats.placed++;
     return res;

@@ -31,6 +31,31 @@ export function versionOf(data) {
 }
 
 /**
+ * Reads `window` n times: how many reads were of one version (good),
+ * CONFLICT errors, other typed errors and anything else (wrong: a mix, or
+ * an untyped error). between runs before each read; counted is how many
+ * reads moved counter() (say, the reads a path placed itself).
+ */
+export async function readMany(zarr, arr, n, { between, counter } = {}) {
+  const out = { good: 0, conflicts: 0, typed: 0, wrong: 0, counted: 0 };
+  for (let i = 0; i < n; i++) {
+    if (between) await between();
+    const before = counter?.();
+    try {
+      const { data } = await arr.get(window);
+      if (versionOf(data)) out.good++;
+      else out.wrong++;
+    } catch (e) {
+      if (e.code === "CONFLICT") out.conflicts++;
+      else if (e instanceof zarr.ZarrError) out.typed++;
+      else out.wrong++;
+    }
+    if (counter && counter() > before) out.counted++;
+  }
+  return out;
+}
+
+/**
  * Writes the sharded array (64×64 int32, 8×8 inner chunks, one shard) in
  * both versions with the package; returns its zarr.json and both shards.
  */

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { promises as fs } from "node:fs";
 import * as zarr from "../../npm/node.js";
 import { startServer } from "./helpers.mjs";
-import { twoShardVersions, alternatingRoutes, versionOf, window, serveValue } from "./versions.mjs";
+import { twoShardVersions, alternatingRoutes, readMany, serveValue } from "./versions.mjs";
 
 async function tmpdir() {
   return fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-versions-"));
@@ -24,24 +24,6 @@ function plain(store) {
     get: (k, o) => store.get(k, { signal: o?.signal }),
     getRange: (k, r, o) => store.getRange(k, r, { signal: o?.signal }),
   };
-}
-
-/** Reads the window n times: how many were of one version, typed errors, wrong. */
-async function readMany(arr, n, between) {
-  const out = { good: 0, conflicts: 0, typed: 0, wrong: 0 };
-  for (let i = 0; i < n; i++) {
-    if (between) await between();
-    try {
-      const { data } = await arr.get(window);
-      if (versionOf(data)) out.good++;
-      else out.wrong++;
-    } catch (e) {
-      if (e.code === "CONFLICT") out.conflicts++;
-      else if (e instanceof zarr.ZarrError) out.typed++;
-      else out.wrong++;
-    }
-  }
-  return out;
 }
 
 describe("a shard that changes while it is read", () => {
@@ -57,14 +39,14 @@ describe("a shard that changes while it is read", () => {
   test("FetchStore: 100 reads, each of one version or CONFLICT; without versions, mixed reads happen", async (t) => {
     const store = new zarr.FetchStore(`${server.url}/v/`);
     const arr = await zarr.open(store, { path: "a", kind: "array" });
-    const r = await readMany(arr, 100);
+    const r = await readMany(zarr, arr, 100);
     t.diagnostic(`versioned: ${r.good} of one version, ${r.conflicts} CONFLICT, ${r.typed} other errors, ${r.wrong} wrong; 412 answers: ${stats.preconditionFailed ?? 0}`);
     assert.equal(r.wrong, 0);
     assert.equal(r.typed, 0);
     assert.ok(r.good >= 50, `${r.good} good reads`);
     assert.ok(stats.preconditionFailed > 0, "the server refused some conditional reads (412)");
     const control = await zarr.open(plain(store), { path: "a", kind: "array" });
-    const c = await readMany(control, 100);
+    const c = await readMany(zarr, control, 100);
     t.diagnostic(`without versions: ${c.wrong + c.typed} wrong or undecodable of 100`);
     assert.ok(c.wrong + c.typed > 0, "the control read no mixed shard: the test cannot tell");
   });
@@ -84,7 +66,7 @@ describe("a shard that changes while it is read", () => {
         }
       })();
       const arr = await zarr.open(new zarr.FileSystemStore(dir), { path: "a", kind: "array" });
-      const r = await readMany(arr, 100, () => new Promise((res) => setImmediate(res)));
+      const r = await readMany(zarr, arr, 100, { between: () => new Promise((res) => setImmediate(res)) });
       stop = true;
       await loop;
       t.diagnostic(`${r.good} of one version, ${r.conflicts} CONFLICT, ${r.wrong} wrong, during ${rewrites} rewrites`);
