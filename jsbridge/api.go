@@ -9,6 +9,7 @@
 package jsbridge
 
 import (
+	"context"
 	"reflect"
 	"slices"
 	"sort"
@@ -172,9 +173,14 @@ func API() js.Value {
 
 func init() {
 	fn := handleAsync
-	// open(store, path, kind, signal, {cacheBytes, recheck}) → node info
-	fn("open", inStore+inAny+inAny+inSignal+inOpenOptions, func(c *bridgeCall) (js.Value, error) {
+	// open(store, path, kind, signal, {cacheBytes, recheck}, take?) → node
+	// info; take: the reads core.js made before the engine ran (store.go,
+	// early)
+	fn("open", inStore+inAny+inAny+inSignal+inOpenOptions+inAny, func(c *bridgeCall) (js.Value, error) {
 		ctx, s, path := c.ctx, c.store, optString(c.a[1])
+		if take := c.a[5]; take.Type() == js.TypeFunction {
+			ctx = context.WithValue(ctx, earlyKey{}, take)
+		}
 		var n zarr.Node
 		var err error
 		switch kind := optString(c.a[2]); kind {

@@ -171,7 +171,9 @@ func (s *jsStore) ReadVersion(ctx context.Context, key string, r store.ByteRange
 		p, err = call(s.obj, "getRange", jsKey(key), q, readOptions(ctx, c))
 	} else {
 		s.stat.gets.Add(1)
-		p, err = call(s.obj, "get", jsKey(key), readOptions(ctx, c))
+		if p = early(ctx, key, r, c); p.IsUndefined() {
+			p, err = call(s.obj, "get", jsKey(key), readOptions(ctx, c))
+		}
 	}
 	if err != nil {
 		return store.Versioned{}, err
@@ -206,6 +208,24 @@ func (s *jsStore) ReadVersion(ctx context.Context, key string, r store.ByteRange
 		}
 	}
 	return v, nil
+}
+
+// earlyKey carries, in the context of an open call, the reads core.js made
+// of the store while the engine was starting (its earlyReads): a JS
+// function take(key) that returns the promise of the store's get of that
+// absolute key once, then undefined.
+type earlyKey struct{}
+
+// early is the store's answer to a read of key that core.js asked for
+// before the engine ran (taken: a second read of key asks the store), or
+// undefined. Only whole reads without conditions: those are what core.js
+// asked for, with the options readOptions gives them.
+func early(ctx context.Context, key string, r store.ByteRange, c store.Conditions) js.Value {
+	take, ok := ctx.Value(earlyKey{}).(js.Value)
+	if !ok || !r.IsWhole() || c != (store.Conditions{}) {
+		return js.Undefined()
+	}
+	return take.Invoke(jsKey(key))
 }
 
 // rangeToJS is r in the zarrita form, {offset, length} or {suffixLength};

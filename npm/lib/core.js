@@ -436,13 +436,56 @@ function target(where, path) {
 export async function open(where, options = {}) {
   if (typeof options === "string") options = { path: options };
   const { store, path } = target(where, options.path);
-  const info = await withSignal(options.signal, (signal) => callBridge("open", store, path, options.kind ?? "", signal, cacheOptions(options)));
+  const kind = options.kind ?? "";
+  const cache = cacheOptions(options);
+  const info = await withSignal(options.signal, (signal) => callBridge("open", store, path, kind, signal, cache, earlyReads(store, path, kind, signal, cache)));
   const n = node(info, store);
   if (options.zarrFormat !== undefined && n.zarrFormat !== options.zarrFormat && !(options.zarrFormat === 2 && n.zarrFormat === 1)) {
     bridgeIfRunning()?.release(info.id);
     throw new ZarrError("NOT_FOUND", `${JSON.stringify(`/${path}`)}: is a Zarr v${n.zarrFormat} ${n.kind}, not v${options.zarrFormat}`, { where: `/${path}` });
   }
   return checkDtype(n, options.dtype);
+}
+
+/**
+ * The first open() of a program finds the engine not yet running: it
+ * starts (download, compile, the Go runtime: 100+ ms in a browser) and only
+ * then does Go's open ask the store for the node's metadata. earlyReads asks
+ * now, so the answers come during the start: exactly the reads of the first
+ * step of zarr/open.go (zarr.json and .zarray, .zgroup unless kind is
+ * "array", .zattrs unless it is "group", under Go's normalised path), with
+ * the options jsbridge/store.go would pass ({signal, versioned: true}). The
+ * engine takes each answer once in place of calling get (store.go, early),
+ * so the store sees the same requests and open the same results and errors.
+ * None when the engine runs, for a store that lives in the engine (a zip, a
+ * reference set), or where the engine fails before reading (a path with "."
+ * or "..", a bad kind, an aborted signal; cache options, which it checks
+ * first, are not checked twice here: no early reads with them).
+ * Returns take(key), or undefined.
+ */
+function earlyReads(store, path, kind, signal, cache) {
+  if (bridgeIfRunning() || store._zarrWasmHandle !== undefined || signal?.aborted || (kind !== "" && kind !== "array" && kind !== "group") || Object.keys(cache).length) return undefined;
+  const segs = path.replaceAll("\\", "/").split("/").filter(Boolean);
+  if (segs.some((s) => s === "." || s === "..")) return undefined;
+  const prefix = segs.map((s) => `/${s}`).join("");
+  const names = ["zarr.json", ".zarray", ...(kind === "array" ? [] : [".zgroup"]), ...(kind === "group" ? [] : [".zattrs"])];
+  const answers = new Map();
+  for (const name of names) {
+    const key = `${prefix}/${name}`;
+    let p;
+    try {
+      p = Promise.resolve(store.get(key, signal ? { signal, versioned: true } : { versioned: true }));
+    } catch (e) {
+      p = Promise.reject(e); // (Go sees a thrown error as a rejected one)
+    }
+    p.catch(() => {}); // (a failure is Go's to report, or nobody's if open fails first)
+    answers.set(key, p);
+  }
+  return (key) => {
+    const p = answers.get(key);
+    answers.delete(key);
+    return p;
+  };
 }
 
 /** n, after checking that an array's data type is `query` (open's dtype option). */
