@@ -40,10 +40,12 @@ if ! echo "$libdeflate_sha256  $tarball" | sha256sum -c --status 2>/dev/null; th
 fi
 echo "$libdeflate_sha256  $tarball" | sha256sum -c --status || { echo "$tarball: not the pinned libdeflate $libdeflate_version" >&2; exit 1; }
 tar -xzf "$tarball" -C "$tmp"
+mkdir "$tmp/pristine" && tar -xzf "$tarball" -C "$tmp/pristine"
 libdeflate="$tmp/libdeflate-$libdeflate_version"
 zstd_files=(entropy_common.c error_private.c fse_decompress.c xxhash.c zstd_common.c
             huf_decompress.c zstd_ddict.c zstd_decompress.c zstd_decompress_block.c)
-libdeflate_files=(lib/deflate_decompress.c lib/zlib_decompress.c lib/gzip_decompress.c lib/adler32.c lib/crc32.c lib/utils.c)
+# (no lib/adler32.c: glue.c has a faster libdeflate_adler32)
+libdeflate_files=(lib/deflate_decompress.c lib/zlib_decompress.c lib/gzip_decompress.c lib/crc32.c lib/utils.c)
 zstd_encode_files=(entropy_common.c error_private.c fse_compress.c fse_decompress.c hist.c huf_compress.c xxhash.c zstd_common.c
                    zstd_compress.c zstd_compress_literals.c zstd_compress_sequences.c zstd_compress_superblock.c
                    zstd_double_fast.c zstd_fast.c zstd_lazy.c zstd_ldm.c zstd_opt.c zstd_preSplit.c)
@@ -65,36 +67,53 @@ build() { # output.wasm "flags" zstd-source-dir sources...
     -DZSTD_LEGACY_SUPPORT=0 -DZSTD_DISABLE_ASM -DDEBUGLEVEL=0 -DXXH_NAMESPACE=ZSTD_ \
     -I"$z" -I"$zlib" -I"$libdeflate" -mexec-model=reactor -Wl,--strip-all -Wl,--gc-sections -o "$o" "$@"
 }
-# libzstd's decoder keeps its bitstreams in a size_t register, and decodes
-# fewer bits between refills where size_t has 32 bits (wasm32), although
-# WebAssembly's 64-bit integers are native: the decoder below is built from
-# a copy of its sources where the register is 64 bits (BitContainerType and
-# its loads) and the sequence and single-symbol Huffman decoders refill as
-# on 64-bit targets. Everything else is unchanged: pointer arithmetic, the
-# 32-bit overflow guards of ZSTD_execSequence, and Huffman's 4-stream fast
-# loop, still off (on, it took 2-6 % more and accepted some damaged frames
-# the 32-bit build refuses, as 64-bit hosts do). Same output and the same
-# refusals as the unpatched build on 4,000 valid and damaged frames; zstd
-# 1.2-1.4x per CPU second (README "Decoder builds"). Each edit must change
-# the expected number of lines, or the build stops (a new zstd version
-# needs them looked at again).
+# The decoders keep their bit readers in size_t registers, 32 bits in
+# wasm32, so they refill after every 24-25 bits as on 32-bit CPUs, although
+# WebAssembly's 64-bit integers are native: both are built from copies of
+# their sources edited to read 64 bits at a time, as on 64-bit targets
+# (README "Decoder builds": same output and same refusals as the unpatched
+# builds on thousands of valid and damaged streams). Each edit must change
+# the expected number of lines, or the build stops: a new version of either
+# library needs them looked at again.
+edit() { # pristine-dir patched-dir file expected-changed-lines sed-expressions...
+  local orig="$1" dir="$2" f="$3" want="$4"; shift 4
+  sed -i "$@" "$dir/$f"
+  local got; got="$(diff "$orig/$f" "$dir/$f" | grep -c '^>' || true)"
+  [ "$got" = "$want" ] || { echo "$(basename "$orig"): the 64-bit edits of $f changed $got lines, not $want" >&2; exit 1; }
+}
+# libzstd: the register (BitContainerType) and its loads are 64 bits, and
+# the sequence and single-symbol Huffman decoders refill as on 64-bit
+# targets. Everything else is unchanged: pointer arithmetic, the 32-bit
+# overflow guards of ZSTD_execSequence, and Huffman's 4-stream fast loop,
+# still off (on, it took 2-6 % more and accepted some damaged frames the
+# 32-bit build refuses, as 64-bit hosts do). zstd 1.2-1.4x per CPU second.
 zdec="$tmp/zstd-decode"
 mkdir "$zdec"
 cp "$zstd"/*.h "$zstd"/*.c "$zdec"/
 chmod u+w "$zdec"/*
-edit() { # file expected-changed-lines sed-expressions...
-  local f="$1" want="$2"; shift 2
-  sed -i "$@" "$zdec/$f"
-  local got; got="$(diff "$zstd/$f" "$zdec/$f" | grep -c '^>' || true)"
-  [ "$got" = "$want" ] || { echo "zstd $zstd_version: the 64-bit bitstream edits of $f changed $got lines, not $want" >&2; exit 1; }
-}
-edit bitstream.h 5 -e 's/^typedef size_t BitContainerType;/typedef U64 BitContainerType;/' \
+edit "$zstd" "$zdec" bitstream.h 5 -e 's/^typedef size_t BitContainerType;/typedef U64 BitContainerType;/' \
   -e 's/^MEM_STATIC size_t BIT_readBitsFast(/MEM_STATIC BitContainerType BIT_readBitsFast(/' \
   -e 's/\(bitD->bitContainer = \)MEM_readLEST(/\1MEM_readLE64(/'
-edit zstd_decompress_block.c 8 -e '/^ZSTD_decodeSequence(/,/^}/{s/MEM_32bits()/0/;s/MEM_64bits()/1/;}' \
+edit "$zstd" "$zdec" zstd_decompress_block.c 8 -e '/^ZSTD_decodeSequence(/,/^}/{s/MEM_32bits()/0/;s/MEM_64bits()/1/;}' \
   -e '/^static size_t ZSTD_maxShortOffset(/,/^}/s/MEM_64bits()/1/' -e 's/(ZSTD_longOffset_e)(MEM_32bits() &&/(ZSTD_longOffset_e)(0 \&\&/'
-edit huf_decompress.c 3 -e '/^#define HUF_DECODE_SYMBOLX1_[12]/,/while (0)$/s/MEM_64bits()/1/' \
+edit "$zstd" "$zdec" huf_decompress.c 3 -e '/^#define HUF_DECODE_SYMBOLX1_[12]/,/while (0)$/s/MEM_64bits()/1/' \
   -e '/^HUF_decodeStreamX1(/,/^}/s/if (MEM_32bits())/if (0)/'
+# libdeflate: its bit buffer (bitbuf_t, a machine_word_t) is 64 bits and
+# refills load 8 bytes, which is all its 64-bit configuration changes in
+# the decoder: the bounds (CAN_CONSUME*, the fastloop's margins) follow
+# from sizeof(bitbuf_t), and the fastloop then takes its 64-bit paths (two
+# extra literals per step, one refill per match offset). Match copies stay
+# 4 bytes a word (machine_word_t 64 bits for them too was 5 % slower on
+# float data, whose matches are short with offsets of 4). The fastloop now
+# stops further from the input's end, so the generic loop, which copies a
+# byte at a time, writes more of a stream whose last bytes expand the most
+# (a Blosc stream of float exponents: 94 bytes into 64 KiB, 1.5x slower):
+# there a match of offset 1, a run of one byte, is a memset.
+ldorig="$tmp/pristine/libdeflate-$libdeflate_version"
+edit "$ldorig" "$libdeflate" lib/deflate_decompress.c 2 -e 's/^typedef machine_word_t bitbuf_t;/typedef u64 bitbuf_t;/' \
+  -e 's/get_unaligned_leword(in_next)/get_unaligned_le64(in_next)/'
+edit "$ldorig" "$libdeflate" lib/decompress_template.h 1 \
+  -e 's/^\t\tSTATIC_ASSERT(DEFLATE_MIN_MATCH_LEN == 3);/\t\tif (offset == 1) { memset(dst, *src, length); continue; }\n&/'
 # The decoders: -Os, libzstd's single-symbol Huffman decoder only and its
 # short-offset sequence decoder only: 29 KB brotli instead of 37, and as
 # fast on the bench's data (tests/bench/decoders.mjs: every codec within
