@@ -8,6 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { promises as fs } from "node:fs";
+import * as nodeZlib from "node:zlib";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { hostDecoders, hostEncoders, codecStats, loadCodecs, loadEncoders } from "../../npm/lib/codecs.js";
@@ -149,4 +150,57 @@ test("zstd: frames of every level, size and data kind round-trip; damaged ones a
     }
   }
   assert.ok(refused > 300 && decoded > 10, `${refused} damaged frames refused, ${decoded} decoded: the damage does not reach both outcomes`);
+});
+
+// The module's libdeflate is built with a 64-bit bit buffer, a memset for
+// runs of one byte near a stream's end, and glue.c's own Adler-32 (build.sh).
+// Checked against Node's zlib, another implementation: its streams of every
+// level and strategy, over data whose lengths cross the Adler-32 loop's
+// 8-byte steps and 1 MiB blocks (0xff bytes: the largest sums) and whose
+// last bytes expand the most (long runs at the end), decode to the bytes
+// that were compressed, exactly or with room to spare, and one byte short
+// is refused; a wrong checksum is refused; damaged copies are refused or
+// decode to the original bytes (the checksum guards the rest).
+test("zlib and gzip: Node's streams of every level and strategy round-trip; wrong checksums and damaged streams are refused", async () => {
+  assert.equal(await loadCodecs(), true);
+  const rnd = randomInts(1950);
+  const sizes = [...Array.from({ length: 80 }, (_, i) => i), 4093, 65536 + 7, (1 << 20) - 1, (1 << 20) + 9];
+  const data = (n, k) => {
+    const u = new Uint8Array(n);
+    const kind = k % 5;
+    if (kind === 0) u.fill(0xff);
+    else if (kind === 1) for (let i = 0; i < n; i++) u[i] = rnd(256);
+    else if (kind === 2) {
+      const f = new Float32Array(u.buffer, 0, n >> 2);
+      for (let i = 0; i < f.length; i++) f[i] = Math.round((Math.sin(i / 70) * 100 + rnd(64) / 16) * 16) / 16;
+    } else if (kind === 3) for (let i = 0; i < n; i++) u[i] = i < n / 8 ? rnd(256) : 0x42 + (rnd(4000) === 0); // a long run at the end
+    else for (let i = 0; i < n; i++) u[i] = i < 8 || rnd(6) === 0 ? rnd(256) : u[i - 1 - rnd(Math.min(i, 1 + rnd(300)))];
+    return u;
+  };
+  let refused = 0;
+  let k = 0;
+  for (const n of sizes) {
+    for (const id of ["zlib", "gzip"]) {
+      k++;
+      const plain = data(n, k);
+      const opts = { level: k % 10, strategy: k % 5, memLevel: 1 + (k % 9) };
+      const stream = new Uint8Array(id === "zlib" ? nodeZlib.deflateSync(plain, opts) : nodeZlib.gzipSync(plain, opts));
+      const what = `${id} stream ${k} (${n} bytes, level ${opts.level}, strategy ${opts.strategy})`;
+      assert.ok(Buffer.from(hostDecoders[id](stream, Math.max(1, n)) ?? []).equals(Buffer.from(plain)), what);
+      assert.ok(Buffer.from(hostDecoders[id](stream, n + 64) ?? []).equals(Buffer.from(plain)), `${what}, with room to spare`);
+      if (n > 0) assert.equal(hostDecoders[id](stream, n - 1), null, `${what}: one byte short`);
+      const sum = stream.slice();
+      sum[id === "zlib" ? sum.length - 1 - rnd(4) : sum.length - 5 - rnd(4)] ^= 1 << rnd(8);
+      assert.equal(hostDecoders[id](sum, Math.max(1, n)), null, `${what}: a wrong checksum`);
+      for (let d = 0; d < 3; d++) {
+        const bad = stream.slice();
+        const at = d === 0 ? rnd(bad.length) : Math.max(0, bad.length - 1 - rnd(Math.min(bad.length, 40)));
+        bad[at] ^= 1 + rnd(255);
+        const out = hostDecoders[id](d === 2 ? bad.subarray(0, rnd(bad.length)) : bad, Math.max(1, n));
+        if (out === null) refused++;
+        else assert.ok(Buffer.from(out).equals(Buffer.from(plain)), `damaged ${what}: decoded to other bytes`);
+      }
+    }
+  }
+  assert.ok(refused > 400, `${refused} damaged streams refused`);
 });
