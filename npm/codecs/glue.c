@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wasm_simd128.h>
 #include "zstd.h"
 #include "libdeflate.h"
 
@@ -95,35 +96,37 @@ EXPORT("inflate_grow") long inflate_grow(int gzip, unsigned char *src, unsigned 
 // Adler-32 (RFC 1950), the checksum libdeflate's zlib decoder takes of
 // every chunk it inflates: defined here instead of libdeflate's adler32.c
 // (left out of the build), whose portable loop adds one byte at a time,
-// 10 % of a zlib chunk's decode in WebAssembly (no SIMD here). This one
-// takes 8 bytes a step in 64-bit registers, twice as fast. Over a run of m
-// 8-byte words, s1 grows by the sum of the bytes and s2 by 8m times s1
-// before the run, plus 8 times the sum over words k of (m-1-k) times
-// word k's byte sum (b, accumulated), plus each word's bytes weighted 8
-// down to 1 (w). A word's sums come from multiplications: its even and
-// odd bytes spread over four 16-bit lanes, the product's top lane gathers
-// the lanes times the constant's lanes in reverse order (no lane exceeds
-// 16 bits, so no carry reaches the top one).
+// 10 % of a zlib chunk's decode in WebAssembly. This one takes 16 bytes a
+// step with WebAssembly SIMD, 3.5x as fast. Over a run of m 16-byte units,
+// s1 grows by the sum of the bytes, and s2 by 16m times s1 before the run,
+// plus 16 times the sum over units k of (m-1-k) times unit k's byte sum
+// (vb accumulates va, the running sums, before each unit adds to them),
+// plus each unit's bytes weighted 16 down to 1 (vw, dot products). Four
+// 32-bit lanes each: 2048 units keep vb's lanes under 2^31.
 uint32_t libdeflate_adler32(uint32_t adler, const void *buffer, size_t len) {
   if (!buffer) return 1;
   const unsigned char *p = buffer;
   uint64_t s1 = adler & 0xffff, s2 = adler >> 16;
+  const v128_t w16to9 = wasm_i16x8_make(16, 15, 14, 13, 12, 11, 10, 9), w8to1 = wasm_i16x8_make(8, 7, 6, 5, 4, 3, 2, 1);
   while (len) {
-    // 2^20 bytes: b stays under 2^45, far from overflowing 64 bits.
-    size_t n = len < (1u << 20) ? len : (1u << 20), words = n / 8;
+    size_t n = len < 2048 * 16 ? len : 2048 * 16, units = n / 16;
     len -= n;
-    uint64_t a = 0, b = 0, w = 0;
-    for (size_t k = 0; k < words; k++, p += 8) {
-      uint64_t x;
-      memcpy(&x, p, 8);
-      uint64_t even = x & 0x00ff00ff00ff00ffULL, odd = (x >> 8) & 0x00ff00ff00ff00ffULL;
-      b += a;
-      a += ((even + odd) * 0x0001000100010001ULL) >> 48;
-      w += (even * 0x0008000600040002ULL + odd * 0x0007000500030001ULL) >> 48;
+    v128_t va = wasm_i32x4_splat(0), vb = va, vw = va;
+    for (size_t k = 0; k < units; k++, p += 16) {
+      v128_t x = wasm_v128_load(p);
+      vb = wasm_i32x4_add(vb, va);
+      va = wasm_i32x4_add(va, wasm_u32x4_extadd_pairwise_u16x8(wasm_u16x8_extadd_pairwise_u8x16(x)));
+      vw = wasm_i32x4_add(vw, wasm_i32x4_add(wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(x), w16to9),
+                                             wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(x), w8to1)));
     }
-    s2 += 8 * words * s1 + 8 * b + w;
+    uint64_t a = 0, b = 0, w = 0;
+    for (int i = 0; i < 4; i++) {
+      a += (uint32_t)wasm_i32x4_extract_lane(va, 0), b += (uint32_t)wasm_i32x4_extract_lane(vb, 0), w += (uint32_t)wasm_i32x4_extract_lane(vw, 0);
+      va = wasm_i32x4_shuffle(va, va, 1, 2, 3, 0), vb = wasm_i32x4_shuffle(vb, vb, 1, 2, 3, 0), vw = wasm_i32x4_shuffle(vw, vw, 1, 2, 3, 0);
+    }
+    s2 += 16 * units * s1 + 16 * b + w;
     s1 += a;
-    for (size_t i = 8 * words; i < n; i++) s1 += *p++, s2 += s1;
+    for (size_t i = 16 * units; i < n; i++) s1 += *p++, s2 += s1;
     s1 %= 65521, s2 %= 65521;
   }
   return (uint32_t)(s2 << 16 | s1);
