@@ -156,7 +156,7 @@ test("zstd: frames of every level, size and data kind round-trip; damaged ones a
 // runs of one byte near a stream's end, and glue.c's own Adler-32 (build.sh).
 // Checked against Node's zlib, another implementation: its streams of every
 // level and strategy, over data whose lengths cross the Adler-32 loop's
-// 8-byte steps and 1 MiB blocks (0xff bytes: the largest sums) and whose
+// 16-byte steps and 32 KiB blocks (0xff bytes: the largest sums) and whose
 // last bytes expand the most (long runs at the end), decode to the bytes
 // that were compressed, exactly or with room to spare, and one byte short
 // is refused; a wrong checksum is refused; damaged copies are refused or
@@ -165,9 +165,9 @@ test("zlib and gzip: Node's streams of every level and strategy round-trip; wron
   assert.equal(await loadCodecs(), true);
   const rnd = randomInts(1950);
   const sizes = [...Array.from({ length: 80 }, (_, i) => i), 4093, 65536 + 7, (1 << 20) - 1, (1 << 20) + 9];
-  const data = (n, k) => {
+  const data = (n, k, id) => {
     const u = new Uint8Array(n);
-    const kind = k % 5;
+    const kind = id === "zlib" && n > 4000 ? 0 : k % 5;
     if (kind === 0) u.fill(0xff);
     else if (kind === 1) for (let i = 0; i < n; i++) u[i] = rnd(256);
     else if (kind === 2) {
@@ -182,7 +182,7 @@ test("zlib and gzip: Node's streams of every level and strategy round-trip; wron
   for (const n of sizes) {
     for (const id of ["zlib", "gzip"]) {
       k++;
-      const plain = data(n, k);
+      const plain = data(n, k, id);
       const opts = { level: k % 10, strategy: k % 5, memLevel: 1 + (k % 9) };
       const stream = new Uint8Array(id === "zlib" ? nodeZlib.deflateSync(plain, opts) : nodeZlib.gzipSync(plain, opts));
       const what = `${id} stream ${k} (${n} bytes, level ${opts.level}, strategy ${opts.strategy})`;
