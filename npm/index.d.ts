@@ -908,11 +908,13 @@ export interface DecodePool {
    * Chunks each worker decoded, and how many were given back to be decoded
    * (and reported) in this thread; here: chunks of pooled reads this thread
    * decoded itself, and hereDeclined those its decoders declined (the
-   * engine decoded them here, or reported them); reads: pooled reads by how
+   * engine decoded them here, or reported them); takenBack: chunks handed
+   * to a worker that this thread took back before the worker started them
+   * (counted in here too); reads: pooled reads by how
    * their chunks came back, and reads the pool left to the engine on this
    * thread.
    */
-  stats(): { decoded: number[]; here: number; hereDeclined: number; failed: number; reads: { shared: number; transfer: number; engine: number } };
+  stats(): { decoded: number[]; here: number; hereDeclined: number; takenBack: number; failed: number; reads: { shared: number; transfer: number; engine: number } };
 }
 
 /**

@@ -233,7 +233,7 @@ export class ZarrArray extends ZarrNode {
     // read that many chunks at a time.
     const pooled = options.workers === false ? null : pooledGet;
     const c = options.concurrency ?? (Number.isInteger(this.store?.concurrency) ? this.store.concurrency : undefined);
-    return withSignal(options.signal, async (signal) => (await pooled?.(this, sel, signal, c)) ?? (await directGet(this, sel, signal, c)) ?? this._call("get", sel, signal, c));
+    return withSignal(options.signal, async (signal) => (await pooled?.(this, sel, signal, c)) ?? (await directGet(this, sel, signal, c, !!pooled)) ?? this._call("get", sel, signal, c));
   }
   /**
    * Writes a selection: value is a scalar (broadcast), a TypedArray or

@@ -30,6 +30,7 @@ import { bridgeIfRunning, engineOfHandle } from "./runtime.js";
 import { ReadPlan, thenable } from "./plan.js";
 import { decodeTo } from "./codecs.js";
 import { readShards } from "./shards.js";
+import { shardHelper } from "./pooled.js";
 
 /** The engine's default number of chunks one read fetches at once (zarr.DefaultConcurrency). */
 const defaultConcurrency = 16;
@@ -82,7 +83,7 @@ function answerBytes(a) {
  * an abort).
  * @param {import("./core.js").ZarrArray} arr
  */
-export function directGet(arr, sel, signal, concurrency) {
+export function directGet(arr, sel, signal, concurrency, workers = false) {
   const id = arr._info.id;
   if (!direct.enabled || signal?.aborted || declined.get(arr) === id) return null;
   // The engine that plans the read: when it stops before the read ends,
@@ -99,10 +100,13 @@ export function directGet(arr, sel, signal, concurrency) {
   const keys = rp.keys;
   const n = keys.length;
   const decoder = plan.direct === "raw" ? "" : plan.direct;
-  const buf = new ArrayBuffer(rp.nbytes);
+  const store = plan.store;
+  // (a large sharded read shares its inner chunks with a decode worker:
+  // its result is then memory the worker shares)
+  const helper = workers && plan.shard && typeof store.getRange === "function" ? shardHelper(rp, decoder) : null;
+  const buf = helper ? helper.out : new ArrayBuffer(rp.nbytes);
   const out = new Uint8Array(buf);
   rp.fill(out);
-  const store = plan.store;
   const opts = signal ? { signal } : {};
   let stats = counts.get(store);
   if (!stats) counts.set(store, (stats = { get: 0, getRange: 0, bytes: 0 }));
@@ -212,7 +216,7 @@ export function directGet(arr, sel, signal, concurrency) {
       declined.set(arr, id); // (every read of a store without getRange)
       return FALLBACK;
     }
-    const res = readShards({ id, rp, out, store, opts, stats, limit });
+    const res = readShards({ id, rp, out, store, opts, stats, limit, helper });
     if (res === false) return FALLBACK;
     if (res === true) return finish();
     res.then((ok) => {

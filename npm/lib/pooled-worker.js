@@ -44,27 +44,33 @@ function openArray(r) {
 let finished = [];
 const later = globalThis.setImmediate;
 
-function done(id, post) {
-  if (!later) return post({ type: "chunk-done", id, ok: true });
-  finished.push(id);
+/** A chunk this worker skipped: the calling thread took it back (decodeChunk resolves to it). */
+const TAKEN = Symbol("taken");
+let skipped = [];
+
+function done(id, post, taken = false) {
+  if (!later) return post({ type: "chunk-done", id, ok: true, taken });
+  (taken ? skipped : finished).push(id);
   // (every 4 at least: the calling thread refills while this worker still
   // has chunks queued)
-  if (finished.length >= 4) return flush(post);
-  if (finished.length === 1) later(() => flush(post));
+  if (finished.length + skipped.length >= 4) return flush(post);
+  if (finished.length + skipped.length === 1) later(() => flush(post));
 }
 
 function flush(post) {
-  if (finished.length === 0) return;
+  if (finished.length + skipped.length === 0) return;
   const ids = finished;
+  const taken = skipped;
   finished = [];
-  post({ type: "chunks-done", ids });
+  skipped = [];
+  post({ type: "chunks-done", ids, taken });
 }
 
 /** Handles a pooled-read message; false when m is not one. */
 export function pooledMessage(m, post) {
   switch (m.type) {
     case "read":
-      reads.set(m.read, { ...m, out: m.out ? new Uint8Array(m.out) : null, arena: m.arena ? new Uint8Array(m.arena) : null });
+      reads.set(m.read, { ...m, out: m.out ? new Uint8Array(m.out) : null, arena: m.arena ? new Uint8Array(m.arena) : null, claims: m.claims ? new Int32Array(m.claims) : null });
       return true;
     case "end":
       reads.delete(m.read);
@@ -79,17 +85,25 @@ export function pooledMessage(m, post) {
 function chunk(m, post) {
   decodeChunk(m).then(
     (data) => {
-      if (data) post({ type: "chunk-done", id: m.id, ok: true, data }, [data.buffer]);
+      if (data === TAKEN) done(m.id, post, true);
+      else if (data) post({ type: "chunk-done", id: m.id, ok: true, data }, [data.buffer]);
       else done(m.id, post);
     },
     () => post({ type: "chunk-done", id: m.id, ok: false }),
   );
 }
 
-/** Decodes one chunk: writes it into the shared result (resolves to null) or resolves to its bytes. */
+/** Decodes one chunk: writes it into the shared result (resolves to null) or resolves to its bytes; TAKEN when the calling thread took it back. */
 async function decodeChunk(m) {
-  const r = reads.get(m.read);
+  let r = reads.get(m.read);
   if (!r) throw new Error("no such read");
+  const module = !!r.decoder && (await loadCodecs());
+  // (claimed just before it is decoded, with no turn given up in between:
+  // until then the calling thread may take it back, and then the stored
+  // bytes in the arena are no longer this chunk's)
+  r = reads.get(m.read);
+  if (!r) throw new Error("no such read");
+  if (r.claims && Atomics.compareExchange(r.claims, m.slot, 0, 1) !== 0) return TAKEN;
   // (the stored bytes: in the arena the calling thread shares, until this
   // worker answers; or in the message)
   const src = m.bytes ?? r.arena.subarray(m.at, m.at + m.length);
@@ -108,10 +122,13 @@ async function decodeChunk(m) {
   };
   // (decoded in the module's memory and scattered from there; what the
   // module declines, the engine decodes and reports)
-  if (r.decoder && (await loadCodecs())) {
+  if (module) {
     let out = null;
     if (decodeTo(r.decoder, src, expected, true, (bytes) => (out = place(bytes, false))) === expected) return out;
   }
+  // (an inner chunk of a shard the calling thread reads: its read goes to
+  // the engine)
+  if (r.moduleOnly) throw new Error("declined");
   const id = await openArray(r);
   // Decoded in the engine's memory and copied from there (a synchronous
   // call: nothing runs in the engine before the copy).

@@ -9,7 +9,9 @@
 // keys, where each lands; it declines what it must read itself (a chunk
 // cache, a spec, a part of a shard, a store of the engine, a data type
 // converted on its way out), and then the read goes through the engine on
-// this thread as without a pool.
+// this thread as without a pool. (A sharded read it declines because it
+// needs part of each shard runs on this thread, lib/shards.js, which can
+// still hand most of its inner chunks to a worker: shardHelper below.)
 //
 // The result lives in a SharedArrayBuffer when there is one (Node; a
 // cross-origin isolated page): workers write into it. Otherwise (or with
@@ -411,4 +413,95 @@ export class Arena {
     block.freed = true;
     while (this.live.length > 0 && this.live[0].freed) this.live.shift();
   }
+}
+
+/**
+ * A sharded read on the calling thread (lib/shards.js, which reads the
+ * shards' indexes and inner chunks itself) shares the decoding of its
+ * inner chunks with one decode worker when they decode to minReadBytes or
+ * more (an upper bound: every inner chunk the shards' regions touch): it
+ * hands the worker two of every three inner chunks as they arrive, decodes
+ * the third, and at the end takes back those the worker has not started
+ * (claimed in shared memory, the last handed first), so neither thread
+ * waits for the other but for the chunk the worker is decoding. Only with
+ * shared results, the decoders module here, and a decoder the workers'
+ * module has; a chunk the worker's module declines hands the whole read to
+ * the engine, as one this thread's declines does. Returns null, or
+ * {out: the SharedArrayBuffer result, give(geometry, bytes): true when the
+ * worker takes the chunk (else this thread decodes it), finish(): resolves
+ * to whether every chunk the worker kept was placed}.
+ * @param {ReadPlan} rp the direct plan (its chunks are shards)
+ */
+export function shardHelper(rp, decoder) {
+  const pool = currentPool();
+  if (!pool || !pool.shared || !tuning.here || !decoder || decoder === "raw" || codecsExports() === null) return null;
+  const w = pool.pick();
+  if (!w) return null;
+  const { inner } = rp.plan.shard;
+  let innerBytes = rp.itemSize;
+  for (const x of inner) innerBytes *= x;
+  // The inner chunks the shards' regions touch, at most.
+  let slots = 0;
+  for (let i = 0; i < rp.keys.length; i++) {
+    const at = i * rp.per + rp.ndim;
+    let k = 1;
+    for (let d = 0; d < rp.ndim; d++) {
+      const [start, step, , , count] = rp.g.subarray(at + 5 * d, at + 5 * d + 5);
+      const first = Math.floor(start / inner[d]);
+      const last = Math.floor((start + (count - 1) * step) / inner[d]);
+      k *= count > 0 ? Math.min(count, last - first + 1) : 0;
+    }
+    slots += k;
+  }
+  if (slots * innerBytes < minReadBytes) return null;
+  const buf = new SharedArrayBuffer(rp.nbytes);
+  const claims = new Int32Array(new SharedArrayBuffer(4 * slots));
+  const read = nextRead++;
+  pool.broadcast({ type: "read", read, out: buf, arena: (pool.arena ??= new Arena(arenaBytes)).buf, claims: claims.buffer, fullShape: rp.full, itemSize: rp.itemSize, decoder, moduleOnly: true });
+  const jobs = [];
+  let seen = 0;
+  return {
+    out: buf,
+    give(geometry, bytes) {
+      if (jobs.length >= slots || seen++ % 3 === 2 || !w.alive) {
+        pool.here++;
+        return false;
+      }
+      const block = pool.arena.put(bytes);
+      const job = { slot: jobs.length, block, bytes, geometry, taken: false, answer: null };
+      // (the geometry copied: a view would send the whole table)
+      const m = { read, slot: job.slot, geometry: geometry.slice() };
+      if (block) Object.assign(m, { at: block.at, length: bytes.length });
+      else m.bytes = bytes.slice();
+      job.answer = pool.queue(m, m.bytes ? [m.bytes.buffer] : [], w);
+      if (block) job.answer.then(() => pool.arena.free(block));
+      jobs.push(job);
+      if (jobs.length % 4 === 0) pool.flush(); // (the worker starts while this thread goes on)
+      return true;
+    },
+    /** After the last chunk was given: place(geometry, bytes) decodes a chunk taken back here (null: the read failed, take none). */
+    finish(place) {
+      pool.flush();
+      let ok = place !== null;
+      for (let k = jobs.length - 1; k >= 0 && ok; k--) {
+        const job = jobs[k];
+        if (Atomics.compareExchange(claims, job.slot, 0, 2) !== 0) continue;
+        job.taken = true;
+        if (job.block) pool.arena.free(job.block);
+        pool.stolen++;
+        ok = place(job.geometry, job.bytes);
+        if (ok) pool.here++;
+      }
+      const answers = Promise.all(jobs.map((j) => j.answer));
+      answers.then(() => pool.broadcast({ type: "end", read }));
+      if (!ok) return false;
+      return answers.then((as) => {
+        const placed = as.every((a, k) => jobs[k].taken || a?.ok === true);
+        // (pooledGet counted the read as the engine's when the engine's
+        // plan for the pool declined it: part of a shard)
+        if (placed) pool.reads.shared++, pool.reads.engine--;
+        return placed;
+      });
+    },
+  };
 }

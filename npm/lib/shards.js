@@ -63,10 +63,11 @@ function versioned(a) {
 /**
  * Runs the shards of plan into out: returns true (placed), false (the
  * engine reads it) or a promise of either.
- * @param {object} r {id, rp (the ReadPlan), out, store, opts, stats, limit}
+ * @param {object} r {id, rp (the ReadPlan), out, store, opts, stats, limit,
+ *   helper (lib/pooled.js shardHelper: a decode worker takes inner chunks, or null)}
  */
 export function readShards(r) {
-  const { id, rp, out, store, opts, stats } = r;
+  const { id, rp, out, store, opts, stats, helper } = r;
   const plan = rp.plan;
   if (typeof store.getRange !== "function") return false;
   const keys = plan.keys;
@@ -89,6 +90,7 @@ export function readShards(r) {
   const place = (parts, j, src) => {
     const at = j * (2 + per) + 2;
     shardStats.innerChunks++;
+    if (helper?.give(parts.subarray(at, at + per), src)) return true;
     if (decoder === "") {
       if (src.length !== size) return false;
       scatter(out, full, src, parts, at, itemSize);
@@ -302,10 +304,15 @@ export function readShards(r) {
       if (end !== undefined) finish?.(end);
     });
   };
+  // (the inner chunks the decode worker kept: placed once it answers)
+  const done = (ok) => {
+    if (!helper) return ok;
+    return helper.finish(ok ? (geometry, src) => decodeTo(decoder, src, size, true, (chunk) => scatter(out, full, chunk, geometry, 0, itemSize)) === size : null);
+  };
   const res = guarded();
   if (res !== undefined) {
     if (res) shardStats.placed++;
-    return res;
+    return done(res);
   }
   return new Promise((resolve) => {
     let over = false;
@@ -313,7 +320,7 @@ export function readShards(r) {
       if (over) return;
       over = true;
       if (ok) shardStats.placed++;
-      resolve(ok);
+      resolve(done(ok));
     };
   });
 }

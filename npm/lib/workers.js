@@ -106,7 +106,8 @@ function poolInfo(p) {
      * decoded here instead); here: chunks of pooled reads the calling
      * thread decoded itself, and hereDeclined those its decoders declined
      * (the engine decoded them on the calling thread, or reported them);
-     * reads: pooled reads by how their chunks came back (shared:
+     * takenBack: chunks handed to a worker that the calling thread took
+     * back before the worker started them (counted in here too); reads: pooled reads by how their chunks came back (shared:
      * written into a SharedArrayBuffer; transfer: transferred and copied
      * here), and reads left to the engine on this thread.
      */
@@ -114,6 +115,7 @@ function poolInfo(p) {
       decoded: p ? p.workers.map((w) => w.decoded) : [],
       here: p ? p.here : 0,
       hereDeclined: p ? p.hereDeclined : 0,
+      takenBack: p ? p.stolen : 0,
       failed: p ? p.workers.reduce((n, w) => n + w.failed, 0) : 0,
       reads: p ? { ...p.reads } : { shared: 0, transfer: 0, engine: 0 },
     }),
@@ -146,6 +148,8 @@ class Pool {
     /** Chunks of pooled reads the calling thread decoded itself, and those its decoders declined (the engine decoded them). */
     this.here = 0;
     this.hereDeclined = 0;
+    /** Chunks handed to a worker that the calling thread took back before the worker started them (counted in here too). */
+    this.stolen = 0;
   }
 
   /** The least busy live worker (ties in turn), or null. */
@@ -225,6 +229,7 @@ async function startWorker(module, codecs) {
   const w = await spawn();
   w.pending = new Map();
   w.decoded = 0;
+  w.skipped = 0;
   w.failed = 0;
   w.alive = true;
   const dead = () => {
@@ -249,6 +254,7 @@ async function startWorker(module, codecs) {
       if (m.type === "failed") return reject(new Error(m.message));
       if (m.type === "chunks-done") {
         for (const id of m.ids) settle({ type: "chunk-done", id, ok: true });
+        for (const id of m.taken ?? []) settle({ type: "chunk-done", id, ok: true, taken: true });
         return;
       }
       if (m.type !== "decoded" && m.type !== "chunk-done") return;
@@ -262,7 +268,8 @@ async function startWorker(module, codecs) {
     if (!resolveTask) return;
     w.pending.delete(m.id);
     const ok = m.type === "decoded" ? !!m.bytes : m.ok;
-    if (ok) w.decoded++;
+    if (m.taken) w.skipped++;
+    else if (ok) w.decoded++;
     else w.failed++; // the engine decodes it here and reports why
     if (w.pending.size === 0) w.unref();
     resolveTask(m.type === "decoded" ? m.bytes : m);

@@ -4,7 +4,7 @@
 // in one run: the whole array, a 1000×1000 window, and a [::4, ::4] stride;
 // then zarr-wasm on one thread against a pool of decode workers (WORKERS,
 // default 2) for bz2 (which zarrita.js cannot read), blosc-zstd, zstd,
-// blosc-lz4 and raw.
+// blosc-lz4 and raw, and a strided read of the v3 sharded array.
 // Prints MB/s of decoded output (10^6 bytes/s, median of RUNS interleaved
 // runs after a warm-up) and the ratio (and their geometric mean over the 15
 // cells of raw, blosc-lz4, blosc-zstd, zstd and zlib), then writes, the
@@ -120,6 +120,14 @@ async function main() {
   for (const name of ["bz2", "blosc-zstd", "zstd", "blosc-lz4", "raw"]) {
     const arr = name === "bz2" ? bz2 : await zarr.open(store, { path: name, kind: "array" });
     for (const [label, selW, , outBytes] of name === "bz2" ? reads.slice(0, 1) : reads.slice(0, 2)) parallel.push({ name, label, arr, sel: selW, outBytes, alone: [], pooled: [], cpuAlone: [], cpuPooled: [], quiet: [] });
+  }
+  // A strided read of the sharded array: part of each shard, read on this
+  // thread, which shares the inner chunks with a worker (lib/pooled.js
+  // shardHelper).
+  {
+    const [label, selW, , outBytes] = reads[2];
+    const arr = await zarr.open(store, { path: "v3 sharded zstd", kind: "array" });
+    parallel.push({ name: "v3 sharded zstd", label, arr, sel: selW, outBytes, alone: [], pooled: [], cpuAlone: [], cpuPooled: [], quiet: [] });
   }
   const pool = await zarr.useWorkers(workers);
   const cpuTimed = async (fn, wall, cpu) => {
