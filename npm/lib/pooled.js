@@ -453,7 +453,8 @@ export function shardHelper(rp, decoder) {
     }
     slots += k;
   }
-  if (slots * innerBytes < minReadBytes) return null;
+  // (useWorkers(n, {minBytes: 0}): every such read)
+  if (pool.minBytes !== 0 && slots * innerBytes < minReadBytes) return null;
   const buf = new SharedArrayBuffer(rp.nbytes);
   const claims = new Int32Array(new SharedArrayBuffer(4 * slots));
   const read = nextRead++;

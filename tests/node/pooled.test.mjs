@@ -116,8 +116,15 @@ for (const shared of [true, false]) {
       await same(sharded, null, "whole shards");
       assert.equal(pool.stats().reads[mode], pooledBefore + 1, "whole shards are read by the pool");
       const engine = pool.stats().reads.engine;
+      const pooledParts = pool.stats().reads[mode];
       await same(sharded, [zarr.slice(3, 40), zarr.slice(9, 12)], "part of shards");
-      assert.equal(pool.stats().reads.engine, engine + 1, "parts of shards are the engine's");
+      if (shared) {
+        // (read on this thread, lib/shards.js, its inner chunks shared with a worker)
+        assert.equal(pool.stats().reads.shared, pooledParts + 1, "parts of shards: inner chunks shared with a worker");
+        assert.equal(pool.stats().reads.engine, engine);
+      } else {
+        assert.equal(pool.stats().reads.engine, engine + 1, "parts of shards are not the pool's without shared results");
+      }
     });
 
     test("a corrupt chunk fails with the engine's ZarrError; so does a failing store; an abort is ABORTED", async () => {

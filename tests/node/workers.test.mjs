@@ -49,7 +49,7 @@ describe("fixtures with chunks decoded by 2 worker threads", () => {
         }
       }
       const st = pool.stats();
-      t.diagnostic(`${compared} cases; chunks decoded per worker: ${st.decoded.join(", ")}`);
+      t.diagnostic(`${compared} cases; chunks decoded per worker: ${st.decoded.join(", ")}; on this thread ${st.here} (taken back ${st.takenBack}); reads ${JSON.stringify(st.reads)}`);
       if (v === "v2") assert.ok(st.decoded.every((n) => n > 0), "both workers took chunks");
       assert.equal(st.failed, 0);
     });
