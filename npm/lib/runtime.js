@@ -103,13 +103,36 @@ let earlyDropped = false;
 if (isNode) {
   const names = ["node:worker_threads", "node:fs/promises", "node:url", "node:v8"];
   // (node:v8 is optional: runtimes that imitate Node may lack it.)
-  earlyCore = Promise.all(names.map((n) => import(/* @vite-ignore */ n).catch((e) => (n === "node:v8" ? null : Promise.reject(e))))).then(async ([{ isMainThread }, { readFile }, { fileURLToPath }, v8]) => {
+  earlyCore = Promise.all(names.map((n) => import(/* @vite-ignore */ n).catch((e) => (n === "node:v8" ? null : Promise.reject(e))))).then(async ([{ isMainThread }, fsp, { fileURLToPath }, v8]) => {
     const url = builds.core.defaultSource();
     if (!isMainThread || earlyDropped || url.protocol !== "file:") return null;
-    const bytes = await readFile(fileURLToPath(url));
+    const bytes = await readWhole(fsp, fileURLToPath(url));
     return earlyDropped ? null : compileForStart(bytes, v8, true);
   });
   earlyCore.catch(() => {});
+}
+/**
+ * Reads a file in one read after a stat (fsp: node:fs/promises).
+ * readFile takes 512 KiB a read: a dozen trips through libuv's threads for
+ * zarr-core.wasm, each waiting for the main thread, which at startup is
+ * busy loading the program's modules.
+ */
+async function readWhole(fsp, path) {
+  const fh = await fsp.open(path, "r");
+  try {
+    const { size } = await fh.stat();
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await fh.read(bytes, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    // (A file changed while it is read fails to compile, as with readFile.)
+    return at === size ? bytes : bytes.subarray(0, at);
+  } finally {
+    await fh.close();
+  }
 }
 /** Settles when the early compilation of zarr-core.wasm is over: true when it gave a module (for tests). */
 const earlyCoreDone = earlyCore ? earlyCore.then((m) => !!m, () => false) : Promise.resolve(false);
@@ -359,8 +382,8 @@ async function compile(source, own = false) {
     if (url.protocol === "file:") {
       if (!isNode) throw new ZarrError("STORE", `cannot read ${url.href} outside Node`);
       const names = ["node:fs/promises", "node:url", "node:worker_threads", "node:v8"];
-      const [{ readFile }, { fileURLToPath }, threads, v8] = await Promise.all(names.map((n, i) => (i < 2 ? import(/* @vite-ignore */ n) : import(/* @vite-ignore */ n).catch(() => null))));
-      const bytes = await readFile(fileURLToPath(url));
+      const [fsp, { fileURLToPath }, threads, v8] = await Promise.all(names.map((n, i) => (i < 2 ? import(/* @vite-ignore */ n) : import(/* @vite-ignore */ n).catch(() => null))));
+      const bytes = await readWhole(fsp, fileURLToPath(url));
       // (The engine's own files: compiled for a quick start, as the early core.)
       return threads?.isMainThread ? compileForStart(bytes, v8, own) : WebAssembly.compile(bytes);
     }
