@@ -9,22 +9,11 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as zarr from "../../npm/index.js";
-import { direct } from "../../npm/lib/direct.js";
+import { engineRead } from "./engine-read.mjs";
 import { tuning } from "../../npm/lib/pooled.js";
 
 const bytesOf = (d) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 
-/** The engine's own read of sel (no pool, no direct path). */
-async function engineRead(arr, sel) {
-  direct.enabled = false;
-  try {
-    return await arr.get(sel, { workers: false });
-  } catch (e) {
-    return e;
-  } finally {
-    direct.enabled = true;
-  }
-}
 
 const compressors = {
   zstd: { id: "zstd", level: 1 },

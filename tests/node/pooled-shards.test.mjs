@@ -10,20 +10,9 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as zarr from "../../npm/index.js";
 import { zarrita } from "../../npm/dev/deps.mjs";
-import { direct } from "../../npm/lib/direct.js";
+import { engineRead } from "./engine-read.mjs";
 import { randomInts } from "./helpers.mjs";
 
-/** The engine's own read of sel (no pool, no direct path): its result or its error. */
-async function engineRead(arr, sel) {
-  direct.enabled = false;
-  try {
-    return await arr.get(sel, { workers: false });
-  } catch (e) {
-    return e;
-  } finally {
-    direct.enabled = true;
-  }
-}
 
 const n = 2048;
 // Steps and offsets that touch every inner chunk (so a read decodes 16 MiB,
