@@ -5,7 +5,7 @@
 #                               `go list -deps` of ./wasm for GOOS=js), Go's
 #                               runtime and wasm_exec.js, and the C libraries
 #                               in lib/codecs.wasm and lib/codecs-encode.wasm
-#                               (zstd, zlib, libdeflate, the parts of
+#                               (zstd, libdeflate, the parts of
 #                               wasi-libc they link), each with its licence
 # With --check, writes nothing and fails when either file is not current
 # (make check-notices, part of make test).
@@ -44,19 +44,15 @@ notices() {
   echo "## The Go runtime and standard library (zarr.wasm, zarr-core.wasm), and wasm_exec.js"
   echo
   licence_of "$(go env GOROOT)"
-  local zstd zlib libdeflate
+  local zstd libdeflate
   zstd="$(sed -n 's/^zstd_version=//p' npm/codecs/build.sh)"
-  zlib="$(sed -n 's/^zlib_version=//p' npm/codecs/build.sh)"
   libdeflate="$(sed -n 's/^libdeflate_version=//p' npm/codecs/build.sh)"
   echo "## C libraries compiled into lib/codecs.wasm and lib/codecs-encode.wasm"
   echo
   echo "### zstd $zstd (decompressor; compressor in lib/codecs-encode.wasm)"
   echo
   licence_of_file npm/codecs/LICENSE-zstd
-  echo "### zlib $zlib (deflate, in lib/codecs-encode.wasm)"
-  echo
-  licence_of_file npm/codecs/LICENSE-zlib
-  echo "### libdeflate $libdeflate (zlib and gzip decompression, in lib/codecs.wasm)"
+  echo "### libdeflate $libdeflate (zlib and gzip decompression in lib/codecs.wasm; compression in lib/codecs-encode.wasm)"
   echo
   licence_of_file npm/codecs/LICENSE-libdeflate
   echo "### wasi-libc (the C library functions the decoders and encoders link, such as malloc and memcpy), as Debian packages it"

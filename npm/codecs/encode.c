@@ -1,10 +1,10 @@
 // The encoders npm/lib/codecs.js loads when the engine's full build starts
-// (writing happens there): libzstd's compressor and zlib's deflate, built
-// from their sources by build.sh into a module of their own, so that a
-// program that only reads never downloads them.
+// (writing happens there): libzstd's compressor and libdeflate's
+// zlib/gzip compressor, built from their sources by build.sh into a module
+// of their own, so that a program that only reads never downloads them.
 #include <stdlib.h>
 #include "zstd.h"
-#include "zlib.h"
+#include "libdeflate.h"
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
@@ -29,24 +29,25 @@ EXPORT("zstd_compress") long zstd_compress(void *dst, size_t cap, const void *sr
   return ZSTD_isError(r) ? -1 : (long)r;
 }
 
-EXPORT("deflate_bound") unsigned long deflate_bound(unsigned long n) { return compressBound(n) + 32; }
+// libdeflate's compressors, one per level, kept: allocating one costs
+// about as much as compressing a chunk (its match finder's tables).
+static struct libdeflate_compressor *deflaters[13];
+
+// zlib's levels -1 (its default, 6) to 9; libdeflate's go on to 12.
+static struct libdeflate_compressor *deflater(int level) {
+  if (level < 0) level = 6;
+  if (level > 12) return 0;
+  if (!deflaters[level]) deflaters[level] = libdeflate_alloc_compressor(level);
+  return deflaters[level];
+}
+
+EXPORT("deflate_bound") unsigned long deflate_bound(unsigned long n) { return libdeflate_gzip_compress_bound(0, n); }
 
 // A zlib stream (gzip = 0) or one gzip member (gzip = 1; no name, time 0,
 // OS unknown, as Go's compress/gzip writes) at level: the size written, or -1.
 EXPORT("deflate_") long deflate_(int gzip, int level, unsigned char *dst, unsigned long cap, unsigned char *src, unsigned long n) {
-  z_stream s = {0};
-  if (deflateInit2(&s, level, Z_DEFLATED, gzip ? 15 + 16 : 15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
-  if (gzip) {
-    gz_header h = {0};
-    h.os = 255;
-    if (deflateSetHeader(&s, &h) != Z_OK) { deflateEnd(&s); return -1; }
-  }
-  s.next_in = src;
-  s.avail_in = n;
-  s.next_out = dst;
-  s.avail_out = cap;
-  int r = deflate(&s, Z_FINISH);
-  long ret = r == Z_STREAM_END ? (long)(cap - s.avail_out) : -1;
-  deflateEnd(&s);
-  return ret;
+  struct libdeflate_compressor *c = deflater(level);
+  if (!c) return -1;
+  size_t r = gzip ? libdeflate_gzip_compress(c, src, n, dst, cap) : libdeflate_zlib_compress(c, src, n, dst, cap);
+  return r ? (long)r : -1;
 }

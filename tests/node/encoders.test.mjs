@@ -1,6 +1,6 @@
 // The package's encoders (npm/codecs/encode.c: libzstd's compressor and
-// zlib's deflate compiled to WebAssembly, a module loaded when the engine's
-// full build starts) and the decoders' unknown-size forms. Checked: every
+// libdeflate's zlib/gzip compressor compiled to WebAssembly, a module
+// loaded when the engine's full build starts) and the decoders' unknown-size forms. Checked: every
 // numcodecs 0.11 input (zarr/codec/testdata/numcodecs) encoded at its
 // vector's settings decodes back here and in numcodecs itself (Debian's
 // python3-numcodecs); arrays the engine writes with zstd, zlib and gzip go
