@@ -257,12 +257,48 @@ func (h *hostDecoded) Encode(b []byte) ([]byte, error) {
 		fn, ok := hostEncoders[format]
 		hostEncodersMu.Unlock()
 		if ok {
-			if out, ok := copyResult(fn.Invoke(bytesToJS(b), level, checksum), 0); ok {
+			if out, tried := encodeInto(format, level, checksum, b); tried {
+				if out != nil {
+					return out, nil
+				}
+			} else if out, ok := copyResult(fn.Invoke(bytesToJS(b), level, checksum), 0); ok {
 				return out, nil
 			}
 		}
 	}
 	return h.BytesToBytes.Encode(b)
+}
+
+// encodeScratch holds the compressed output until its size is known: the
+// chunk then gets a slice of its own size (a store may keep it).
+var encodeScratch sync.Pool
+
+// encodeInto compresses b with the host's encoder for format straight from
+// and into Go memory (the placer's encodeInto: one copy into the encoders'
+// memory, one out; no JS value per chunk): the output, or nil when the host
+// declines; tried is false when there is no placer.
+func encodeInto(format string, level int, checksum bool, b []byte) (out []byte, tried bool) {
+	p, have := currentPlacer()
+	if !have || len(b) == 0 {
+		return nil, false
+	}
+	// Above both encoders' bounds (libzstd: n + n/256 + 64 and a frame
+	// header; libdeflate: 5 bytes a 5,000 and a gzip header and trailer);
+	// output that does not fit is declined and Go's encoder writes it.
+	need := len(b) + len(b)/128 + 256
+	sp, _ := encodeScratch.Get().(*[]byte)
+	if sp == nil || cap(*sp) < need {
+		s := make([]byte, need)
+		sp = &s
+	}
+	scratch := (*sp)[:need]
+	n := p.Call("encodeInto", format, level, checksum, goAddr(b), len(b), goAddr(scratch), len(scratch)).Int()
+	runtime.KeepAlive(b)
+	if n >= 0 && n <= len(scratch) {
+		out = append([]byte(nil), scratch[:n]...)
+	}
+	encodeScratch.Put(sp)
+	return out, true
 }
 
 // copyResult copies a host decoder's Uint8Array into Go; ok is false for

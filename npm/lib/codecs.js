@@ -290,8 +290,12 @@ export const hostDecoders = {
 /** Counts chunks the encoders compressed. */
 export const encodeStats = { encoded: 0 };
 
-/** Compresses src with compress(dstPtr, cap, srcPtr, n) → size or -1: a copy of the output, or null. */
-function encodeWith(src, bound, compress) {
+/**
+ * Compresses src with compress(dstPtr, cap, srcPtr, n) → size or -1 and
+ * hands take a view of the output in the encoders' memory: what take
+ * returns, or null.
+ */
+function encodeWith(src, bound, compress, take) {
   const w = enc;
   if (!w) return null;
   const cap = bound(w, src.length);
@@ -303,7 +307,7 @@ function encodeWith(src, bound, compress) {
     const n = compress(w, dp, cap, sp, src.length);
     if (n < 0) return null;
     encodeStats.encoded++;
-    return new Uint8Array(w.memory.buffer, dp, n).slice();
+    return take(new Uint8Array(w.memory.buffer, dp, n));
   } catch {
     return null;
   } finally {
@@ -312,12 +316,31 @@ function encodeWith(src, bound, compress) {
   }
 }
 
+/** The encoders by format: encode(src, level, checksum, take) → take(output view) | null. */
+const encoders = {
+  zstd: (src, level, checksum, take) => encodeWith(src, (w, n) => w.zstd_bound(n), (w, dp, cap, sp, n) => w.zstd_compress(dp, cap, sp, n, level, checksum ? 1 : 0), take),
+  zlib: (src, level, _, take) => encodeWith(src, (w, n) => w.deflate_bound(n), (w, dp, cap, sp, n) => w.deflate_(0, level, dp, cap, sp, n), take),
+  gzip: (src, level, _, take) => encodeWith(src, (w, n) => w.deflate_bound(n), (w, dp, cap, sp, n) => w.deflate_(1, level, dp, cap, sp, n), take),
+};
+
 /** The encoders by format: encode(bytes, level, checksum) → Uint8Array | null (null: the engine's Go encoder writes it). */
 export const hostEncoders = {
-  zstd: (src, level, checksum) => encodeWith(src, (w, n) => w.zstd_bound(n), (w, dp, cap, sp, n) => w.zstd_compress(dp, cap, sp, n, level, checksum ? 1 : 0)),
-  zlib: (src, level) => encodeWith(src, (w, n) => w.deflate_bound(n), (w, dp, cap, sp, n) => w.deflate_(0, level, dp, cap, sp, n)),
-  gzip: (src, level) => encodeWith(src, (w, n) => w.deflate_bound(n), (w, dp, cap, sp, n) => w.deflate_(1, level, dp, cap, sp, n)),
+  zstd: (src, level, checksum) => encoders.zstd(src, level, checksum, (out) => out.slice()),
+  zlib: (src, level) => encoders.zlib(src, level, false, (out) => out.slice()),
+  gzip: (src, level) => encoders.gzip(src, level, false, (out) => out.slice()),
 };
+
+/**
+ * Compresses src in format into dst (both views of the engine's memory, so
+ * a chunk goes from the engine to the encoders and back with one copy each
+ * way and no JS allocation): the compressed size, or -1 when there is no
+ * such encoder, it fails, or dst is too small.
+ */
+export function encodeInto(format, src, level, checksum, dst) {
+  const encode = Object.hasOwn(encoders, format) ? encoders[format] : null;
+  const n = encode?.(src, level, checksum, (out) => (out.length <= dst.length ? (dst.set(out), out.length) : -1));
+  return n ?? -1;
+}
 
 /** The decoders' module exports once loaded, else null (tests call its exports). */
 export function codecsExports() {

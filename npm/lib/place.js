@@ -7,7 +7,7 @@
 // numbers: a JS value the engine held would stay alive until Go's garbage
 // collector ran, however long ago the caller dropped it.
 import { scatter, fillWith } from "./scatter.js";
-import { decodeTo } from "./codecs.js";
+import { decodeTo, encodeInto } from "./codecs.js";
 
 /** Results being read (and read, until the wrapper takes them), by id. */
 const results = new Map();
@@ -129,6 +129,13 @@ export function makePlacer(memory) {
      */
     decodeInto(decoder, src, srcLen, dst, cap) {
       return decodeTo(decoder, new Uint8Array(memory.buffer, src, srcLen), cap, false, (out) => new Uint8Array(memory.buffer, dst, out.length).set(out));
+    },
+    /**
+     * Compresses srcLen bytes at src of the engine's memory in format into
+     * its memory at dst (at most cap bytes): the compressed size, or -1.
+     */
+    encodeInto(format, level, checksum, src, srcLen, dst, cap) {
+      return encodeInto(format, new Uint8Array(memory.buffer, src, srcLen), level, checksum, new Uint8Array(memory.buffer, dst, cap));
     },
   };
 }
