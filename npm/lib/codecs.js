@@ -287,8 +287,8 @@ export const hostDecoders = {
   blosc: (src, max) => (max > 0 ? counted(() => withInput(src, max, (w, sp, n) => decodeInto(w, max, (dp) => w.blosc_decode(dp, max, sp, n)))) : null),
 };
 
-/** Counts chunks the encoders compressed. */
-export const encodeStats = { encoded: 0 };
+/** Counts chunks the encoders compressed, and of those the ones encodeInto placed in the engine's memory. */
+export const encodeStats = { encoded: 0, placed: 0 };
 
 /**
  * Compresses src with compress(dstPtr, cap, srcPtr, n) → size or -1 and
@@ -338,7 +338,7 @@ export const hostEncoders = {
  */
 export function encodeInto(format, src, level, checksum, dst) {
   const encode = Object.hasOwn(encoders, format) ? encoders[format] : null;
-  const n = encode?.(src, level, checksum, (out) => (out.length <= dst.length ? (dst.set(out), out.length) : -1));
+  const n = encode?.(src, level, checksum, (out) => (out.length <= dst.length ? (dst.set(out), encodeStats.placed++, out.length) : -1));
   return n ?? -1;
 }
 

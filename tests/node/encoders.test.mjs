@@ -77,6 +77,7 @@ test("arrays written with zstd, zlib and gzip go through the encoders, and zarr-
   const store = new FileSystemStore(dir);
   const data = Float64Array.from({ length: 60 * 50 }, (_, i) => Math.sin(i / 7) * 100 + (i % 13));
   const before = encodeStats.encoded;
+  const placedBefore = encodeStats.placed;
   for (const [name, compressor] of [
     ["zstd", { id: "zstd", level: 5 }],
     ["zlib", { id: "zlib", level: 6 }],
@@ -92,6 +93,8 @@ test("arrays written with zstd, zlib and gzip go through the encoders, and zarr-
   const theirs = await zarrita.get(await zarrita.open(zarrita.root(new ZarritaFileSystemStore(dir)).resolve("zstd_checksum"), { kind: "array" }));
   assert.deepEqual(Array.from(theirs.data), Array.from(data), "zarrita.js reads the checksummed zstd array");
   assert.ok(encodeStats.encoded - before >= 4 * 16, `${encodeStats.encoded - before} chunks through the package's encoders`);
+  // Straight from and into the engine's memory (the placer), not through JS copies.
+  assert.equal(encodeStats.placed - placedBefore, encodeStats.encoded - before, "every chunk encoded in place");
   if (!python) {
     if (peersRequired) assert.fail("python3 with zarr is missing");
     t.skip("no python3 zarr");
