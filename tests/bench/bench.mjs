@@ -14,6 +14,7 @@
 //   node tests/bench/bench.mjs            (make bench-js)
 //   RUNS=9 node tests/bench/bench.mjs
 //   ONLY=parallel node tests/bench/bench.mjs   (the parallel table alone)
+//   ONLY=writes node tests/bench/bench.mjs     (the writes alone)
 //   PARALLEL_QUIET=0.3 PARALLEL_SECONDS=300 ... (the parallel table's pairs kept
 //                                                while others use under 30 % of
 //                                                the cores; time allowed for them)
@@ -46,6 +47,46 @@ const reads = readSpecs(zarr, zarrita);
 const onlyReads = process.env.BENCH === "reads";
 const readCodecs = process.env.READ_CODECS ? process.env.READ_CODECS.split(",") : null;
 
+/**
+ * Writing the whole array into a fresh store, both libraries, v3 with the
+ * same codecs, alternately, medians of RUNS (the first round warms up):
+ * one line a codec.
+ */
+async function timeWrites(data) {
+  const writeCodecs = {
+    zstd: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 3, checksum: false } }],
+    "blosc-lz4": [{ name: "bytes", configuration: { endian: "little" } }, { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 } }],
+    gzip: [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 1 } }],
+  };
+  const timed = async (fn, into) => {
+    const t0 = performance.now();
+    await fn();
+    into.push(performance.now() - t0);
+  };
+  const writes = Object.keys(writeCodecs).map((name) => ({ name, tw: [], tz: [] }));
+  for (let r = 0; r < RUNS + 1; r++) {
+    for (const w of writes) {
+      const ours = await zarr.create(new zarr.MemoryStore(), { shape: [N, N], chunks: [C, C], dtype: "float32", zarrFormat: 3, codecs: writeCodecs[w.name] });
+      const theirs = await zarrita.create(zarrita.root(new Map()).resolve("a"), { shape: [N, N], chunkShape: [C, C], dtype: "float32", codecs: writeCodecs[w.name] });
+      const tw = [], tz = [];
+      await timed(() => ours.set(null, { data, shape: [N, N] }), tw);
+      try {
+        await timed(() => zarrita.set(theirs, null, { data, shape: [N, N], stride: [N, 1] }), tz);
+      } catch (e) {
+        w.theirsFailed = String(e?.cause?.message ?? e?.message ?? e);
+      }
+      if (r > 0) w.tw.push(tw[0]), tz.length && w.tz.push(tz[0]);
+    }
+  }
+  const f = (x, d = 0) => x.toFixed(d);
+  const mbs = (ms) => (N * N * 4) / 1e6 / (ms / 1000);
+  return writes.map((w) => {
+    const [a, b] = [median(w.tw), median(w.tz)];
+    const them = w.tz.length ? `zarrita.js ${f(mbs(b))} MB/s (${f(b, 1)} ms): ${f(b / a, 2)}` : `zarrita.js cannot (${w.theirsFailed})`;
+    return `write, ${w.name} (v3), whole array: zarr-wasm ${f(mbs(a))} MB/s (${f(a, 1)} ms), ${them}`;
+  });
+}
+
 async function main() {
   const t0 = performance.now();
   await zarr.init();
@@ -55,6 +96,11 @@ async function main() {
   // checked against each other, then timed interleaved, medians of RUNS.
   const store = new zarr.MemoryStore();
   const { data, stored, jobs } = await setupReads(zarr, zarrita, store, readCodecs);
+  if (process.env.ONLY === "writes") {
+    for (const l of await timeWrites(data)) console.log(l);
+    console.log(`load average (1, 5, 15 min) ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+    return;
+  }
   // The decode worker pool: bz2 (which zarrita.js cannot read) beside the
   // arrays above, read by zarr-wasm on this thread and with useWorkers
   // (pooled reads, npm/lib/pooled.js).
@@ -64,11 +110,6 @@ async function main() {
   // (ONLY=parallel: just the parallel table)
   const parallelOnly = process.env.ONLY === "parallel";
   if (!parallelOnly) await timeReads(jobs, RUNS, () => process.stderr.write("."));
-  const timed = async (fn, into) => {
-    const t0 = performance.now();
-    await fn();
-    into.push(performance.now() - t0);
-  };
   const rows = readRows(jobs);
   const readHeader = `zarr-wasm vs zarrita.js ${zarritaVersion()} — Node ${process.version}, ${N}×${N} float32 in ${C}×${C} chunks, in-memory store, median of ${RUNS} interleaved rounds after a warm-up (reads under ${pairTargetMs} ms timed in up to ${maxPairs} pairs a round)`;
   if (onlyReads) {
@@ -199,28 +240,7 @@ async function main() {
     console.log("");
   };
   if (parallelOnly) return printParallel();
-  // Writing the whole array into a fresh store, both libraries, v3 with the
-  // same codecs, alternately.
-  const writeCodecs = {
-    zstd: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 3, checksum: false } }],
-    "blosc-lz4": [{ name: "bytes", configuration: { endian: "little" } }, { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 } }],
-    "gzip (zlib's deflate)": [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 1 } }],
-  };
-  const writes = Object.keys(writeCodecs).map((name) => ({ name, tw: [], tz: [] }));
-  for (let r = 0; r < RUNS + 1; r++) {
-    for (const w of writes) {
-      const ours = await zarr.create(new zarr.MemoryStore(), { shape: [N, N], chunks: [C, C], dtype: "float32", zarrFormat: 3, codecs: writeCodecs[w.name] });
-      const theirs = await zarrita.create(zarrita.root(new Map()).resolve("a"), { shape: [N, N], chunkShape: [C, C], dtype: "float32", codecs: writeCodecs[w.name] });
-      const tw = [], tz = [];
-      await timed(() => ours.set(null, { data, shape: [N, N] }), tw);
-      try {
-        await timed(() => zarrita.set(theirs, null, { data, shape: [N, N], stride: [N, 1] }), tz);
-      } catch (e) {
-        w.theirsFailed = String(e?.cause?.message ?? e?.message ?? e);
-      }
-      if (r > 0) w.tw.push(tw[0]), tz.length && w.tz.push(tz[0]); // the first round warms up
-    }
-  }
+  const writeLines = await timeWrites(data);
   process.stderr.write("\n");
 
   const loadBefore = os.loadavg().map((x) => x.toFixed(1)).join(" ");
@@ -237,14 +257,9 @@ async function main() {
   console.log(readHeader);
   console.log("");
   for (const l of readTable(rows, stored)) console.log(l);
-  const bmbs = (ms) => (N * N * 4) / 1e6 / (ms / 1000);
   console.log("");
   printParallel();
-  for (const w of writes) {
-    const [a, b] = [median(w.tw), median(w.tz)];
-    const them = w.tz.length ? `zarrita.js ${f(bmbs(b))} MB/s (${f(b, 1)} ms): ${f(b / a, 2)}` : `zarrita.js cannot (${w.theirsFailed})`;
-    console.log(`write, ${w.name} (v3), whole array: zarr-wasm ${f(bmbs(a))} MB/s (${f(a, 1)} ms), ${them}`);
-  }
+  for (const l of writeLines) console.log(l);
   for (const lines of sections) {
     console.log("");
     for (const l of lines) console.log(l);
