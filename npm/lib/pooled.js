@@ -343,9 +343,12 @@ export async function pooledGet(arr, sel, signal, concurrency) {
  * How pooled reads share the work (tests/bench change it to compare):
  * here, the calling thread decodes too; depth, the chunks each worker is
  * given ahead; workers, how many of the pool's workers one read uses (0:
- * all).
+ * all); batch, the most chunks the calling thread decodes in one turn of
+ * the event loop before it hears from the workers again (2: whole reads of
+ * Blosc(zstd), zstd and Blosc(lz4) 1.03-1.07x as fast through the pool as
+ * with 4, tests/bench/parallel-split.mjs, three runs on a quiet machine).
  */
-export const tuning = { here: true, depth: 8, workers: 0, batch: 4 };
+export const tuning = { here: true, depth: 8, workers: 0, batch: 2 };
 
 /** Runs f in a later turn of the event loop (after the messages that arrived meanwhile). */
 const later = (() => {
