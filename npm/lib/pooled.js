@@ -492,7 +492,7 @@ export function shardHelper(rp, decoder) {
         if (Atomics.compareExchange(claims, job.slot, 0, 2) !== 0) continue;
         job.taken = true;
         if (job.block) pool.arena.free(job.block);
-        pool.stolen++;
+        pool.takenBack++;
         ok = place(job.geometry, job.bytes);
         if (ok) pool.here++;
       }

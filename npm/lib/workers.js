@@ -115,7 +115,7 @@ function poolInfo(p) {
       decoded: p ? p.workers.map((w) => w.decoded) : [],
       here: p ? p.here : 0,
       hereDeclined: p ? p.hereDeclined : 0,
-      takenBack: p ? p.stolen : 0,
+      takenBack: p ? p.takenBack : 0,
       failed: p ? p.workers.reduce((n, w) => n + w.failed, 0) : 0,
       reads: p ? { ...p.reads } : { shared: 0, transfer: 0, engine: 0 },
     }),
@@ -149,7 +149,7 @@ class Pool {
     this.here = 0;
     this.hereDeclined = 0;
     /** Chunks handed to a worker that the calling thread took back before the worker started them (counted in here too). */
-    this.stolen = 0;
+    this.takenBack = 0;
   }
 
   /** The least busy live worker (ties in turn), or null. */
@@ -229,7 +229,6 @@ async function startWorker(module, codecs) {
   const w = await spawn();
   w.pending = new Map();
   w.decoded = 0;
-  w.skipped = 0;
   w.failed = 0;
   w.alive = true;
   const dead = () => {
@@ -268,9 +267,11 @@ async function startWorker(module, codecs) {
     if (!resolveTask) return;
     w.pending.delete(m.id);
     const ok = m.type === "decoded" ? !!m.bytes : m.ok;
-    if (m.taken) w.skipped++;
-    else if (ok) w.decoded++;
-    else w.failed++; // the engine decodes it here and reports why
+    if (!m.taken) {
+      // (a chunk the calling thread took back counts as neither)
+      if (ok) w.decoded++;
+      else w.failed++; // the engine decodes it here and reports why
+    }
     if (w.pending.size === 0) w.unref();
     resolveTask(m.type === "decoded" ? m.bytes : m);
   }

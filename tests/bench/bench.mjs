@@ -22,14 +22,14 @@
 //   READ_CODECS=raw,zstd ...                   (only these arrays in the read tables)
 //   CHROMIUM=0 ...                             (no Chromium read table)
 import { execFileSync } from "node:child_process";
-import { promises as fs, readFileSync } from "node:fs";
+import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
 import * as os from "node:os";
 import { fileURLToPath } from "node:url";
 import * as zarr from "../../npm/index.js";
 import { zarrita } from "../../npm/dev/deps.mjs";
-import { startup, browserStartup, download, overHTTP, writeToDisk } from "./sections.mjs";
+import { startup, browserStartup, download, overHTTP, writeToDisk, machineBusyMs } from "./sections.mjs";
 import { N, C, codecs, readSpecs, setupReads, timeReads, readRows, readTable, readSummary, pairTargetMs, maxPairs } from "./reads.mjs";
 import { chromiumReads } from "./chromium.mjs";
 
@@ -147,16 +147,7 @@ async function main() {
   const quietShare = Number(process.env.PARALLEL_QUIET ?? 0.15);
   const parallelUntil = Date.now() + Number(process.env.PARALLEL_SECONDS ?? 120) * 1000;
   const cores = os.availableParallelism?.() ?? os.cpus().length;
-  /** The machine's busy CPU time so far, ms (null where /proc/stat is not). */
-  const machineBusy = () => {
-    try {
-      const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-      return (f.reduce((a, b) => a + b, 0) - f[3] - f[4]) * 10; // (USER_HZ 100)
-    } catch {
-      return null;
-    }
-  };
-  const filtered = machineBusy() !== null;
+  const filtered = machineBusyMs() !== null;
   const parallel = [];
   for (const name of ["bz2", "blosc-zstd", "zstd", "blosc-lz4", "raw"]) {
     const arr = name === "bz2" ? bz2 : await zarr.open(store, { path: name, kind: "array" });
@@ -190,7 +181,7 @@ async function main() {
     for (const p of pairs) {
       const one = () => cpuTimed(() => p.arr.get(p.sel, { workers: false }), p.alone, p.cpuAlone);
       const pooled = () => cpuTimed(() => p.arr.get(p.sel), p.pooled, p.cpuPooled);
-      const b0 = machineBusy();
+      const b0 = machineBusyMs();
       const c0 = process.cpuUsage();
       const t0 = performance.now();
       if (r % 2 === 0) await one(), await pooled();
@@ -198,7 +189,7 @@ async function main() {
       const wall = performance.now() - t0;
       const c = process.cpuUsage(c0);
       // (a pair under 100 ms is kept: /proc/stat counts in 10 ms ticks)
-      const others = b0 === null || wall < 100 ? 0 : (machineBusy() - b0 - (c.user + c.system) / 1000) / (cores * wall);
+      const others = b0 === null || wall < 100 ? 0 : (machineBusyMs() - b0 - (c.user + c.system) / 1000) / (cores * wall);
       p.quiet.push(others < quietShare);
     }
   }

@@ -15,6 +15,7 @@ import * as zarr from "../../npm/index.js";
 import { zarrita } from "../../npm/dev/deps.mjs";
 import { PerformanceObserver } from "node:perf_hooks";
 import fs from "node:fs";
+import { machineBusyMs } from "./sections.mjs";
 import { N, C, codecs, setupReads, readSpecs, makeData } from "./reads.mjs";
 if (process.env.INIT === "1") await zarr.init();
 const SETUP = process.env.SETUP ?? "full", LOOP = process.env.LOOP ?? "bench";
@@ -47,15 +48,14 @@ const sched = () => { const m = {}; for (const t of tids()) { try { m[t] = Numbe
 const split3 = (a, b) => { let mn = 0, w = 0, h = 0; for (const t in b) { const d = b[t] - (a[t] ?? 0); if (t === main) mn += d; else if (wtids.has(t)) w += d; else h += d; } return [mn, w, h]; };
 let gcMs = 0, gcN = 0;
 new PerformanceObserver((l) => { for (const e of l.getEntries()) { gcMs += e.duration; gcN++; } }).observe({ entryTypes: ["gc"] });
-const stat = () => { const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number); return (f.reduce((a, b) => a + b, 0) - f[3] - f[4]) * 10; };
 const QUIET = Number(process.env.QUIET ?? 9);
 let skipped = 0;
 const timed = async (fn, w, c, g, s, th) => {
-  const sc0 = sched(); const g0 = gcMs, n0 = gcN, s0 = pool.stats(), b0 = stat(), c0 = process.cpuUsage(), t0 = performance.now();
+  const sc0 = sched(); const g0 = gcMs, n0 = gcN, s0 = pool.stats(), b0 = machineBusyMs(), c0 = process.cpuUsage(), t0 = performance.now();
   await fn();
   const wall = performance.now() - t0, cu = process.cpuUsage(c0), cpu = (cu.user + cu.system) / 1000;
   await new Promise((r) => setImmediate(r)); // gc entries are delivered later
-  const others = (stat() - b0 - cpu) / (2 * wall);
+  const others = (machineBusyMs() - b0 - cpu) / (2 * wall);
   (w.oth ??= []).push([others, wall]);
   if (others > QUIET) { skipped++; return; }
   th.push(split3(sc0, sched()));

@@ -8,7 +8,7 @@
 // threads) and the last read's split (chunks decoded here / by each worker).
 // Linux only.   ROUNDS=100000 DURATION=150 QUIET=0.15 CODECS=zstd,blosc-zstd,blosc-lz4 node tests/bench/parallel-split.mjs
 import * as zarr from "../../npm/index.js";
-import fs from "node:fs";
+import { machineBusyMs } from "./sections.mjs";
 import { tuning } from "../../npm/lib/pooled.js";
 const N = 4096, C = 256;
 const data = new Float32Array(N * N);
@@ -21,9 +21,8 @@ for (const n of names) { arrs[n] = await zarr.create(store, { path: n, shape: [N
 const pool = await zarr.useWorkers(2);
 const variants = JSON.parse(process.env.VARIANTS ?? '{"one":null,"old":{"here":false},"new":{"here":true}}');
 const sel = process.env.SEL === "strided" ? [{start:0,stop:N,step:4},{start:0,stop:N,step:4}] : null;
-const stat = () => { const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number); const idle = f[3] + f[4]; const tot = f.reduce((a, b) => a + b, 0); return (tot - idle) * 10; };
 const QUIET = Number(process.env.QUIET ?? 0.15); let skipped = 0;
-const CPU = {}; const SPLIT = {}; const run = async (n, v) => { const cfg = variants[v]; if (cfg) Object.assign(tuning, cfg); const s0 = pool.stats(); const b0 = stat(); const c = process.cpuUsage(); const t = performance.now(); await arrs[n].get(sel, cfg ? {} : { workers: false }); const w = performance.now() - t; const u = process.cpuUsage(c); const others = (stat() - b0 - (u.user + u.system) / 1000) / (2 * w); if (others > QUIET) { skipped++; return null; } ((CPU[n] ??= {})[v] ??= []).push((u.user + u.system) / 1000); const s1 = pool.stats(); ((SPLIT[n] ??= {})[v] ??= []).push([s1.here - s0.here, ...s1.decoded.map((d, k) => d - s0.decoded[k])].join('/')); return w; };
+const CPU = {}; const SPLIT = {}; const run = async (n, v) => { const cfg = variants[v]; if (cfg) Object.assign(tuning, cfg); const s0 = pool.stats(); const b0 = machineBusyMs(); const c = process.cpuUsage(); const t = performance.now(); await arrs[n].get(sel, cfg ? {} : { workers: false }); const w = performance.now() - t; const u = process.cpuUsage(c); const others = (machineBusyMs() - b0 - (u.user + u.system) / 1000) / (2 * w); if (others > QUIET) { skipped++; return null; } ((CPU[n] ??= {})[v] ??= []).push((u.user + u.system) / 1000); const s1 = pool.stats(); ((SPLIT[n] ??= {})[v] ??= []).push([s1.here - s0.here, ...s1.decoded.map((d, k) => d - s0.decoded[k])].join('/')); return w; };
 for (const n of names) for (const v in variants) { await run(n, v); await run(n, v); }
 const R = {}; const rounds = Number(process.env.ROUNDS ?? 9);
 const vs = Object.keys(variants);

@@ -4,7 +4,7 @@
 // 20 ms to every request — zarr-wasm and zarrita.js in the same run,
 // interleaved, medians.
 import { execFileSync, fork } from "node:child_process";
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
@@ -13,6 +13,21 @@ import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { zarrita, ZarritaFetchStore } from "../../npm/dev/deps.mjs";
 import { npmDir, startServer } from "../node/helpers.mjs";
+
+/**
+ * The machine's busy CPU time so far, ms (/proc/stat: every state but idle
+ * and iowait, in USER_HZ 100 ticks), or null where there is no /proc/stat:
+ * the pooled-read benches keep a read only while other processes left the
+ * cores to it.
+ */
+export function machineBusyMs() {
+  try {
+    const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    return (f.reduce((a, b) => a + b, 0) - f[3] - f[4]) * 10;
+  } catch {
+    return null;
+  }
+}
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
