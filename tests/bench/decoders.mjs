@@ -9,12 +9,20 @@
 // wall time on a shared machine), median of the rounds; every build must
 // decode every chunk to the same bytes as the first.
 //
+// The last row is zarrita.js's own decoder for each codec, timed the same
+// way (a chunk at a time through the codec's decode, as zarrita reads:
+// numcodecs.js's zstd and Blosc modules, the host's DecompressionStream
+// for zlib), so that the table shows how much of a read's ratio the
+// decoders alone set: a strided read decodes every chunk and keeps a 16th,
+// so its time is nearly all decoding on both sides.
+//
 //   node tests/bench/decoders.mjs [label=file.wasm ...] [--rounds 9]
 import { readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zarr from "../../npm/index.js";
+import { zarrita } from "../../npm/dev/deps.mjs";
 import { makeData, makeImage, N } from "./reads.mjs";
 import { median } from "./sections.mjs";
 
@@ -80,7 +88,19 @@ for (const [label, file] of builds) {
   const raw = readFileSync(file);
   mods.push({ label, raw: raw.length, src, dec, out, t: Object.fromEntries(names.map((c) => [c, []])) });
 }
+// zarrita.js's decoders, as its codec registry gives them for these arrays' metadata.
+const peerConfig = (o) => (o.compressor.id === "blosc" ? ["blosc", o.compressor] : [o.compressor.id, o.compressor.id === "zstd" ? { level: o.compressor.level } : {}]);
+const peer = { label: "zarrita.js's decoders", dec: {}, t: Object.fromEntries(names.map((c) => [c, []])) };
+for (const c of names) {
+  const [id, config] = peerConfig(codecs[c]);
+  const codec = (await zarrita.registry.get(id)()).fromConfig(config, { dataType: codecs[c].dtype === "<u2" ? "uint16" : "float32", shape: [C, C], codecs: [] });
+  peer.dec[c] = (b) => codec.decode(b);
+  for (const [i, b] of chunks[c].entries()) {
+    if (!Buffer.from(await peer.dec[c](b)).equals(mods[0].out[c][i])) throw new Error(`zarrita.js decodes a ${c} chunk differently from ${mods[0].label}`);
+  }
+}
 for (const m of mods) for (const c of names) for (let k = 0; k < 20; k++) for (const [p, n] of m.src[c]) m.dec[c](p, n); // (V8 tiers up)
+for (const c of names) for (let k = 0; k < 5; k++) for (const b of chunks[c]) await peer.dec[c](b);
 for (let r = 0; r < rounds; r++) {
   const order = mods.map((_, i) => mods[(i + r) % mods.length]);
   for (const c of names) {
@@ -91,6 +111,11 @@ for (let r = 0; r < rounds; r++) {
       const u = process.cpuUsage(t0);
       m.t[c].push((reps * m.src[c].length * chunkBytes) / 1e6 / ((u.user + u.system) / 1e6));
     }
+    const reps = 2;
+    const t0 = process.cpuUsage();
+    for (let k = 0; k < reps; k++) for (const b of chunks[c]) await peer.dec[c](b);
+    const u = process.cpuUsage(t0);
+    peer.t[c].push((reps * chunks[c].length * chunkBytes) / 1e6 / ((u.user + u.system) / 1e6));
   }
 }
 console.log(`| build | bytes | ${names.join(" | ")} |`);
@@ -99,4 +124,6 @@ for (const m of mods) {
   const cell = (c) => `${median(m.t[c]).toFixed(0)}${m === mods[0] ? "" : ` (${(median(m.t[c]) / median(mods[0].t[c])).toFixed(2)}×)`}`;
   console.log(`| ${m.label} | ${m.raw.toLocaleString("en")} | ${names.map(cell).join(" | ")} |`);
 }
+const peerCell = (c) => `${median(peer.t[c]).toFixed(0)} (${(median(peer.t[c]) / median(mods[0].t[c])).toFixed(2)}×)`;
+console.log(`| ${peer.label} | | ${names.map(peerCell).join(" | ")} |`);
 console.log(`\nMB of decoded output per CPU second, median of ${rounds} rounds; Node ${process.version}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
