@@ -52,7 +52,8 @@ export async function writeToDisk(data, N, C, codecs) {
  * Startup: a fresh Node process imports the library, opens an array on disk
  * (zstd, v2) and reads one element; the figure is the process's own clock
  * at the end (performance.now(), from the process's start, Node's own
- * start included for both). Alternately zarr-wasm and zarrita.js.
+ * start included for both). Alternately zarr-wasm and zarrita.js, and in
+ * the same alternation the floor under any engine written in Go (goFloor).
  */
 export async function startup(dir, runs) {
   const ours = `
@@ -70,14 +71,20 @@ export async function startup(dir, runs) {
     const v = typeof r === "object" ? r.data[0] : r;
     console.log(JSON.stringify([t, performance.now(), v]));`;
   const run = (code) => JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" }).trim().split("\n").pop());
-  const w = [], z = [];
-  run(ours), run(theirs); // warm the file cache
+  const floor = await goFloor(dir).catch((e) => ({ failed: String(e?.message ?? e).split("\n")[0] }));
+  const w = [], z = [], g = [];
+  run(ours), run(theirs), floor.code && run(floor.code); // warm the file cache
   for (let i = 0; i < runs; i++) {
     const a = i % 2 ? null : run(ours);
     const b = run(theirs);
     const c = a ?? run(ours);
     if (c[2] !== b[2]) throw new Error(`startup: the libraries read ${c[2]} and ${b[2]}`);
     w.push(c), z.push(b);
+    if (floor.code) {
+      const e = run(floor.code);
+      if (e[2] !== true) throw new Error("startup: the empty Go program's main did not run");
+      g.push(e);
+    }
   }
   const row = (name, xs) => `| ${name} | ${f(median(xs.map((x) => x[0])), 1)} | ${f(median(xs.map((x) => x[1] - x[0])), 1)} | ${f(median(xs.map((x) => x[1])), 1)} |`;
   return [
@@ -89,7 +96,35 @@ export async function startup(dir, runs) {
     row(`zarrita.js`, z),
     "",
     `ratio of totals (zarr-wasm / zarrita.js): ${f(median(w.map((x) => x[1])) / median(z.map((x) => x[1])), 2)}`,
+    "",
+    floor.code
+      ? `the floor under any engine written in Go: an empty Go program (GOOS=js, built as the engine is) runs its main ${f(median(g.map((x) => x[1] - x[0])), 1)} ms after Go's wasm_exec.js is imported (read, compile, instantiate, Go's runtime starting), against zarrita.js's whole open + first read ${f(median(z.map((x) => x[1] - x[0])), 1)} ms`
+      : `(the empty Go program was not built: ${floor.failed})`,
   ];
+}
+
+/**
+ * An empty Go program built for GOOS=js as the engine is (-trimpath, no
+ * symbols) in dir, and the code a fresh Node process runs to start it the
+ * plain way (Go's wasm_exec.js, read, compile, instantiate, run): what any
+ * Zarr engine written in Go pays before its first line runs.
+ */
+async function goFloor(dir) {
+  const src = path.join(dir, "go-floor");
+  await fs.mkdir(src, { recursive: true });
+  await fs.writeFile(path.join(src, "go.mod"), "module gofloor\n\ngo 1.21\n");
+  await fs.writeFile(path.join(src, "main.go"), 'package main\n\nimport "syscall/js"\n\nfunc main() {\n\tjs.Global().Set("goMainRan", true)\n\tselect {}\n}\n');
+  execFileSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", "floor.wasm", "."], { cwd: src, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, stdio: ["ignore", "ignore", "pipe"] });
+  const code = `
+    await import(${JSON.stringify(path.join(npmDir, "wasm_exec.js"))});
+    const { readFileSync } = await import("node:fs");
+    const t = performance.now();
+    const go = new Go();
+    // (synchronously: in these processes quicker than WebAssembly.instantiate)
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(${JSON.stringify(path.join(src, "floor.wasm"))})), go.importObject);
+    go.run(instance); // (main runs before run returns: it blocks in select)
+    console.log(JSON.stringify([t, performance.now(), globalThis.goMainRan === true]));`;
+  return { code };
 }
 
 const brotli = (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
