@@ -49,20 +49,25 @@ for (const shared of [true, false]) {
           const a = s === store ? arr : await zarr.open(s, { path: name, kind: "array" });
           for (const sel of sels) {
             const what = `${name}, ${how}, ${JSON.stringify(sel)}`;
-            const before = pool.stats();
-            const pooled = await a.get(sel);
-            const after = pool.stats();
-            const here = after.here - before.here;
-            const workers = after.decoded.reduce((x, d, i) => x + d - before.decoded[i], 0);
-            t.diagnostic(`${what}: calling thread ${here}, workers ${workers} chunks`);
-            assert.equal(after.reads[mode], before.reads[mode] + 1, `${what}: read through the pool`);
-            assert.ok(here > 0, `${what}: the calling thread decoded no chunk`);
-            assert.ok(workers > 0, `${what}: the workers decoded no chunk`);
-            assert.equal(after.failed + after.hereDeclined, before.failed + before.hereDeclined, `${what}: chunks given back`);
             const engine = await engineRead(a, sel);
-            assert.deepEqual(pooled.shape, engine.shape, `${what}: shape`);
-            assert.equal(pooled.data.buffer instanceof SharedArrayBuffer, shared, `${what}: buffer kind`);
-            assert.ok(Buffer.from(bytesOf(pooled.data)).equals(Buffer.from(bytesOf(engine.data))), `${what}: values differ from the engine's`);
+            // Which thread decodes which chunk is a race: on a loaded
+            // machine one side can take a whole read. Every attempt must
+            // give the engine's values; one of at most 5 must show both
+            // sides decoding.
+            const splits = [];
+            for (let attempt = 0; attempt < 5 && !splits.some(([h, w]) => h > 0 && w > 0); attempt++) {
+              const before = pool.stats();
+              const pooled = await a.get(sel);
+              const after = pool.stats();
+              splits.push([after.here - before.here, after.decoded.reduce((x, d, i) => x + d - before.decoded[i], 0)]);
+              assert.equal(after.reads[mode], before.reads[mode] + 1, `${what}: read through the pool`);
+              assert.equal(after.failed + after.hereDeclined, before.failed + before.hereDeclined, `${what}: chunks given back`);
+              assert.deepEqual(pooled.shape, engine.shape, `${what}: shape`);
+              assert.equal(pooled.data.buffer instanceof SharedArrayBuffer, shared, `${what}: buffer kind`);
+              assert.ok(Buffer.from(bytesOf(pooled.data)).equals(Buffer.from(bytesOf(engine.data))), `${what}: values differ from the engine's`);
+            }
+            t.diagnostic(`${what}: chunks decoded by the calling thread / the workers, each attempt: ${splits.map((x) => x.join("/")).join(", ")}`);
+            assert.ok(splits.some(([h, w]) => h > 0 && w > 0), `${what}: no read was decoded by both the calling thread and the workers (${JSON.stringify(splits)})`);
           }
         }
       }
