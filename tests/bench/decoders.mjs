@@ -14,9 +14,9 @@
 // decodes them (numcodecs.js's zstd and Blosc modules decode one after the
 // other anyway; the host's DecompressionStream, for zlib, costs less CPU
 // per chunk that way than one chunk at a time), so that the table shows
-// how much of a read's ratio the
-// decoders alone set: a strided read decodes every chunk and keeps a 16th,
-// so its time is nearly all decoding on both sides.
+// how much of a read's ratio the decoders alone set: a strided read
+// decodes every chunk and keeps a 16th, so its time is nearly all decoding
+// on both sides.
 //
 //   node tests/bench/decoders.mjs [label=file.wasm ...] [--rounds 9]
 import { readFileSync } from "node:fs";
@@ -103,6 +103,11 @@ for (const c of names) {
 }
 for (const m of mods) for (const c of names) for (let k = 0; k < 20; k++) for (const [p, n] of m.src[c]) m.dec[c](p, n); // (V8 tiers up)
 for (const c of names) for (let k = 0; k < 5; k++) await Promise.all(chunks[c].map((b) => peer.dec[c](b)));
+/** MB of output per CPU second of the process since t0 (a process.cpuUsage()). */
+const mbPerCpuSecond = (bytes, t0) => {
+  const u = process.cpuUsage(t0);
+  return bytes / 1e6 / ((u.user + u.system) / 1e6);
+};
 for (let r = 0; r < rounds; r++) {
   const order = mods.map((_, i) => mods[(i + r) % mods.length]);
   for (const c of names) {
@@ -110,14 +115,12 @@ for (let r = 0; r < rounds; r++) {
       const reps = 6;
       const t0 = process.cpuUsage();
       for (let k = 0; k < reps; k++) for (const [p, n] of m.src[c]) m.dec[c](p, n);
-      const u = process.cpuUsage(t0);
-      m.t[c].push((reps * m.src[c].length * chunkBytes) / 1e6 / ((u.user + u.system) / 1e6));
+      m.t[c].push(mbPerCpuSecond(reps * m.src[c].length * chunkBytes, t0));
     }
     const reps = 2;
     const t0 = process.cpuUsage();
     for (let k = 0; k < reps; k++) await Promise.all(chunks[c].map((b) => peer.dec[c](b)));
-    const u = process.cpuUsage(t0);
-    peer.t[c].push((reps * chunks[c].length * chunkBytes) / 1e6 / ((u.user + u.system) / 1e6));
+    peer.t[c].push(mbPerCpuSecond(reps * chunks[c].length * chunkBytes, t0));
   }
 }
 console.log(`| build | bytes | ${names.join(" | ")} |`);
