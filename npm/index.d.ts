@@ -271,9 +271,9 @@ export interface ReferenceStoreOptions extends HTTPPolicy {
    * Off by default: a target may be gigabytes, and such an answer is an error.
    */
   acceptFullResponse?: boolean;
-  /** Largest gap (bytes) between two ranges of one file still read as one request (default 64 000; negative: never merge). */
+  /** Largest gap (bytes) between two ranges of one file still read as one request (default 65 536, the engine's one coalescing policy; negative: never merge). */
   maxGap?: number;
-  /** Largest merged request in bytes (default 256 MB). */
+  /** Largest merged request in bytes (default 16 MiB). */
   maxBlock?: number;
   /** How long (ms) a read waits for other reads of the same file to merge with (default 2; negative: none). */
   window?: number;

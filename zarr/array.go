@@ -293,6 +293,15 @@ func (a *Array) LayoutOrder() string {
 // ChunkSizes returns, for a variable chunk grid, each dimension's chunk sizes.
 func (a *Array) ChunkSizes() [][]int { return a.meta.ChunkSizes }
 
+// ChunkStore is the store the array's chunks are read from (beneath a
+// group's consolidated metadata, which serves only metadata documents).
+func (a *Array) ChunkStore() Store {
+	if cs, ok := a.src.store.(*consolidatedStore); ok {
+		return cs.base
+	}
+	return a.src.store
+}
+
 // ChunkKey returns the store key of chunk idx.
 func (a *Array) ChunkKey(idx []int) string {
 	return meta.Prefix(a.path) + a.meta.Keys.Key(idx)
@@ -450,7 +459,7 @@ func (a *Array) readInto(ctx context.Context, sel Selection, dest func(full []in
 		return nil, err
 	}
 	var fill *dtype.Fill
-	if p.Fill != nil {
+	if needsFill(a.meta.DType, a.meta.Fill) {
 		fill = &a.meta.Fill
 	}
 	d, err := dest(p.FullShape, fill)

@@ -7,7 +7,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import * as zarr from "../../npm/index.js";
-import { withDirect } from "./direct-helpers.mjs";
+import { withDirect } from "./executor-helpers.mjs";
 import { placerStats } from "../../npm/lib/place.js";
 
 const enc = new TextEncoder();

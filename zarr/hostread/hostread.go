@@ -41,9 +41,16 @@ type Host struct {
 	// Workers is how many decode workers the host can use besides the
 	// calling thread (0: none). Workers decode only what Decoders name.
 	Workers int
+	// MinWorkerRead, when not negative, replaces the least a read must
+	// decode with Decoders to be worth the workers (0: every read of two
+	// chunks or more; tests use it). Negative: the measured default.
+	MinWorkerRead int
 	// Concurrency is how many fetches the caller asked to run at once
 	// (0: the default).
 	Concurrency int
+	// NoRanges says the store reads whole values only: shards are then
+	// fetched whole, whatever part of them a read needs.
+	NoRanges bool
 }
 
 func (h Host) decodes(format string) bool { return slices.Contains(h.Decoders, format) }
@@ -189,7 +196,7 @@ func New(arr *zarr.Array, sel zarr.Selection, h Host) (*Plan, error) {
 		f := Fetch{Key: c.Key}
 		var n int
 		if l := layout.shard; l != nil {
-			f.Shard = &Shard{Coords: c.Index, Shape: c.Shape, In: c.In, Out: c.Out, IndexLength: l.indexLength, AtEnd: l.atEnd, Whole: whole(c.In, c.Shape)}
+			f.Shard = &Shard{Coords: c.Index, Shape: c.Shape, In: c.In, Out: c.Out, IndexLength: l.indexLength, AtEnd: l.atEnd, Whole: h.NoRanges || whole(c.In, c.Shape)}
 			if !f.Shard.Whole {
 				f.Range, f.Versioned = l.indexRange, true
 			}
@@ -206,8 +213,14 @@ func New(arr *zarr.Array, sel zarr.Selection, h Host) (*Plan, error) {
 		}
 		p.Fetches = append(p.Fetches, f)
 	}
-	if h.Workers > 0 && len(p.Fetches) >= 2 && hostDecoded >= minWorkerRead && hostDecoded >= minWorkerChunk*len(p.Fetches) {
-		p.Workers = h.Workers
+	if h.Workers > 0 && len(p.Fetches) >= 2 && hostDecoded > 0 {
+		if h.MinWorkerRead >= 0 {
+			if hostDecoded >= h.MinWorkerRead {
+				p.Workers = h.Workers
+			}
+		} else if hostDecoded >= minWorkerRead && hostDecoded >= minWorkerChunk*len(p.Fetches) {
+			p.Workers = h.Workers
+		}
 	}
 	return p, nil
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
 
-var allDecoders = Host{Decoders: []string{"zstd", "zlib", "gzip", "blosc"}}
+var allDecoders = Host{Decoders: []string{"zstd", "zlib", "gzip", "blosc"}, MinWorkerRead: -1}
 
 // run executes p as the npm package's executor does, in Go: every fetch
 // through the store (ranges, conditions), shards expanded through Expand
