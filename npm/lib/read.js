@@ -37,10 +37,11 @@ export const executor = { enabled: true };
 /**
  * What reads ran here (tests check reads really come this way): reads the
  * executor began and finished itself (not handed to the engine), reads
- * planned for the engine, shards whose index it expanded, and chunks by
- * where they were decoded.
+ * planned for the engine, shards whose index it expanded, chunks the
+ * decoders module declined on this thread (the engine decoded them), and
+ * chunks by where they were decoded.
  */
-export const readStats = { reads: 0, finished: 0, engineReads: 0, shards: 0, decoded: { raw: 0, zstd: 0, zlib: 0, gzip: 0, blosc: 0, engine: 0 } };
+export const readStats = { reads: 0, finished: 0, engineReads: 0, shards: 0, declined: 0, decoded: { raw: 0, zstd: 0, zlib: 0, gzip: 0, blosc: 0, engine: 0 } };
 
 /** Requests this module made, per store object: {get, getRange, bytes}. */
 const counts = new WeakMap();
@@ -159,6 +160,7 @@ class Run {
       };
       this.eng.inFlight.add(died);
       this.signal?.addEventListener("abort", onAbort, { once: true });
+      if (this.signal?.aborted) onAbort(); // (during the first step)
     });
   }
 
@@ -348,6 +350,7 @@ class Run {
       readStats.decoded[c.decode]++;
       return;
     }
+    readStats.declined++;
     this.byEngine(c, bytes);
   }
 
