@@ -935,6 +935,9 @@ export interface DecodePool {
  */
 export declare function useWorkers(count?: number, options?: { minBytes?: number; shared?: boolean | "auto" }): Promise<DecodePool>;
 
+/** The pool of decode workers as it stands (size 0 until a read worth it started one, or after useWorkers(0)). */
+export declare function workerPool(): DecodePool;
+
 // Opening what a user names: a URL of any kind, picked or dropped files.
 export { storeFromUrl, type StoreFromUrlOptions } from "./lib/sources.js";
 export { FileListStore, BlobStore } from "./lib/files.js";
