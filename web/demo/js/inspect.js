@@ -80,6 +80,25 @@ export function exposeState() {
     clearCache() {
       return app.arr ? zarr.clearCache(app.arr) : Promise.resolve();
     },
+    /**
+     * The grid view (a plate's wells, a well's fields): its cells as drawn
+     * ({key, label, x, y, w, h, ny, nx, state}), and for a plate the
+     * template (field, level path and shape), the acquisition, and the
+     * first complete picture: ms from the plate's selection, and its
+     * performance.now() (ms from the navigation's start).
+     */
+    get grid() {
+      if (document.getElementById("grid-host").hidden) return null;
+      const p = app.plate && app.selected === app.plate.tree ? app.plate : null;
+      const lv = p?.template?.levels[p.level];
+      return {
+        rows: app.grid.rows.slice(),
+        columns: app.grid.columns.slice(),
+        cells: app.grid.layoutOf(),
+        complete: !!app.grid.complete,
+        plate: p && { acquisition: p.acquisition ?? null, field: p.template.fieldPath, level: lv.path, levelShape: lv.arr.shape.slice(), consolidated: p.consolidated, firstPictureMs: p.firstPicture ? p.firstPicture - p.started : null, firstPictureAt: p.firstPicture ?? null },
+      };
+    },
     get lastError() {
       return errorLog.last;
     },

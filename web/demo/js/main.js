@@ -12,6 +12,9 @@
 //   status.js       the value under the cursor and the status line
 //   address.js      the address bar mirrors the view (?url=&path=&…)
 //   view.js         the 2D slice view (tiles read through the package, drawn on a canvas)
+//   plate.js        what a plate or a well opens on: pictures side by side
+//   plate-read.js   reading a plate's wells with few requests
+//   grid-view.js    the grid of pictures (wells of a plate, fields of a well)
 //   plot.js         1-D plots and value tables
 //   image.js        an OME-Zarr image for the view: channels, physical axes, labels
 //   ome.js          OME-Zarr metadata (multiscales, omero, labels, plates, units)
@@ -27,6 +30,8 @@ import * as zarr from "zarr-wasm";
 import { $ } from "./dom.js";
 import { app, setStatus } from "./state.js";
 import { SliceView } from "./view.js";
+import { GridView } from "./grid-view.js";
+import { initPlatePanel, openCell } from "./plate.js";
 import { LinePlot } from "./plot.js";
 import { examples, initExamples } from "./examples.js";
 import { initBanner, showError } from "./banner.js";
@@ -38,7 +43,7 @@ import { channelLimitsChanged, select, setComposite, showLabels } from "./select
 import { initKeys } from "./keys.js";
 import { initSlicePanel } from "./slice-panel.js";
 import { drawHistogram, initColorControls, syncClimInputs, syncColorControls } from "./color-panel.js";
-import { showHover, showPlotHover, showProgress, updateStatusLine } from "./status.js";
+import { showGridHover, showHover, showPlotHover, showProgress, updateStatusLine } from "./status.js";
 import { readState, saveState, saveStateSoon } from "./address.js";
 
 app.view = new SliceView($("view-host"), {
@@ -79,6 +84,35 @@ app.view = new SliceView($("view-host"), {
   },
 });
 
+app.stageView = app.view;
+
+app.grid = new GridView($("grid-host"), {
+  onHover: showGridHover,
+  onOpen: (cell) => openCell(cell, select),
+  onProgress: showProgress,
+  onStats: (st, channelStats) => {
+    app.stats = st;
+    app.channelStats = channelStats ?? new Map();
+    drawHistogram();
+  },
+  onChannelLimits: (changes) => {
+    channelLimitsChanged(changes);
+    saveState();
+  },
+  onAutoContrast: (lo, hi) => {
+    app.display.lo = lo;
+    app.display.hi = hi;
+    syncClimInputs();
+    drawHistogram();
+  },
+  onRendered: () => {
+    if (app.plate && !app.plate.firstPicture) app.plate.firstPicture = performance.now();
+    app.renders++;
+    setStatus("rendered");
+    updateStatusLine();
+  },
+});
+
 app.plot = new LinePlot($("plot-host"), { onHover: showPlotHover });
 
 $("zoom-in").addEventListener("click", () => app.view.zoomBy(1.5));
@@ -94,6 +128,7 @@ initSlicePanel();
 initExamples((ex) => openURL(absolute(ex.url), ex.path));
 initColorControls({ composite: setComposite, labels: showLabels });
 initKeys();
+initPlatePanel(select);
 syncColorControls();
 
 const start = readState();

@@ -34,6 +34,9 @@ export const app = {
   ticks: "off", // axis ticks: off | index | physical
   player: null, // playback (playback.js)
   view: null, // the SliceView (main.js)
+  grid: null, // the GridView: plates and wells (main.js)
+  stageView: null, // the one on the stage, which the Colour panel changes: view or grid
+  plate: null, // the plate shown or last shown (plate.js): {tree, plate, acquisition, template, level, …}
   plot: null, // the LinePlot (main.js)
 };
 
