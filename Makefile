@@ -202,7 +202,7 @@ demo: wasm demo-data demo-deps
 
 demo-data: $(DEMO_DATA)
 
-$(DEMO_DATA): web/demo/gen/main.go go.mod $(shell find zarr -name "*.go" ! -name "*_test.go" 2>/dev/null)
+$(DEMO_DATA): $(wildcard web/demo/gen/*.go) go.mod $(shell find zarr -name "*.go" ! -name "*_test.go" 2>/dev/null)
 	$(GO) run ./web/demo/gen -out web/demo/data
 	touch $@
 

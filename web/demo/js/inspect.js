@@ -99,6 +99,17 @@ export function exposeState() {
         plate: p && { acquisition: p.acquisition ?? null, field: p.template.fieldPath, level: lv.path, levelShape: lv.arr.shape.slice(), consolidated: p.consolidated, firstPictureMs: p.firstPicture ? p.firstPicture - p.started : null, firstPictureAt: p.firstPicture ?? null },
       };
     },
+    /** The map shown: {kind, crsSource, step (graticule degrees), coast (outline scale), labels: [{text, axis, value, x, y}]}, or null. */
+    get map() {
+      const o = app.mapOverlay;
+      if (!app.map || !o.map) return null;
+      return { kind: app.map.kind, crsSource: app.map.crsSource, step: o.step ?? null, coast: o.coast?.scale ?? null, labels: o.labels.map((l) => ({ ...l })) };
+    },
+    /** The colour bar's text, or null when hidden. */
+    get colorbar() {
+      const b = document.getElementById("colorbar");
+      return b.hidden ? null : { title: b.querySelector("#colorbar-title").textContent, lo: b.querySelector("#colorbar-lo").textContent, hi: b.querySelector("#colorbar-hi").textContent };
+    },
     get lastError() {
       return errorLog.last;
     },

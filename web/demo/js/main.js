@@ -12,6 +12,12 @@
 //   status.js       the value under the cursor and the status line
 //   address.js      the address bar mirrors the view (?url=&path=&…)
 //   view.js         the 2D slice view (tiles read through the package, drawn on a canvas)
+//   geo.js          maps: latitude–longitude or projected grids, places in them
+//   crs.js          coordinate reference systems (GeoZarr proj:, CF grid_mapping) for proj4
+//   coast.js        Natural Earth coastlines (world-atlas, served with the page)
+//   map-overlay.js  coastlines, graticule and degree labels over a map
+//   cftime.js       CF time coordinates as dates (every CF calendar)
+//   colorbar.js     the colour bar: colormap, limits, long_name and units
 //   plate.js        what a plate or a well opens on: pictures side by side
 //   plate-read.js   reading a plate's wells with few requests
 //   grid-view.js    the grid of pictures (wells of a plate, fields of a well)
@@ -31,6 +37,8 @@ import { $ } from "./dom.js";
 import { app, setStatus } from "./state.js";
 import { SliceView } from "./view.js";
 import { GridView } from "./grid-view.js";
+import { MapOverlay } from "./map-overlay.js";
+import { updateColorbar } from "./colorbar.js";
 import { initPlatePanel, openCell } from "./plate.js";
 import { LinePlot } from "./plot.js";
 import { examples, initExamples } from "./examples.js";
@@ -39,7 +47,7 @@ import { exposeState } from "./inspect.js";
 import { absolute, openURL } from "./open.js";
 import { initSources } from "./local.js";
 import { initTree } from "./tree.js";
-import { channelLimitsChanged, select, setComposite, showLabels } from "./select.js";
+import { channelLimitsChanged, select, setComposite, showLabels, updateMap } from "./select.js";
 import { initKeys } from "./keys.js";
 import { initSlicePanel } from "./slice-panel.js";
 import { drawHistogram, initColorControls, syncClimInputs, syncColorControls } from "./color-panel.js";
@@ -81,10 +89,13 @@ app.view = new SliceView($("view-host"), {
     app.renders++;
     setStatus("rendered");
     updateStatusLine();
+    updateColorbar();
   },
+  onDrawn: () => app.mapOverlay.draw(),
 });
 
 app.stageView = app.view;
+app.mapOverlay = new MapOverlay($("view-host"), app.view);
 
 app.grid = new GridView($("grid-host"), {
   onHover: showGridHover,
@@ -124,7 +135,7 @@ exposeState();
 initBanner();
 initTree(select);
 initSources();
-initSlicePanel();
+initSlicePanel(updateMap);
 initExamples((ex) => openURL(absolute(ex.url), ex.path));
 initColorControls({ composite: setComposite, labels: showLabels });
 initKeys();

@@ -14,6 +14,9 @@ import { showError } from "./banner.js";
 import { showMode } from "./stage.js";
 import { ensureNode, markSelected } from "./tree.js";
 import { showPlate, showWell } from "./plate.js";
+import { parseTimeUnits } from "./cftime.js";
+import { mapOf } from "./geo.js";
+import { crsOf, projector } from "./crs.js";
 import { renderDetails } from "./details.js";
 import { ordinalSuffix, updateStatusLine } from "./status.js";
 import { saveState } from "./address.js";
@@ -97,6 +100,10 @@ export async function select(t, extra = {}) {
   app.dimNames = dimNames(a, image?.axes);
   app.coords = a.shape.map(() => null);
   app.coordUnits = [];
+  app.coordAttrs = [];
+  app.coordTimes = [];
+  app.map = null;
+  app.mapOverlay.set(null);
   try {
     if (kind && a.shape.length >= 2 && a.shape.every((s) => s > 0)) {
       await showSlice(t, extra);
@@ -247,12 +254,12 @@ export function channelLimitsChanged(changes) {
   drawHistogram();
 }
 
-/** 1-D coordinate arrays beside the array, named like its dimensions. */
+/** 1-D coordinate arrays beside the array, named like its dimensions; then whether it is a map. */
 async function loadCoords(t) {
   const a = app.arr;
   const parent = t.parent?.node;
-  if (!parent || t.node !== a) return;
-  const names = app.dimNames;
+  if (t.node !== a) return;
+  const names = parent ? app.dimNames : [];
   await Promise.all(
     names.map(async (name, d) => {
       if (name.startsWith("dim ")) return;
@@ -262,8 +269,9 @@ async function loadCoords(t) {
         const r = await c.get(null);
         if (app.arr !== a) return;
         app.coords[d] = Float64Array.from(r.data, Number);
-        app.coordUnits = app.coordUnits ?? [];
+        app.coordAttrs[d] = c.attrs ?? {};
         app.coordUnits[d] = typeof c.attrs?.units === "string" ? c.attrs.units : "";
+        app.coordTimes[d] = parseTimeUnits(c.attrs?.units, c.attrs?.calendar ?? "standard");
         updateSliderLabels();
         autoFlip();
       } catch {
@@ -271,5 +279,38 @@ async function loadCoords(t) {
       }
     }),
   );
+  if (app.arr === a) await updateMap();
+}
+
+/**
+ * Draws the slice as a map when it is one (geo.js): coastlines and a
+ * graticule over it, projected with proj4 for a projected grid (crs.js).
+ */
+export async function updateMap() {
+  const a = app.arr;
+  const t = app.selected;
+  if (!a || !app.slice) return;
+  const parent = t?.parent?.node;
+  const dims = app.dimNames.map((name, d) => ({ name, values: app.coords[d], attrs: app.coordAttrs[d] ?? {} }));
+  let crs = null;
+  try {
+    const gmName = typeof a.attrs?.grid_mapping === "string" ? a.attrs.grid_mapping.trim().split(/[\s:]+/)[0] : null;
+    const gm = gmName && parent ? (await parent.open(gmName)).attrs : null;
+    crs = crsOf(a.attrs ?? {}, parent?.attrs ?? {}, gm);
+  } catch {
+    crs = null; // a grid_mapping variable that is not there: no projection
+  }
+  const map = mapOf(dims, app.slice, crs?.def ? crs : null);
+  if (map?.kind === "projected") {
+    try {
+      map.project = await projector(crs);
+    } catch (e) {
+      showError(e, "", "The map's projection could not be set up");
+      return;
+    }
+  }
+  if (app.arr !== a) return;
+  app.map = map && { ...map, crsSource: crs?.source ?? null };
+  app.mapOverlay.set(map);
 }
 

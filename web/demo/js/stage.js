@@ -18,6 +18,7 @@ export function showMode(mode, message) {
   $("view-host").hidden = mode !== "view";
   $("view-tools").hidden = mode !== "view";
   $("grid-host").hidden = mode !== "grid";
+  if (mode !== "view") $("colorbar").hidden = true;
   $("plot-host").hidden = mode !== "plot";
   $("table-host").hidden = mode !== "table";
   $("empty").hidden = mode !== "empty";

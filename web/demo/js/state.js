@@ -12,6 +12,10 @@ export const app = {
   dimNames: [],
   coords: [], // per dim: Float64Array | null
   coordUnits: [], // per dim: the coordinate array's units
+  coordAttrs: [], // per dim: the coordinate array's attributes
+  coordTimes: [], // per dim: its CF time units (cftime.js parseTimeUnits), or null
+  map: null, // the map the slice shows (geo.js mapOf), or null
+  mapOverlay: null, // coastlines and graticule over it (main.js)
   display: { cmap: "viridis", reversed: false, lo: 0, hi: 1 },
   manualClim: false,
   flipChosen: false, // the user (or the address) chose row 0's side

@@ -5,7 +5,7 @@ import { $ } from "./dom.js";
 import { app, setStatus } from "./state.js";
 import { formatBytes, formatNumber } from "./format.js";
 import { isBool, unitsSuffix } from "./arrays.js";
-import { physicalText } from "./slice-panel.js";
+import { coordText, physicalText } from "./slice-panel.js";
 
 /** "st", "nd", "rd" or "th" for n. */
 export function ordinalSuffix(n) {
@@ -26,9 +26,9 @@ export function showHover(h) {
   for (let d = 0; d < index.length; d++) {
     if (h.channels && d === app.image?.channelAxis) continue;
     const i = d === ydim ? h.iy : d === xdim ? h.ix : index[d];
-    const c = app.coords[d];
+    const c = app.coords[d] && (app.coordTimes?.[d] ? coordText(d, i) : formatNumber(app.coords[d][i]));
     const phys = physicalText(d, i);
-    parts.push(`${app.dimNames[d]} ${i}${c ? ` (${formatNumber(c[i])})` : phys ? ` (${phys})` : ""}`);
+    parts.push(`${app.dimNames[d]} ${i}${c ? ` (${c})` : phys ? ` (${phys})` : ""}`);
   }
   let val;
   if (h.loading) val = "…";
