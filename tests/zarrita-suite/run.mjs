@@ -1,7 +1,7 @@
 // Runs zarrita.js's own tests against zarr-wasm (vitest, vitest.config.mjs)
 // and compares every test's outcome with expected.tsv: a test that fails
 // without being listed, or is listed and now passes, fails this run.
-// Prints the counts README.md reports.
+// Prints the counts docs/from-zarrita.md reports.
 import { spawnSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
