@@ -81,7 +81,7 @@ var notRun = map[string]string{
 	"go get github.com/zarr-wasm/zarr-wasm/zarr": "an install command",
 	"make demo    # build the .wasm files and the sample data, serve the viewer on 127.0.0.1":                                   "the viewer's make target (make test-demo drives it in Chromium)",
 	"npx zarr-wasm info data.zarr                          # the hierarchy as a tree: shape, dtype, chunks, codecs, attributes": "the CLI (tests/node/cli.test.mjs runs it on every fixture)",
-	"make bench                     # Go benchmarks and everything below":                                                       "benchmark commands: they take minutes and print figures, not pass/fail",
+	"make bench                     # make bench-js, then the Go benchmarks of ./zarr/...":                                      "benchmark commands: they take minutes and print figures, not pass/fail",
 	"zarr/          the engine (pure Go): open, create, read, write; arrays, groups, the chunk cache":                           "the repository's layout",
 	"go test ./zarr/...                         # the engine":                                                                   "the test commands make test runs",
 }
