@@ -76,9 +76,9 @@ func DocFiles(root string) ([]string, error) {
 // the reason. A listed line that no block starts with fails the test, so
 // the list stays current.
 var notRun = map[string]string{
-	"make                 # build: the engine's two .wasm files, wasm_exec.js": "the repository's make targets (make test runs every suite)",
-	"npm install zarr-wasm":                      "an install command",
-	"go get github.com/zarr-wasm/zarr-wasm/zarr": "an install command",
+	"make                 # build: the engine's two .wasm files, wasm_exec.js":                                                  "the repository's make targets (make test runs every suite)",
+	"make pack                                          # npm/zarr-wasm-0.1.0.tgz (builds the .wasm files first)":               "an install command",
+	"go get github.com/zarr-wasm/zarr-wasm/zarr":                                                                                "an install command",
 	"make demo    # build the .wasm files and the sample data, serve the viewer on 127.0.0.1":                                   "the viewer's make target (make test-demo drives it in Chromium)",
 	"npx zarr-wasm info data.zarr                          # the hierarchy as a tree: shape, dtype, chunks, codecs, attributes": "the CLI (tests/node/cli.test.mjs runs it on every fixture)",
 	"make bench                     # make bench-js, then the Go benchmarks of ./zarr/...":                                      "benchmark commands: they take minutes and print figures, not pass/fail",
