@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -72,8 +73,8 @@ func DocFiles(root string) ([]string, error) {
 	return files, nil
 }
 
-// notRun are the blocks that are not programs, by their first line, with
-// the reason. A listed line that no block starts with fails the test, so
+// notRun are the blocks that are not programs (other than json blocks,
+// which must parse), by their first line, with the reason. A listed line that no block starts with fails the test, so
 // the list stays current.
 var notRun = map[string]string{
 	"make                 # build: the engine's two .wasm files, wasm_exec.js":                                                  "the repository's make targets (make test runs every suite)",
@@ -133,6 +134,11 @@ func TestDocBlocks(t *testing.T) {
 				}
 			case "js", "ts":
 				// tests/node/readme.test.mjs
+			case "json":
+				// A document, not a program: it must at least be JSON.
+				if !json.Valid([]byte(b.Code)) {
+					t.Errorf("%s: the json block is not valid JSON", b.Where())
+				}
 			default:
 				if _, ok := notRun[first]; !ok {
 					t.Errorf("%s: a %q block that is neither run nor listed as not a program: %q", b.Where(), b.Lang, first)
