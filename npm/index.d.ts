@@ -98,7 +98,7 @@ export type VersionedWrite = { generation?: string | null } | { changed: true };
  * WriteOptions; the engine then ties the reads of a shard to one version,
  * confirms cached chunks cheaply and makes read-modify-writes conditional.
  * A store that answers plain bytes still works, without those guarantees
- * (README, "Versions, concurrent writes and the chunk cache").
+ * (docs/stores.md, "Versions, concurrent writes and the chunk cache").
  */
 export interface Readable {
   get(key: AbsolutePath, options?: GetOptions): Uint8Array | undefined | VersionedValue | Promise<Uint8Array | undefined | VersionedValue>;
@@ -167,7 +167,7 @@ export interface FetchStoreOptions extends HTTPPolicy {
   /**
    * Replaces fetch (auth, presigning, remapping statuses); receives a Request.
    * Without it, in Node, requests go through node:http(s) (the same requests
-   * and answers for less CPU; see the README's "Reading over HTTP"): pass
+   * and answers for less CPU; see docs/stores.md, "How requests are sent in Node"): pass
    * `fetch: (r) => fetch(r)` to send them with fetch.
    */
   fetch?: (request: Request) => Promise<Response>;
