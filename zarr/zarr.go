@@ -45,7 +45,9 @@ type Error = errs.Error
 // ErrorCode classifies errors.
 type ErrorCode = errs.Code
 
-// Error codes.
+// Generated from zarr/errs/errs.go by internal/errcodes (make codes): do not edit.
+
+// Error codes (see package errs).
 const (
 	CodeNotFound        = errs.NotFound
 	CodeInvalidMetadata = errs.InvalidMetadata
@@ -56,8 +58,11 @@ const (
 	CodeAborted         = errs.Aborted
 	CodeReadOnly        = errs.ReadOnly
 	CodeExists          = errs.Exists
+	CodeTooLarge        = errs.TooLarge
 	CodeConflict        = errs.Conflict
 )
+
+// End of the generated error codes.
 
 // ErrorCodeOf returns the code of err ("" if it is not a zarr error).
 func ErrorCodeOf(err error) ErrorCode { return errs.CodeOf(err) }
