@@ -4,7 +4,7 @@
 // opens a TensorStore JSON spec (zarr2 and zarr3 drivers). Every format is
 // parsed into one array model (package meta), and reading and writing
 // chunks work on that model only; creating nodes, SetAttrs and Consolidate
-// write each format's own documents.
+// write each format's own documents (which package meta builds).
 //
 // An array's chunks are read and decoded in one place, which a pool of
 // decoded chunks wraps (CachePool, WithCache, WithRecheck); the reads that
