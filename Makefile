@@ -6,7 +6,7 @@ NODE ?= node
 NPM ?= npm
 
 .PHONY: all build test test-go vet fixtures bench fuzz
-.PHONY: bench-startup wasm npm-deps test-js test-node test-browser test-zarrita-suite bench-js pack codecs-wasm check-codecs-wasm check-core-linked notices check-notices FORCE
+.PHONY: bench-startup wasm npm-deps test-js test-node test-browser test-zarrita-suite bench-js pack codecs-wasm check-codecs-wasm check-core-linked notices check-notices codes check-codes FORCE
 
 all: build wasm
 
@@ -27,7 +27,7 @@ vet:
 	GOOS=js GOARCH=wasm $(VET) ./jsbridge/ ./wasm/ $(VET_FILTER)
 	GOOS=js GOARCH=wasm $(VET) -tags zarrcore ./jsbridge/ ./wasm/ $(VET_FILTER)
 
-test: vet check-codecs-wasm check-core-linked check-notices test-go test-js test-demo
+test: vet check-codecs-wasm check-core-linked check-notices check-codes test-go test-js test-demo
 
 test-go: npm-deps
 	$(GO) test -count=1 ./...
@@ -134,6 +134,16 @@ notices:
 
 check-notices:
 	npm/notices.sh --check
+
+# The error codes: zarr/errs/errs.go lists them; npm/lib/errors.js's codes,
+# npm/index.d.ts's ZarrErrorCode and zarr/zarr.go's Code constants are
+# generated from it (internal/errcodes); check-codes fails when they are not
+# current.
+codes:
+	$(GO) run ./internal/errcodes
+
+check-codes:
+	$(GO) run ./internal/errcodes -check
 
 check-codecs-wasm:
 	@if ! command -v clang >/dev/null || [ ! -f /usr/lib/wasm32-wasi/libc.a ] || ! apt-cache showsrc libdeflate 2>/dev/null | grep -q '^Package: libdeflate'; then \

@@ -1,21 +1,35 @@
 // Type declarations for zarr-wasm (the "." entry: browsers and Node).
 
-/** Error codes of ZarrError (the Go engine's *zarr.Error codes). */
+// Generated from zarr/errs/errs.go by internal/errcodes (make codes): do not edit.
+/** Error codes of ZarrError: the Go engine's (zarr/errs), then those only this package gives. */
 export type ZarrErrorCode =
+  /** No node, key or field of that name (the nearest existing one is suggested). */
   | "NOT_FOUND"
+  /** A metadata document, spec or option breaks the format's rules. */
   | "INVALID_METADATA"
+  /** Valid, but not something zarr-wasm reads or writes yet. */
   | "UNSUPPORTED"
+  /** A chunk's stored bytes could not be decoded (or encoded) by its codecs. */
   | "CODEC"
+  /** The selection does not fit the array (out of bounds, a bad step, the wrong number of dimensions). */
   | "SELECTION"
+  /** The store failed to read, write or list. */
   | "STORE"
+  /** The call was cancelled (its AbortSignal, or context). */
   | "ABORTED"
+  /** The store, or the node, cannot be written. */
   | "READ_ONLY"
+  /** A node is already there (creating without overwrite). */
   | "EXISTS"
+  /** A request would need more memory than the engine's budget (zarr/budget); nothing was allocated, the engine stays usable. */
+  | "TOO_LARGE"
   /** A value changed while it was read (a shard rewritten between its index and its chunks), or kept changing under a write, and retrying did not get past it. */
   | "CONFLICT"
-  | "TOO_LARGE"
+  /** The WebAssembly engine stopped (a panic, out of memory) while the call ran; the next call starts a fresh engine, and nodes must be opened again. */
   | "ENGINE_EXITED"
+  /** The package itself is broken or incomplete (a file missing, builds that do not match, a decode worker that did not start). */
   | "INTERNAL";
+// End of the generated error codes.
 
 export declare const codes: readonly ZarrErrorCode[];
 
