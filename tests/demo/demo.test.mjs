@@ -14,23 +14,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { temperature, temperatureSlice, cells, cellCentre, cellOf, nuclei, cellLabel, labelRGBA, plateValue, percentile, nLat, nLon, cellsSize, movie, movieSize } from "./sample.mjs";
 import { startServer, loadCases } from "../node/helpers.mjs";
-import { close, composite, here, missingParts, outDir, python, repoRoot, required, screenOf, startViewer } from "./harness.mjs";
+import { close, composite, here, viridisAt, missingParts, outDir, python, repoRoot, required, screenOf, startViewer } from "./harness.mjs";
 
 const refCases = await loadCases(path.join(repoRoot, "tests", "refs", "cases.json"));
 const missing = await missingParts();
-
-// viridis: the ten published anchors (viridisLite, n = 10), linear in between.
-const viridis = ["#440154", "#482878", "#3e4a89", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6dcd59", "#b4de2c", "#fde725"].map((h) => {
-  const n = parseInt(h.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-});
-
-function viridisAt(t) {
-  t = Math.min(1, Math.max(0, t)) * 9;
-  const i = Math.min(8, Math.floor(t));
-  const f = t - i;
-  return [0, 1, 2].map((k) => viridis[i][k] + (viridis[i + 1][k] - viridis[i][k]) * f);
-}
 
 function grayAt(t) {
   const g = Math.round(Math.min(1, Math.max(0, t)) * 255);

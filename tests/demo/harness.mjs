@@ -182,3 +182,16 @@ export function composite(channels) {
 export function rgbOf(hex) {
   return [0, 2, 4].map((k) => parseInt(hex.replace(/^#/, "").slice(k, k + 2), 16));
 }
+
+// viridis: the ten published anchors (viridisLite, n = 10), linear in between.
+const viridis = ["#440154", "#482878", "#3e4a89", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6dcd59", "#b4de2c", "#fde725"].map((h) => {
+  const n = parseInt(h.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+});
+
+export function viridisAt(t) {
+  t = Math.min(1, Math.max(0, t)) * 9;
+  const i = Math.min(8, Math.floor(t));
+  const f = t - i;
+  return [0, 1, 2].map((k) => viridis[i][k] + (viridis[i + 1][k] - viridis[i][k]) * f);
+}

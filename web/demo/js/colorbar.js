@@ -1,4 +1,4 @@
-// The colour bar over the slice view (an array drawn through a colormap):
+// The colour bar in the stage's head, for the slice view (an array drawn through a colormap):
 // the colormap from the lower to the upper contrast limit, their values,
 // and what is shown — the array's long_name (else standard_name, else its
 // name) and its units.
@@ -21,6 +21,5 @@ export function updateColorbar() {
   $("colorbar-ramp").style.background = cssGradient(app.display.cmap, app.display.reversed);
   const { lo, hi } = app.display;
   $("colorbar-lo").textContent = formatNumber(lo);
-  $("colorbar-mid").textContent = formatNumber(Number(((lo + hi) / 2).toPrecision(6)));
   $("colorbar-hi").textContent = formatNumber(hi);
 }

@@ -28,7 +28,7 @@ export function exposeState() {
     },
     get viewState() {
       const v = app.view;
-      return { ...v.view, cw: v.cw, ch: v.ch, level: v.L ?? 0, stride: 2 ** (v.L ?? 0), W: v.W, H: v.H, source: v.source() };
+      return { ...v.view, cw: v.cw, ch: v.ch, flip: !!v.flipY, level: v.L ?? 0, stride: 2 ** (v.L ?? 0), W: v.W, H: v.H, source: v.source() };
     },
     get stats() {
       return app.stats && { ...app.stats, bins: Array.from(app.stats.bins ?? []) };
