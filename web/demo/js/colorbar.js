@@ -11,7 +11,7 @@ import { formatNumber } from "./format.js";
 export function updateColorbar() {
   const bar = $("colorbar");
   const a = app.arr;
-  const show = !!a && !!app.slice && !app.channels && !$("view-host").hidden;
+  const show = !!a && !!app.slice && !app.channels && (!$("view-host").hidden || !$("volume-host").hidden);
   bar.hidden = !show;
   if (!show) return;
   const attrs = a.attrs ?? {};

@@ -2,6 +2,7 @@
 // look at. Read-only views of the state; nothing here changes it.
 import * as zarr from "zarr-wasm";
 import { app } from "./state.js";
+import { $ } from "./dom.js";
 import { errorLog } from "./banner.js";
 
 export function exposeState() {
@@ -104,6 +105,14 @@ export function exposeState() {
       const o = app.mapOverlay;
       if (!app.map || !o.map) return null;
       return { kind: app.map.kind, crsSource: app.map.crsSource, step: o.step ?? null, coast: o.coast?.scale ?? null, labels: o.labels.map((l) => ({ ...l })) };
+    },
+    /** The 3D view: {level, shape [nx, ny, nz], bytes, extent, channels, dims, state, camera {pxPerWorld, cw, ch}, draws}, or null. */
+    get volume() {
+      return $("volume-host").hidden ? null : app.volume.describe();
+    },
+    /** Sets the 3D view's mode, yaw, pitch, zoom, crop or budget (as its bar and mouse do); resolves when read. */
+    volumeSet(changes) {
+      return app.volume.set(changes);
     },
     /** The colour bar's text, or null when hidden. */
     get colorbar() {

@@ -18,6 +18,8 @@
 //   map-overlay.js  coastlines, graticule and degree labels over a map
 //   cftime.js       CF time coordinates as dates (every CF calendar)
 //   colorbar.js     the colour bar: colormap, limits, long_name and units
+//   volume.js       the 3D view: the level that fits a GPU budget, crop, mouse
+//   volume-gl.js    WebGL2 ray marching (maximum intensity, alpha compositing)
 //   plate.js        what a plate or a well opens on: pictures side by side
 //   plate-read.js   reading a plate's wells with few requests
 //   grid-view.js    the grid of pictures (wells of a plate, fields of a well)
@@ -38,6 +40,8 @@ import { app, setStatus } from "./state.js";
 import { SliceView } from "./view.js";
 import { GridView } from "./grid-view.js";
 import { MapOverlay } from "./map-overlay.js";
+import { VolumeView, depthCandidates } from "./volume.js";
+import { showMode } from "./stage.js";
 import { updateColorbar } from "./colorbar.js";
 import { initPlatePanel, openCell } from "./plate.js";
 import { LinePlot } from "./plot.js";
@@ -90,6 +94,7 @@ app.view = new SliceView($("view-host"), {
     setStatus("rendered");
     updateStatusLine();
     updateColorbar();
+    update3DButton();
   },
   onDrawn: () => app.mapOverlay.draw(),
 });
@@ -126,10 +131,32 @@ app.grid = new GridView($("grid-host"), {
 
 app.plot = new LinePlot($("plot-host"), { onHover: showPlotHover });
 
-$("zoom-in").addEventListener("click", () => app.view.zoomBy(1.5));
-$("zoom-out").addEventListener("click", () => app.view.zoomBy(1 / 1.5));
-$("zoom-fit").addEventListener("click", () => app.view.fit());
-$("zoom-1").addEventListener("click", () => app.view.actualSize());
+app.volume = new VolumeView($("volume-host"));
+app.volume.onError = (e) => showError(e, "", "The volume could not be shown");
+
+/** The 3D button: offered when the slice has a third dimension to show as depth. */
+function update3DButton() {
+  const a = app.arr;
+  const chAxis = app.channels ? app.image.channelAxis : -1;
+  $("view-3d").hidden = !(a && app.slice && depthCandidates(a.shape, app.slice, chAxis).length > 0);
+}
+
+const in3D = () => !$("volume-host").hidden;
+$("view-3d").addEventListener("click", () => {
+  if (in3D()) {
+    showMode("view");
+    $("colorbar").hidden = true;
+    updateColorbar();
+  } else {
+    showMode("volume");
+    updateColorbar();
+    app.volume.open();
+  }
+});
+$("zoom-in").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: app.volume.state.zoom * 1.5 }) : app.view.zoomBy(1.5)));
+$("zoom-out").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: app.volume.state.zoom / 1.5 }) : app.view.zoomBy(1 / 1.5)));
+$("zoom-fit").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: 1 }) : app.view.fit()));
+$("zoom-1").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: 1 }) : app.view.actualSize()));
 
 exposeState();
 initBanner();
