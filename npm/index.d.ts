@@ -14,6 +14,8 @@ export type ZarrErrorCode =
   /** A value changed while it was read (a shard rewritten between its index and its chunks), or kept changing under a write, and retrying did not get past it. */
   | "CONFLICT"
   | "TOO_LARGE"
+  /** The server refused the request: HTTP 403 for every metadata key of a node (a private bucket, or nothing there in a bucket that answers 403 for missing keys), or credentials it does not accept (wrong, expired, a signature it rejects). */
+  | "ACCESS_DENIED"
   | "ENGINE_EXITED"
   | "INTERNAL";
 

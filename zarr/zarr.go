@@ -57,6 +57,7 @@ const (
 	CodeReadOnly        = errs.ReadOnly
 	CodeExists          = errs.Exists
 	CodeConflict        = errs.Conflict
+	CodeAccessDenied    = errs.AccessDenied
 )
 
 // ErrorCodeOf returns the code of err ("" if it is not a zarr error).

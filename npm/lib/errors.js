@@ -3,7 +3,7 @@
 /** Error codes (the Go engine's *zarr.Error codes). */
 export const codes = Object.freeze([
   "NOT_FOUND", "INVALID_METADATA", "UNSUPPORTED", "CODEC", "SELECTION",
-  "STORE", "ABORTED", "READ_ONLY", "EXISTS", "TOO_LARGE", "CONFLICT", "ENGINE_EXITED", "INTERNAL",
+  "STORE", "ABORTED", "READ_ONLY", "EXISTS", "TOO_LARGE", "CONFLICT", "ACCESS_DENIED", "ENGINE_EXITED", "INTERNAL",
 ]);
 
 export class ZarrError extends Error {

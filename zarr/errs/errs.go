@@ -30,6 +30,10 @@ const (
 	// Conflict: a value changed while it was read, or since it was read
 	// for a conditional write, and retrying did not get past it.
 	Conflict Code = "CONFLICT"
+	// AccessDenied: the server refused the request (HTTP 403 for every
+	// metadata key of a node, a signature or credentials it does not
+	// accept): a private bucket, wrong or expired credentials.
+	AccessDenied Code = "ACCESS_DENIED"
 )
 
 // OtherBuild marks an error that only means "the full build of the engine
