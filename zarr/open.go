@@ -79,20 +79,33 @@ func OpenGroup(ctx context.Context, s Store, path string, opts ...OpenOption) (*
 }
 
 func get(ctx context.Context, s Store, key string) ([]byte, bool, error) {
+	data, ok, _, err := getMeta(ctx, s, key)
+	return data, ok, err
+}
+
+// getMeta is get that also tells whether the key is absent because the
+// store was refused access to it (store.Versioned.Denied: an object
+// store's HTTP 403).
+func getMeta(ctx context.Context, s Store, key string) (data []byte, ok, denied bool, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
+		return nil, false, false, errs.Wrap(errs.Aborted, key, err, "aborted")
 	}
-	data, ok, err := s.Get(ctx, key)
+	var v store.Versioned
+	if store.Has(s, store.CanTellDenied) {
+		v, err = store.Read(ctx, s, key, store.WholeValue(), store.Conditions{})
+	} else {
+		v.Data, v.Found, err = s.Get(ctx, key)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
+			return nil, false, false, errs.Wrap(errs.Aborted, key, err, "aborted")
 		}
-		return nil, false, errs.Wrap(errs.Store, key, err, "read failed")
+		return nil, false, false, errs.Wrap(errs.Store, key, err, "read failed")
 	}
-	if ok && htmlStandIn(key, data) {
-		return nil, false, nil
+	if v.Found && htmlStandIn(key, v.Data) {
+		return nil, false, false, nil
 	}
-	return data, ok, nil
+	return v.Data, v.Found, v.Denied && !v.Found, nil
 }
 
 // htmlStandIn reports whether data, read for a metadata document, is an
@@ -122,9 +135,10 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 	// .zgroup for an array (only the error message for a group needs it; it
 	// is asked for below when no array is there).
 	type result struct {
-		data []byte
-		ok   bool
-		err  error
+		data   []byte
+		ok     bool
+		denied bool // absent: the store was refused access (HTTP 403)
+		err    error
 	}
 	const (
 		iZarrJSON = iota
@@ -143,7 +157,7 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res[i].data, res[i].ok, res[i].err = get(ctx, s, k)
+			res[i].data, res[i].ok, res[i].denied, res[i].err = getMeta(ctx, s, k)
 		}()
 	}
 	wg.Wait()
@@ -154,7 +168,8 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		}
 	}
 	if kind == "array" && !res[iZarrJSON].ok && !res[iZarray].ok {
-		res[iZgroup].data, res[iZgroup].ok, res[iZgroup].err = get(ctx, s, keys[iZgroup])
+		res[iZgroup].data, res[iZgroup].ok, res[iZgroup].denied, res[iZgroup].err = getMeta(ctx, s, keys[iZgroup])
+		ask[iZgroup] = true
 		if res[iZgroup].err != nil {
 			return nil, res[iZgroup].err
 		}
@@ -203,8 +218,18 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		}
 		return newGroup(ctx, s, p, 2, cfg)
 	}
+	// Every metadata key refused (HTTP 403): a private bucket, or nothing
+	// here in a bucket that may not be listed. Say which it may be.
+	denied, asked := true, []string{}
+	for i, r := range res {
+		if ask[i] {
+			denied = denied && r.denied
+			asked = append(asked, keys[i][len(prefix):])
+		}
+	}
 	if kind != "group" {
-		if data, ok, err := get(ctx, s, prefix+keyV1Meta); err != nil {
+		data, ok, metaDenied, err := getMeta(ctx, s, prefix+keyV1Meta)
+		if err != nil {
 			return nil, err
 		} else if ok {
 			m, err := meta.ParseV1(prefix+keyV1Meta, data)
@@ -213,6 +238,10 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 			}
 			return newArray(ctx, s, p, m, prefix+keyV1Attrs, cfg)
 		}
+		denied = denied && metaDenied
+	}
+	if denied {
+		return nil, errs.New(errs.AccessDenied, p, "access denied to every metadata document here (%s: HTTP 403): the bucket or path is private (give credentials) or holds no array or group (object stores answer 403 for missing keys to readers who may not list the bucket)", strings.Join(asked, ", "))
 	}
 	return nil, notFound(ctx, s, p, kind)
 }
