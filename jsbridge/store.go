@@ -102,8 +102,9 @@ func newStore(obj js.Value) (store.Store, error) {
 		store.CanReadRange: hasMethod(obj, "getRange"),
 		store.CanWrite:     writes,
 		store.CanWriteIf:   writes,
-		store.CanList:      hasMethod(obj, "list"),
-		store.CanVersion:   true, // known from each answer
+		// (a FetchStore says listable: false where list() cannot work)
+		store.CanList:    hasMethod(obj, "list") && (obj.Get("listable").Type() != js.TypeBoolean || obj.Get("listable").Bool()),
+		store.CanVersion: true, // known from each answer
 		// (an answer {data: undefined, denied: true}: absent, refused)
 		store.CanTellDenied: true,
 	}}, nil

@@ -76,13 +76,14 @@ func ParseError(body []byte) (e ErrorBody, ok bool) {
 // a key that does not exist when the reader may not list the bucket.
 var DefaultMissing = []int{403, 404, 410}
 
-// Missing reports whether an answer with this status and S3 error code
-// ("" when the body is not an S3 error document) means that the key does
-// not exist, given the statuses the store counts as missing: a status in
-// missing whose error code, if any, is one that a missing key gets
-// (NoSuchKey, AccessDenied). A 403 for a bad signature or expired
-// credentials, or a 404 for a bucket that does not exist, is a failure.
-func Missing(status int, code string, missing []int) bool {
+// Missing reports whether an answer with this status and S3 error
+// document (the zero ErrorBody when the body is not one) means that the
+// key does not exist, given the statuses the store counts as missing: a
+// status in missing whose error code, if any, is one that a missing key
+// gets (NoSuchKey, AccessDenied). A 403 for a bad signature or expired
+// credentials, an AccessDenied that says the request expired (a presigned
+// URL), or a 404 for a bucket that does not exist, is a failure.
+func Missing(status int, e ErrorBody, missing []int) bool {
 	found := false
 	for _, m := range missing {
 		if m == status {
@@ -92,9 +93,11 @@ func Missing(status int, code string, missing []int) bool {
 	if !found {
 		return false
 	}
-	switch code {
-	case "", "NoSuchKey", "NotFound", "AccessDenied":
+	switch e.Code {
+	case "", "NoSuchKey", "NotFound":
 		return true
+	case "AccessDenied":
+		return !strings.Contains(strings.ToLower(e.Message), "expired")
 	}
 	return false
 }
@@ -358,4 +361,44 @@ func (l *Listing) Names() []string {
 // encoding-type=url ('+' for a space).
 func unescapePlus(s string) (string, error) {
 	return urlx.Unescape(strings.ReplaceAll(s, "+", " "))
+}
+
+// ProbeStep is one request of the probe that tells whether a server
+// honours conditional writes.
+type ProbeStep struct {
+	Method string // PUT or DELETE
+	// Condition is "If-None-Match: *" (create only), a stale If-Match
+	// (StaleETag), or none.
+	IfNoneMatch, IfMatch string
+	// MustFail: a server that honours conditions answers 412 (or 404 to
+	// If-Match); one that changes the key ignored the condition.
+	MustFail bool
+}
+
+// StaleETag is an ETag no object has, for the probe's stale If-Match.
+const StaleETag = `"zarr-wasm-probe-never-matches"`
+
+// ConditionProbe is the probe, on a throw-away key (ProbeKey): create it
+// with If-None-Match: *, create it again, write it with a stale If-Match,
+// delete it with a stale If-Match (these three must fail), delete it. Where
+// every step that must fail does, the server honours If-None-Match and
+// If-Match on PUT and If-Match on DELETE; where one goes through, it
+// ignores them, and writes to it are made without conditions.
+var ConditionProbe = []ProbeStep{
+	{Method: "PUT", IfNoneMatch: "*"},
+	{Method: "PUT", IfNoneMatch: "*", MustFail: true},
+	{Method: "PUT", IfMatch: StaleETag, MustFail: true},
+	{Method: "DELETE", IfMatch: StaleETag, MustFail: true},
+	{Method: "DELETE"},
+}
+
+// ProbeKey is the name of the probe's throw-away key, made unique by
+// random bytes.
+func ProbeKey(random []byte) string {
+	const hexDigits = "0123456789abcdef"
+	b := []byte(".zarr-wasm-probe-")
+	for _, c := range random {
+		b = append(b, hexDigits[c>>4], hexDigits[c&15])
+	}
+	return string(b)
 }

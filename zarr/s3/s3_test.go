@@ -169,19 +169,21 @@ func TestMissing(t *testing.T) {
 		code    string
 		missing []int
 		want    bool
+		message string
 	}{
-		{404, "", DefaultMissing, true},
-		{404, "NoSuchKey", DefaultMissing, true},
-		{404, "NoSuchBucket", DefaultMissing, false},
-		{410, "", DefaultMissing, true},
-		{403, "", DefaultMissing, true},
-		{403, "AccessDenied", DefaultMissing, true},
-		{403, "SignatureDoesNotMatch", DefaultMissing, false},
-		{403, "RequestTimeTooSkewed", DefaultMissing, false},
-		{403, "AccessDenied", []int{404}, false},
-		{500, "", DefaultMissing, false},
+		{404, "", DefaultMissing, true, ""},
+		{404, "NoSuchKey", DefaultMissing, true, ""},
+		{404, "NoSuchBucket", DefaultMissing, false, ""},
+		{410, "", DefaultMissing, true, ""},
+		{403, "", DefaultMissing, true, ""},
+		{403, "AccessDenied", DefaultMissing, true, ""},
+		{403, "SignatureDoesNotMatch", DefaultMissing, false, ""},
+		{403, "RequestTimeTooSkewed", DefaultMissing, false, ""},
+		{403, "AccessDenied", []int{404}, false, ""},
+		{500, "", DefaultMissing, false, ""},
+		{403, "AccessDenied", DefaultMissing, false, "Request has expired"},
 	} {
-		if got := Missing(c.status, c.code, c.missing); got != c.want {
+		if got := Missing(c.status, ErrorBody{Code: c.code, Message: c.message}, c.missing); got != c.want {
 			t.Errorf("Missing(%d, %q, %v) = %v", c.status, c.code, c.missing, got)
 		}
 	}

@@ -1,9 +1,6 @@
 package s3
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,8 +68,17 @@ type Signer struct {
 
 // PayloadHash returns the hex SHA-256 of a body.
 func PayloadHash(body []byte) string {
-	h := sha256.Sum256(body)
-	return hex.EncodeToString(h[:])
+	h := sum256(body)
+	return hexString(h[:])
+}
+
+func hexString(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 2*len(b))
+	for i, c := range b {
+		out[2*i], out[2*i+1] = digits[c>>4], digits[c&15]
+	}
+	return string(out)
 }
 
 // Sign returns the headers that authenticate req at time now: X-Amz-Date,
@@ -216,19 +222,13 @@ func (s Signer) scope(amzDate string) string {
 }
 
 func (s Signer) signature(secret, amzDate, scope, creq string) string {
-	h := sha256.Sum256([]byte(creq))
-	sts := algorithm + "\n" + amzDate + "\n" + scope + "\n" + hex.EncodeToString(h[:])
+	h := sum256([]byte(creq))
+	sts := algorithm + "\n" + amzDate + "\n" + scope + "\n" + hexString(h[:])
 	key := hmacSHA256([]byte("AWS4"+secret), amzDate[:8])
 	key = hmacSHA256(key, s.region())
 	key = hmacSHA256(key, s.service())
 	key = hmacSHA256(key, "aws4_request")
-	return hex.EncodeToString(hmacSHA256(key, sts))
-}
-
-func hmacSHA256(key []byte, data string) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte(data))
-	return m.Sum(nil)
+	return hexString(hmacSHA256(key, sts))
 }
 
 // canonicalURI is the path as SigV4 signs it: decoded, then every byte but

@@ -1,6 +1,7 @@
 // Command serve runs an S3 server for the Node tests on 127.0.0.1: the fake
 // (package s3's Fake, one bucket, its settings changed by GET
-// /_control?name=value) or, with -weed, SeaweedFS. It prints one JSON line,
+// /_control?name=value, directories loaded with -load) or, with -weed,
+// SeaweedFS. It prints one JSON line,
 // {"endpoint", "bucket", "admin": {...}, "reader": {...}}, and serves until
 // stdin closes.
 package main
@@ -14,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 
 	s3test "github.com/zarr-wasm/zarr-wasm/tests/s3"
 	"github.com/zarr-wasm/zarr-wasm/zarr/s3"
@@ -22,6 +24,11 @@ import (
 func main() {
 	weed := flag.Bool("weed", false, "run SeaweedFS instead of the fake")
 	bucket := flag.String("bucket", "bucket", "the bucket")
+	var loads []string
+	flag.Func("load", "prefix=dir: the fake's bucket holds dir's files under prefix (repeatable)", func(s string) error {
+		loads = append(loads, s)
+		return nil
+	})
 	flag.Parse()
 	out := map[string]any{"bucket": *bucket}
 	creds := func(c s3.Credentials) map[string]string {
@@ -51,7 +58,14 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		go http.Serve(ln, s3test.NewFake(*bucket))
+		f := s3test.NewFake(*bucket)
+		for _, l := range loads {
+			prefix, dir, _ := strings.Cut(l, "=")
+			if err := f.PutDir(dir, prefix); err != nil {
+				log.Fatal(err)
+			}
+		}
+		go http.Serve(ln, f)
 		out["endpoint"] = "http://" + ln.Addr().String()
 	}
 	json.NewEncoder(os.Stdout).Encode(out)

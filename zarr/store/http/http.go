@@ -611,16 +611,10 @@ func (c *client) answer(body *bodyReader, q *request) (store.Versioned, error) {
 	}
 	eb := errorBody(resp)
 	e, _ := s3.ParseError(eb)
-	if s3.Missing(resp.StatusCode, e.Code, c.missing()) && (resp.StatusCode != nethttp.StatusForbidden || q.deniedAbsent) && !expiredRequest(e) {
+	if s3.Missing(resp.StatusCode, e, c.missing()) && (resp.StatusCode != nethttp.StatusForbidden || q.deniedAbsent) {
 		return store.Versioned{Generation: store.Absent, Denied: resp.StatusCode == nethttp.StatusForbidden}, nil
 	}
 	return store.Versioned{}, c.failure(resp, q, eb)
-}
-
-// expiredRequest reports an AccessDenied that is not about the key: a
-// presigned URL past its expiry.
-func expiredRequest(e s3.ErrorBody) bool {
-	return e.Code == "AccessDenied" && strings.Contains(strings.ToLower(e.Message), "expired")
 }
 
 // writeAnswer reads the answer to a PUT or DELETE: the new generation (a

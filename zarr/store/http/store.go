@@ -3,7 +3,6 @@ package http
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	nethttp "net/http"
 	"net/url"
 	"strings"
@@ -298,12 +297,7 @@ func (s *Store) ConditionalWrites() (honoured, known bool) {
 	return s.condOK, s.condKnown
 }
 
-// conditionsHonoured runs the probe once: a throw-away key beside the
-// store's root is created with If-None-Match: *, written again with
-// If-None-Match: * and with an If-Match that cannot match, deleted with
-// that If-Match, and deleted. A server that honours conditions answers 412
-// to the three conditional writes that must fail; one that does not
-// changes the key each time (the throw-away key only).
+// conditionsHonoured runs s3.ConditionProbe once.
 func (s *Store) conditionsHonoured(ctx context.Context) (bool, error) {
 	s.condMu.Lock()
 	defer s.condMu.Unlock()
@@ -312,46 +306,27 @@ func (s *Store) conditionsHonoured(ctx context.Context) (bool, error) {
 	}
 	var b [8]byte
 	rand.Read(b[:])
-	key := ".zarr-wasm-probe-" + hex.EncodeToString(b[:])
-	put := func(ifMatch store.Generation) (bool, error) {
-		q := s.request(nethttp.MethodPut, key)
-		q.ifMatch = ifMatch
-		_, err := s.c.do(ctx, q)
-		if errs.CodeOf(err) == errs.Conflict {
-			return false, nil
-		}
-		return err == nil, err
-	}
-	del := func(ifMatch store.Generation) (bool, error) {
-		q := s.request(nethttp.MethodDelete, key)
-		q.ifMatch = ifMatch
-		_, err := s.c.do(ctx, q)
-		if errs.CodeOf(err) == errs.Conflict {
-			return false, nil
-		}
-		return err == nil, err
-	}
-	const never = store.Generation(`"zarr-wasm-probe-never-matches"`)
-	if _, err := put(store.Absent); err != nil {
-		return false, err
-	}
+	key := s3.ProbeKey(b[:])
 	ok := true
-	for _, step := range []func() (bool, error){
-		func() (bool, error) { return put(store.Absent) },
-		func() (bool, error) { return put(never) },
-		func() (bool, error) { return del(never) },
-	} {
-		done, err := step()
-		if err != nil {
-			del("")
-			return false, err
+	for _, step := range s3.ConditionProbe {
+		q := s.request(step.Method, key)
+		switch {
+		case step.IfNoneMatch == "*":
+			q.ifMatch = store.Absent
+		case step.IfMatch != "":
+			q.ifMatch = store.Generation(step.IfMatch)
 		}
-		if done {
+		_, err := s.c.do(ctx, q)
+		switch {
+		case errs.CodeOf(err) == errs.Conflict && step.MustFail:
+		case err != nil:
+			if step.Method == nethttp.MethodPut {
+				s.c.do(ctx, s.request(nethttp.MethodDelete, key)) // (best effort)
+			}
+			return false, err
+		case step.MustFail:
 			ok = false // the write went through: the condition was ignored
 		}
-	}
-	if _, err := del(""); err != nil {
-		return false, err
 	}
 	s.condKnown, s.condOK = true, ok
 	return ok, nil
