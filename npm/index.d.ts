@@ -249,6 +249,8 @@ export declare class FetchStore implements Readable, Listable, Partial<Writable>
   readonly conditionalWrites: boolean | undefined;
   /** Names directly under prefix (S3 ListObjectsV2). */
   list(prefix?: AbsolutePath): Promise<string[]>;
+  /** A presigned URL of key (needs credentials): anyone may GET it for `expires` seconds (default 900). */
+  presign(key: AbsolutePath, options?: { expires?: number }): Promise<string>;
   /** PUT (present with credentials or writable). */
   set?(key: AbsolutePath, value: Uint8Array, options?: WriteOptions): Promise<unknown>;
   /** DELETE (present with credentials or writable). */

@@ -124,18 +124,20 @@ export class ObjectAccess {
   }
 
   /**
-   * The signer of one request, or null (no credentials, a presigned URL):
-   * sign(method, url, headers: [[name, value]], body?) → {url, headers to add}.
+   * The signer of one request, or null (no credentials): sign(method, url,
+   * headers: [[name, value]], body?) → {url, headers to add}; a presigned
+   * URL is left as it is. presign: {query: true, expires} signs in the
+   * query whatever the method.
    */
-  signer() {
+  signer(presign = undefined) {
     const creds = this.creds;
     if (!creds) return null;
     const b = bridgeIfRunning();
     const region = this.region ?? (this.mapped?.region || undefined);
     return (method, url, headers, body) => {
       if (b.s3Presigned(url)) return { url, headers: [] };
-      const query = this.querySigning && (method === "GET" || method === "HEAD");
-      return checked(b.s3Sign({ method, url, headers, body, region, credentials: creds, query: query || undefined }));
+      const query = presign?.query || (this.querySigning && (method === "GET" || method === "HEAD"));
+      return checked(b.s3Sign({ method, url, headers, body, region, credentials: creds, query: query || undefined, expires: presign?.expires }));
     };
   }
 

@@ -941,6 +941,21 @@ export class FetchStore {
   }
 
   /**
+   * A presigned URL of key (AWS Signature Version 4 in the query), which
+   * anyone can GET without credentials until it expires (`expires`
+   * seconds, default 900, at most 7 days).
+   * @param {string} key
+   * @param {{expires?: number}} [options]
+   */
+  async presign(key, options = {}) {
+    await this.#ready();
+    const url = String(this.resolve(key));
+    const sign = this.#access.signer({ query: true, expires: options.expires ?? 900 });
+    if (!sign) throw new ZarrError("ACCESS_DENIED", `${url}: presigning needs credentials`, { where: key });
+    return sign("GET", url, []).url;
+  }
+
+  /**
    * The names directly under prefix ("/" or "/a/"), sub-prefixes ending in
    * "/": an S3 ListObjectsV2 listing (continuation tokens followed, bounded;
    * see `listable`).

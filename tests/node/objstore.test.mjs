@@ -279,3 +279,93 @@ describe("writes to a bucket (fake S3)", () => {
     assert.ok(got.every((v) => v === 5 || v === 6 || v === 0), `values ${got}`);
   });
 });
+
+describe("a real S3 server that verifies signatures (SeaweedFS)", () => {
+  let s3 = null;
+  before(async () => {
+    const weedBin = execFileSync(serveBinary(), ["-weed-binary"]).toString().trim();
+    if (!existsSync(weedBin)) return;
+    s3 = await startS3(["-weed"]);
+  });
+  after(() => s3?.stop());
+  const skipWithout = (t) => {
+    if (s3) return false;
+    if (peersRequired) assert.fail("SeaweedFS is not built (make seaweedfs)");
+    t.skip("SeaweedFS is not built (make seaweedfs)");
+    return true;
+  };
+
+  test("signed in the engine (WebAssembly): writes, reads, lists; a wrong secret is refused", async (t) => {
+    if (skipWithout(t)) return;
+    const at = (o) => ({ endpoint: s3.endpoint, ...o });
+    const arr = await zarr.create("s3://bucket/js/a.zarr", at({ credentials: s3.admin, shape: [6, 4], chunks: [3, 2], dtype: "float32", zarrFormat: 3, shardShape: [6, 4] }));
+    await arr.set(null, Float32Array.from({ length: 24 }, (_, i) => i / 4));
+    await arr.setAttrs({ signed: true });
+    for (const signing of ["headers", "query"]) {
+      const r = await zarr.open("s3://bucket/js/a.zarr", at({ credentials: s3.reader, signing, kind: "array" }));
+      assert.deepEqual(Array.from((await r.get()).data), Array.from({ length: 24 }, (_, i) => i / 4), signing);
+      assert.deepEqual(r.attrs, { signed: true });
+    }
+    assert.deepEqual(await new zarr.FetchStore("s3://bucket/js", at({ credentials: s3.reader })).list("/"), ["a.zarr/"]);
+    const wrong = { ...s3.reader, secretAccessKey: "not-the-secret" };
+    await assert.rejects(new zarr.FetchStore("s3://bucket/js/a.zarr", at({ credentials: wrong })).get("/zarr.json"), (e) => e.code === "ACCESS_DENIED" && /SignatureDoesNotMatch/.test(e.message));
+    await assert.rejects(zarr.open("s3://bucket/js/a.zarr", at({ credentials: wrong })), (e) => e.code === "ACCESS_DENIED");
+    const store = new zarr.FetchStore("s3://bucket/js/a.zarr", at({ credentials: s3.reader }));
+    await assert.rejects(store.set("/x", new Uint8Array(1)), (e) => e.code === "ACCESS_DENIED");
+  });
+
+  test("the probe finds SeaweedFS honours conditional writes; 50 writers into one chunk lose nothing", async (t) => {
+    if (skipWithout(t)) return;
+    const opts = { endpoint: s3.endpoint, credentials: s3.admin };
+    const probe = new zarr.FetchStore("s3://bucket/js/many.zarr", opts);
+    await zarr.create(probe, { shape: [50], chunks: [50], dtype: "int32", fillValue: 0, zarrFormat: 3 });
+    await (await zarr.open(probe, { kind: "array" })).set([zarr.slice(0, 1)], 1);
+    assert.equal(probe.conditionalWrites, true);
+    let gaveUp = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const a = await zarr.open(new zarr.FetchStore("s3://bucket/js/many.zarr", { ...opts, conditionalWrites: true }), { kind: "array" });
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await a.set([zarr.slice(i, i + 1)], i + 1);
+          } catch (e) {
+            if (e.code !== "CONFLICT" || attempt > 50) throw e;
+            gaveUp++;
+          }
+        }
+      }),
+    );
+    const got = await (await zarr.open("s3://bucket/js/many.zarr", { ...opts, kind: "array" })).get();
+    assert.deepEqual(Array.from(got.data), Array.from({ length: 50 }, (_, i) => i + 1));
+    t.diagnostic(`${gaveUp} writes gave up with CONFLICT and were tried again`);
+  });
+
+  test("a presigned URL of a zip reads as a plain URL", async (t) => {
+    if (skipWithout(t)) return;
+    // (tests/zip/gen.py's zip, written by Python's zipfile: arr[i] = 3i - 7)
+    const zip = await fs.readFile(path.join(repoRoot, "zarr", "store", "testdata", "zip", "deflated.zip"));
+    const w = new zarr.FetchStore("s3://bucket/js", { endpoint: s3.endpoint, credentials: s3.admin });
+    await w.set("/data.zip", new Uint8Array(zip));
+    const url = await new zarr.FetchStore("s3://bucket/js", { endpoint: s3.endpoint, credentials: s3.reader }).presign("/data.zip", { expires: 600 });
+    assert.match(url, /X-Amz-Signature=/);
+    assert.equal((await fetch(url)).status, 200);
+    const arr = await zarr.open(url, { path: "arr", kind: "array" });
+    assert.deepEqual(Array.from((await arr.get()).data), Array.from({ length: 100 }, (_, i) => 3 * i - 7));
+    const stale = await new zarr.FetchStore("s3://bucket/js", { endpoint: s3.endpoint, credentials: { ...s3.reader, secretAccessKey: "wrong" } }).presign("/data.zip");
+    await assert.rejects(zarr.open(stale, { path: "arr" }), (e) => e.code === "ACCESS_DENIED" || e.code === "STORE");
+  });
+
+  test("TensorStore's create into an s3 kvstore", async (t) => {
+    if (skipWithout(t)) return;
+    const spec = {
+      driver: "zarr3",
+      kvstore: { driver: "s3", bucket: "bucket", path: "js/ts.zarr/", endpoint: s3.endpoint },
+      create: true,
+      metadata: { shape: [4, 4], chunk_grid: { name: "regular", configuration: { chunk_shape: [2, 2] } }, data_type: "uint16" },
+    };
+    const arr = await zarr.openSpec(spec, { credentials: s3.admin });
+    await arr.set(null, Uint16Array.from({ length: 16 }, (_, i) => i * 3));
+    const back = await zarr.open("s3://bucket/js/ts.zarr", { endpoint: s3.endpoint, credentials: s3.reader, kind: "array" });
+    assert.deepEqual(Array.from((await back.get()).data), Array.from({ length: 16 }, (_, i) => i * 3));
+  });
+});

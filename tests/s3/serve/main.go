@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -23,6 +24,7 @@ import (
 
 func main() {
 	weed := flag.Bool("weed", false, "run SeaweedFS instead of the fake")
+	where := flag.Bool("weed-binary", false, "print where the SeaweedFS binary is expected, and exit")
 	bucket := flag.String("bucket", "bucket", "the bucket")
 	var loads []string
 	flag.Func("load", "prefix=dir: the fake's bucket holds dir's files under prefix (repeatable)", func(s string) error {
@@ -30,6 +32,10 @@ func main() {
 		return nil
 	})
 	flag.Parse()
+	if *where {
+		fmt.Println(s3test.WeedBinary())
+		return
+	}
 	out := map[string]any{"bucket": *bucket}
 	creds := func(c s3.Credentials) map[string]string {
 		return map[string]string{"accessKeyId": c.AccessKeyID, "secretAccessKey": c.SecretAccessKey}
