@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import * as os from "node:os";
 import { promises as fs, existsSync } from "node:fs";
-import { spawn, execFileSync } from "node:child_process";
+import { spawn, execFile, execFileSync } from "node:child_process";
 import * as zarr from "../../npm/index.js";
 import { zarrita, ZarritaFetchStore } from "../../npm/dev/deps.mjs";
 import { repoRoot, loadCases, compareCase, peersRequired } from "./helpers.mjs";
@@ -171,6 +171,29 @@ describe("a bucket answering 403 for missing keys (fake S3)", () => {
       await assert.rejects(zarr.open(s, { path: "dtypes/i1" }), (e) => e.code === code, `${fault}: open`);
     }
     await s3.control({ fault: "", page: 1000 });
+  });
+
+  test("the zarr-wasm command reads s3:// locations with the AWS CLI's environment", async () => {
+    const run = (args, env) =>
+      new Promise((resolve) => {
+        execFile(process.execPath, [path.join(repoRoot, "npm", "bin", "zarr-wasm.js"), ...args], { encoding: "utf8", env: { ...process.env, ...env } }, (err, stdout, stderr) =>
+          resolve({ code: err ? err.code : 0, stdout, stderr }),
+        );
+      });
+    const env = { AWS_ENDPOINT_URL: s3.endpoint, AWS_ACCESS_KEY_ID: "id", AWS_SECRET_ACCESS_KEY: "secret" };
+    await s3.control({ requireAuth: true });
+    try {
+      const info = await run(["info", "s3://bucket/v3.zarr"], env);
+      assert.equal(info.code, 0, info.stderr);
+      assert.ok(info.stdout.split("\n").length > 5, info.stdout);
+      const anon = await run(["info", "s3://bucket/v3.zarr"], { ...env, AWS_ACCESS_KEY_ID: "" });
+      assert.equal(anon.code, 1);
+      assert.match(anon.stderr, /ACCESS_DENIED/);
+      const typo = await run(["info", "s4://bucket/v3.zarr"], env);
+      assert.match(typo.stderr, /did you mean "s3"/);
+    } finally {
+      await s3.control({ requireAuth: false });
+    }
   });
 
   test("a credentials function is asked again when the server says they expired", async () => {
