@@ -984,6 +984,7 @@ export class FetchStore {
     if (cond && !(await this.#access.conditionsHonoured((m, k, b, c) => this.#send(m, k, b, c, options?.signal)))) cond = null;
     const r = await this.#send(method, key, value, cond, options?.signal);
     if (r.changed) return { changed: true };
+    if (method === "PUT") this.#access.noteRead(key); // (metadata written is metadata there: see the 403 rule)
     return options?.versioned ? { generation: r.generation } : undefined;
   }
 

@@ -543,3 +543,16 @@ export function expectedJSType(dt) {
       return "Array";
   }
 }
+
+/** A Markdown text's fenced code blocks: {lang, line (of the first line of code), code}. */
+export function codeBlocks(text) {
+  const lines = text.split("\n");
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].startsWith("```")) continue;
+    const b = { lang: lines[i].slice(3).trim(), line: i + 2, code: [] };
+    for (i++; i < lines.length && !lines[i].startsWith("```"); i++) b.code.push(lines[i]);
+    out.push({ ...b, code: `${b.code.join("\n")}\n` });
+  }
+  return out;
+}

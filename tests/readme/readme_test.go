@@ -90,7 +90,7 @@ func TestReadmeBlocks(t *testing.T) {
 					used[s.old] = true
 				}
 			}
-			t.Run(fmt.Sprintf("README.md:%d", b.Line), func(t *testing.T) { runGo(t, root, data, b.Line, code) })
+			t.Run(fmt.Sprintf("README.md:%d", b.Line), func(t *testing.T) { runGo(t, root, data, "README.md", b.Line, code) })
 		case "js", "ts":
 			// tests/node/readme.test.mjs
 		default:
@@ -139,10 +139,10 @@ func writeData(t *testing.T, dir string) {
 
 var importLine = regexp.MustCompile(`(?s)^\s*import\s+(\([^)]*\)|"[^"]*")\s*\n`)
 
-// runGo compiles the block as the body of main (its imports kept, ctx
-// given), with every error it assigns checked and every name it declares
-// used, and runs it in dir.
-func runGo(t *testing.T, root, dir string, line int, code string) {
+// runGo compiles the block (of doc, at line) as the body of main (its
+// imports kept, ctx given), with every error it assigns checked and every
+// name it declares used, and runs it in dir.
+func runGo(t *testing.T, root, dir, doc string, line int, code string) {
 	var imports []string
 	if m := importLine.FindStringSubmatch(code); m != nil {
 		spec := strings.Trim(m[1], "()")
@@ -194,7 +194,7 @@ func runGo(t *testing.T, root, dir string, line int, code string) {
 			}
 			if id.Name == "err" {
 				at := fset.Position(st.Pos()).Line - offset + line - 1
-				check, _ := parser.ParseExpr(fmt.Sprintf(`func() { if err != nil { log.Fatalf("README.md:%d: %%v", err) } }`, at))
+				check, _ := parser.ParseExpr(fmt.Sprintf(`func() { if err != nil { log.Fatalf("%s:%d: %%v", err) } }`, doc, at))
 				stmts = append(stmts, check.(*ast.FuncLit).Body.List[0])
 			}
 		}
@@ -219,11 +219,11 @@ func runGo(t *testing.T, root, dir string, line int, code string) {
 	build := exec.Command("go", "build", "-o", bin, mainGo)
 	build.Dir = root
 	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("README.md:%d does not compile: %v\n%s\n%s", line, err, b, out.String())
+		t.Fatalf("%s:%d does not compile: %v\n%s\n%s", doc, line, err, b, out.String())
 	}
 	run := exec.Command(bin)
 	run.Dir = dir
 	if b, err := run.CombinedOutput(); err != nil {
-		t.Fatalf("README.md:%d: %v\n%s", line, err, b)
+		t.Fatalf("%s:%d: %v\n%s", doc, line, err, b)
 	}
 }

@@ -27,7 +27,7 @@ func main() {
 	where := flag.Bool("weed-binary", false, "print where the SeaweedFS binary is expected, and exit")
 	bucket := flag.String("bucket", "bucket", "the bucket")
 	var loads []string
-	flag.Func("load", "prefix=dir: the fake's bucket holds dir's files under prefix (repeatable)", func(s string) error {
+	flag.Func("load", "prefix=dir: the fake's bucket holds dir's files under prefix; key=file: the file as key (repeatable)", func(s string) error {
 		loads = append(loads, s)
 		return nil
 	})
@@ -67,6 +67,14 @@ func main() {
 		f := s3test.NewFake(*bucket)
 		for _, l := range loads {
 			prefix, dir, _ := strings.Cut(l, "=")
+			if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+				data, err := os.ReadFile(dir)
+				if err != nil {
+					log.Fatal(err)
+				}
+				f.Put(prefix, data)
+				continue
+			}
 			if err := f.PutDir(dir, prefix); err != nil {
 				log.Fatal(err)
 			}

@@ -311,3 +311,28 @@ func TestConditionalProbe(t *testing.T) {
 		}
 	}
 }
+
+// Writing into a bucket that answers 403 for missing keys: a partial
+// write reads its chunk first, and the chunk's 403 (nothing there yet)
+// counts as missing because the store wrote the array's metadata.
+func TestWriteIntoForbiddenBucket(t *testing.T) {
+	f, endpoint := newFake(t)
+	ctx := context.Background()
+	s, _ := zhttp.NewStore("s3://bucket/new.zarr", zhttp.Options{Endpoint: endpoint, Writable: true})
+	a, err := zarr.CreateArray(ctx, s, "a", zarr.ArrayOptions{Shape: []int{10}, Chunks: []int{5}, DType: "uint8", ZarrFormat: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := zarr.ParseSelection("1:3")
+	v, _ := zarr.NDArrayFromBytes(a.DType(), []int{}, []byte{9})
+	if err := a.Write(ctx, sel, v); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.Get("new.zarr/a/c/0"); !ok {
+		t.Fatal("no chunk c/0 written")
+	}
+	got, err := a.Read(ctx, nil)
+	if err != nil || string(got.Bytes()) != "\x00\x09\x09\x00\x00\x00\x00\x00\x00\x00" {
+		t.Errorf("read back %v %v", got.Bytes(), err)
+	}
+}

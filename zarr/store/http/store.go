@@ -176,7 +176,8 @@ func isMetadataKey(key string) bool {
 	return false
 }
 
-// noteRead remembers the directory of a metadata key that was read.
+// noteRead remembers the directory of a metadata key that was read (or
+// written).
 func (s *Store) noteRead(key string) {
 	dir := key[:strings.LastIndexByte(key, '/')+1]
 	s.mu.Lock()
@@ -252,6 +253,9 @@ func (s *Store) SetIf(ctx context.Context, key string, value []byte, ifMatch sto
 		return "", err
 	}
 	v, err := s.c.do(ctx, q)
+	if err == nil && isMetadataKey(key) {
+		s.noteRead(key) // (metadata written is metadata there: see the 403 rule)
+	}
 	return v.Generation, err
 }
 
