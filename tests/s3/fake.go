@@ -170,6 +170,8 @@ func (f *Fake) Set(name, value string) error {
 		f.RequireAuth = value == "true"
 	case "clear":
 		f.objects = map[string]object{}
+	case "log":
+		f.log = nil
 	case "deny":
 		f.Deny = map[string]bool{}
 		for _, k := range strings.Split(value, ",") {
@@ -204,12 +206,14 @@ func s3Error(w http.ResponseWriter, status int, code, msg string, extra ...strin
 }
 
 func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.cors(w, r)
 	if r.Method == http.MethodOptions {
-		f.cors(w)
+		f.mu.Lock()
+		f.log = append(f.log, r.Method+" "+r.URL.RequestURI()+" ")
+		f.mu.Unlock()
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	f.cors(w)
 	if r.URL.Path == "/_control" {
 		for k, vs := range r.URL.Query() {
 			if err := f.Set(k, vs[0]); err != nil {
@@ -267,11 +271,16 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (f *Fake) cors(w http.ResponseWriter) {
+// cors answers as an S3 bucket whose CORS rules allow any origin, method
+// and header (the headers asked for are named: "*" does not cover
+// Authorization).
+func (f *Fake) cors(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Allow-Methods", "GET, HEAD, PUT, DELETE")
-	h.Set("Access-Control-Allow-Headers", "*")
+	if asked := r.Header.Get("Access-Control-Request-Headers"); asked != "" {
+		h.Set("Access-Control-Allow-Headers", asked)
+	}
 	h.Set("Access-Control-Expose-Headers", "ETag, Content-Range, x-amz-bucket-region")
 }
 

@@ -1,6 +1,7 @@
 // Command serve runs an S3 server for the Node tests on 127.0.0.1: the fake
 // (package s3's Fake, one bucket, its settings changed by GET
-// /_control?name=value, directories loaded with -load) or, with -weed,
+// /_control?name=value, directories loaded with -load; GET /_log returns
+// and forgets the requests it answered, one a line) or, with -weed,
 // SeaweedFS. It prints one JSON line,
 // {"endpoint", "bucket", "admin": {...}, "reader": {...}}, and serves until
 // stdin closes.
@@ -79,7 +80,12 @@ func main() {
 				log.Fatal(err)
 			}
 		}
-		go http.Serve(ln, f)
+		mux := http.NewServeMux()
+		mux.HandleFunc("/_log", func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintln(w, strings.Join(f.Log(), "\n"))
+		})
+		mux.Handle("/", f)
+		go http.Serve(ln, mux)
 		out["endpoint"] = "http://" + ln.Addr().String()
 	}
 	json.NewEncoder(os.Stdout).Encode(out)
