@@ -3,6 +3,7 @@ package http_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -334,5 +335,51 @@ func TestWriteIntoForbiddenBucket(t *testing.T) {
 	got, err := a.Read(ctx, nil)
 	if err != nil || string(got.Bytes()) != "\x00\x09\x09\x00\x00\x00\x00\x00\x00\x00" {
 		t.Errorf("read back %v %v", got.Bytes(), err)
+	}
+}
+
+// A write failing half-way (the server refuses every write after the
+// first few) leaves the array readable: every element is a value
+// written before or the fill value, and the shape is one of the two.
+func TestFailedWritesLeaveArrayReadable(t *testing.T) {
+	f, endpoint := newFake(t)
+	ctx := context.Background()
+	s, _ := zhttp.NewStore("s3://bucket/half.zarr", zhttp.Options{Endpoint: endpoint, Writable: true, Retries: -1})
+	for _, format := range []int{2, 3} {
+		path := fmt.Sprintf("v%d", format)
+		a, err := zarr.CreateArray(ctx, s, path, zarr.ArrayOptions{Shape: []int{40}, Chunks: []int{10}, DType: "uint16", ZarrFormat: format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		five, _ := zarr.NDArrayFromBytes(a.DType(), []int{}, []byte{5, 0})
+		if err := a.Write(ctx, nil, five); err != nil {
+			t.Fatal(err)
+		}
+		f.Set("failWritesAfter", "1")
+		if err := a.Resize(ctx, []int{10}); err == nil {
+			t.Errorf("v%d: resize went through although the server failed writes", format)
+		}
+		six, _ := zarr.NDArrayFromBytes(a.DType(), []int{}, []byte{6, 0})
+		if err := a.Write(ctx, nil, six); err == nil {
+			t.Errorf("v%d: write went through although the server failed writes", format)
+		}
+		f.Set("failWritesAfter", "0")
+		back, err := zarr.OpenArray(ctx, s, path)
+		if err != nil {
+			t.Fatalf("v%d: the array cannot be opened after the failed writes: %v", format, err)
+		}
+		got, err := back.Read(ctx, nil)
+		if err != nil {
+			t.Fatalf("v%d: the array cannot be read after the failed writes: %v", format, err)
+		}
+		if n := back.Shape()[0]; n != 40 && n != 10 {
+			t.Errorf("v%d: shape %d", format, n)
+		}
+		for i, b := range got.Bytes() {
+			if i%2 == 0 && b != 5 && b != 6 && b != 0 {
+				t.Errorf("v%d: element %d is %d", format, i/2, b)
+				break
+			}
+		}
 	}
 }
