@@ -1013,12 +1013,21 @@ export class FetchStore {
         }
         r.requests++;
         let res;
+        // An attempt ends after the total timeout (a body is sent before
+        // any answer comes, so the attempt timeout alone would cut large ones).
+        const ac = new AbortController();
+        const onAbort = () => ac.abort(signal.reason);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        const timer = r.totalTimeout > 0 ? setTimeout(() => ac.abort(new Error("timeout")), r.totalTimeout) : null;
         try {
-          res = await r.fetchImpl(new Request(u, { ...r.requestInit, method, headers, body: body ?? undefined, signal, cache: "no-store" }));
+          res = await r.fetchImpl(new Request(u, { ...r.requestInit, method, headers, body: body ?? undefined, signal: ac.signal, cache: "no-store" }));
         } catch (e) {
           if (signal?.aborted) throw signal.reason ?? e;
-          if (e instanceof TypeError) throw new Retryable(`${method} ${url} failed: ${e.message}`);
+          if (e instanceof TypeError || ac.signal.aborted) throw new Retryable(`${method} ${url} failed: ${ac.signal.aborted ? `no answer in ${r.totalTimeout} ms` : e.message}`);
           throw e;
+        } finally {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
         }
         const status = res.status;
         if (status >= 200 && status < 300) {
