@@ -2,16 +2,19 @@
 // (and counts requests), and the fixture comparison (the JS mirror of
 // tests/conformance: cases.json expectations vs what zarr-wasm returns).
 import * as http from "node:http";
-import { promises as fs, createReadStream } from "node:fs";
+import * as os from "node:os";
+import { promises as fs, createReadStream, rmSync } from "node:fs";
+import { spawn, execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const npmDir = path.join(repoRoot, "npm");
-export const sharedDir = path.resolve(repoRoot, "..", "shared");
+/** Data other projects wrote, copied in with their licences (tests/testdata/README.md). */
+export const testData = path.join(repoRoot, "tests", "testdata");
 export const fixturesV2 = path.join(repoRoot, "tests", "fixtures", "v2");
 
-/** Whether a missing peer (../shared, zarrita) must fail instead of skip. */
+/** Whether a missing peer (zarr-python, zarrita.js) must fail instead of skip. */
 export const peersRequired = process.env.ZARR_WASM_REQUIRE_PEERS === "1";
 
 export async function exists(p) {
@@ -555,4 +558,44 @@ export function codeBlocks(text) {
     out.push({ ...b, code: `${b.code.join("\n")}\n` });
   }
   return out;
+}
+
+let s3ServeBin;
+/** Builds tests/s3/serve once per process (removed when the process exits). */
+export function s3ServeBinary() {
+  if (!s3ServeBin) {
+    s3ServeBin = path.join(os.tmpdir(), `zarr-wasm-s3-serve-${process.pid}`);
+    execFileSync("go", ["build", "-o", s3ServeBin, "./tests/s3/serve"], { cwd: repoRoot, stdio: "inherit" });
+    process.on("exit", () => rmSync(s3ServeBin, { force: true }));
+  }
+  return s3ServeBin;
+}
+
+/**
+ * Starts an S3 server, tests/s3/serve with args (the fake, or SeaweedFS with
+ * -weed); resolves to {endpoint, bucket, admin, reader, control(settings),
+ * log(), stop()}.
+ */
+export async function startS3Server(args) {
+  const proc = spawn(s3ServeBinary(), args, { stdio: ["pipe", "pipe", "inherit"] });
+  const info = await new Promise((resolve, reject) => {
+    let out = "";
+    proc.stdout.on("data", (d) => {
+      out += d;
+      const nl = out.indexOf("\n");
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+    });
+    proc.on("exit", (code) => reject(new Error(`tests/s3/serve ${args.join(" ")} exited (${code})`)));
+  });
+  info.control = async (settings) => {
+    const q = new URLSearchParams(Object.entries(settings).map(([k, v]) => [k, String(v)]));
+    const r = await fetch(`${info.endpoint}/_control?${q}`);
+    if (r.status !== 200) throw new Error(`tests/s3/serve control ${q}: ${r.status} ${await r.text()}`);
+  };
+  info.log = async () => (await (await fetch(`${info.endpoint}/_log`)).text()).split("\n").filter(Boolean);
+  info.stop = () => {
+    proc.stdin.end();
+    return new Promise((resolve) => (proc.exitCode !== null ? resolve() : proc.on("exit", resolve)));
+  };
+  return info;
 }

@@ -7,53 +7,16 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import * as os from "node:os";
 import { promises as fs, existsSync } from "node:fs";
-import { spawn, execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as zarr from "../../npm/index.js";
 import { zarrita, ZarritaFetchStore } from "../../npm/dev/deps.mjs";
-import { repoRoot, loadCases, compareCase, peersRequired } from "./helpers.mjs";
+import { repoRoot, loadCases, compareCase, peersRequired, startS3Server, s3ServeBinary } from "./helpers.mjs";
 
 const fixtures = (v) => path.join(repoRoot, "tests", "fixtures", v);
 const anyNaN = new Set(["fill/c8_nan_inf"]);
 
-let bin;
-/** Builds tests/s3/serve once. */
-function serveBinary() {
-  if (!bin) {
-    bin = path.join(os.tmpdir(), `zarr-wasm-s3-serve-${process.pid}`);
-    execFileSync("go", ["build", "-o", bin, "./tests/s3/serve"], { cwd: repoRoot, stdio: "inherit" });
-  }
-  return bin;
-}
-
-/** Starts an S3 server (tests/s3/serve args); resolves to {endpoint, bucket, admin, reader, control(settings), stop()}. */
-async function startS3(args) {
-  const proc = spawn(serveBinary(), args, { stdio: ["pipe", "pipe", "inherit"] });
-  const info = await new Promise((resolve, reject) => {
-    let out = "";
-    proc.stdout.on("data", (d) => {
-      out += d;
-      const nl = out.indexOf("\n");
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    proc.on("exit", (code) => reject(new Error(`tests/s3/serve ${args.join(" ")} exited (${code})`)));
-  });
-  info.control = async (settings) => {
-    const q = new URLSearchParams(Object.entries(settings).map(([k, v]) => [k, String(v)]));
-    const r = await fetch(`${info.endpoint}/_control?${q}`);
-    assert.equal(r.status, 200, await r.text());
-  };
-  info.stop = () => {
-    proc.stdin.end();
-    return new Promise((resolve) => (proc.exitCode !== null ? resolve() : proc.on("exit", resolve)));
-  };
-  return info;
-}
-
-after(async () => {
-  if (bin) await fs.rm(bin, { force: true });
-});
+const startS3 = startS3Server;
 
 describe("locations", () => {
   test("s3:// and gs:// map to HTTPS as the engine maps them", async () => {
@@ -306,7 +269,7 @@ describe("writes to a bucket (fake S3)", () => {
 describe("a real S3 server that verifies signatures (SeaweedFS)", () => {
   let s3 = null;
   before(async () => {
-    const weedBin = execFileSync(serveBinary(), ["-weed-binary"]).toString().trim();
+    const weedBin = execFileSync(s3ServeBinary(), ["-weed-binary"]).toString().trim();
     if (!existsSync(weedBin)) return;
     s3 = await startS3(["-weed"]);
   });
