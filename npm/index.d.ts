@@ -208,6 +208,13 @@ export interface FetchStoreOptions extends HTTPPolicy {
    * origin must send Access-Control-Expose-Headers: ETag).
    */
   conditionalRequests?: boolean | "same-origin";
+  /**
+   * How the last n bytes of a key (a shard's index) are asked for: true, a
+   * suffix Range (bytes=-n); false, a HEAD for the size, then a plain Range,
+   * as a suffix Range is not CORS-safelisted (it would cost a preflight);
+   * "same-origin" (default): suffixes in Node and to the page's own origin.
+   */
+  suffixRanges?: boolean | "same-origin";
   /** An S3 bucket's region: s3://bucket/x maps to bucket.s3.<region>.amazonaws.com, and requests are signed for it. */
   region?: string;
   /** An S3-compatible server's URL (MinIO, R2, Ceph, SeaweedFS): s3://bucket/x maps to <endpoint>/bucket/x. */
@@ -279,6 +286,8 @@ export declare class FetchStore implements Readable, Listable, Partial<Writable>
   readonly inFlight: number;
   /** Whether versioned reads send conditional headers (FetchStoreOptions.conditionalRequests, resolved). */
   readonly conditionalRequests: boolean;
+  /** Whether a key's last bytes are asked for as a suffix Range (FetchStoreOptions.suffixRanges, resolved). */
+  readonly suffixRanges: boolean;
   resolve(key: AbsolutePath): URL;
   get(key: AbsolutePath, options?: GetOptions & { versioned?: false }): Promise<Uint8Array | undefined>;
   get(key: AbsolutePath, options: GetOptions & { versioned: true }): Promise<VersionedValue>;

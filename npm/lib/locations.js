@@ -9,7 +9,7 @@ import { storeFromUrl } from "./sources.js";
 const storeOptions = new Set([
   "headers", "fetch", "concurrency", "retries", "retryDelay", "maxRetryDelay", "timeout", "totalTimeout",
   "maxBodyBytes", "requestInit", "conditionalRequests", "noStoreRanges", "acceptFullResponse",
-  "region", "endpoint", "credentials", "missingStatus", "writable", "conditionalWrites", "signing",
+  "region", "endpoint", "credentials", "missingStatus", "writable", "conditionalWrites", "signing", "suffixRanges",
 ]);
 
 function split(options) {

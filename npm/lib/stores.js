@@ -406,6 +406,38 @@ export class HTTPReader {
     }
   }
 
+  /**
+   * The size of url from a HEAD request (fetch, the reader's headers and
+   * requestInit, signed by extra.sign as a read), for a suffix range asked
+   * for as a plain one: {size}, {absent: true} for 404/410, or null when
+   * the answer says neither (then the suffix range is asked for, and its
+   * answer read by the whole policy). One attempt, the attempt timeout.
+   */
+  async size(url, signal, extra = undefined) {
+    await this.limiter.acquire(signal);
+    const ac = new AbortController();
+    const onAbort = () => ac.abort(signal.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const timer = this.timeout > 0 ? setTimeout(() => ac.abort(stalled), this.timeout) : null;
+    try {
+      let [u, h] = [url, new Headers(this.headers)];
+      if (extra?.sign) [u, h] = signed(extra.sign, "HEAD", url, h, false);
+      this.requests++;
+      const res = await raceAbort(this.fetchImpl(new Request(u, { ...this.requestInit, method: "HEAD", headers: h, signal: ac.signal })), ac.signal);
+      res.body?.cancel().catch(() => {});
+      if (res.status === 404 || res.status === 410) return { absent: true };
+      const n = Number(res.headers.get("Content-Length") ?? NaN);
+      return res.status === 200 && Number.isSafeInteger(n) && n >= 0 ? { size: n } : null;
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason ?? e;
+      return null;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      this.limiter.release();
+    }
+  }
+
   /** One request (through node:http(s) when node); throws Retryable for failures worth another attempt. */
   async #attempt(url, range, headers, node, signal, deadline, htmlIsAbsent, versioned, extra) {
     // abort(reason) ends the request: an AbortController's for fetch, the request's own for node:http.
@@ -758,6 +790,13 @@ const fetchConcurrency = globalThis.location === undefined ? 64 : 16;
  *   write (`conditionalWrites`: "probe", true, false); where it does not,
  *   writes go without conditions (`conditionalWrites` is then false).
  * - Every other failure is an error.
+ * - A suffix (the last n bytes of a key: a shard's index) is a Range
+ *   `bytes=-n`, except in a browser for another origin (`suffixRanges`,
+ *   "same-origin" by default), where such a Range is not CORS-safelisted
+ *   and would cost a preflight: a HEAD gives the size, then the bytes are
+ *   asked for as `bytes=a-b` (the two requests zarrita.js makes); a HEAD
+ *   refused (403) is followed by a read of the first byte, whose error
+ *   document says whether the key is absent.
  * - Ranges are real Range requests (`bytes=a-b`, suffixes `bytes=-n`). A
  *   206 is checked against the range asked for (Content-Range and length);
  *   a server that ignores Range and answers 200 with the whole body is
@@ -810,6 +849,13 @@ export class FetchStore {
     if (!mappedLocation.test(where)) this.#setBase(where);
     else if (this.#access.mapNow()) this.#setBase(this.#access.mapped.url);
     this.#reader = new HTTPReader({ noStoreRanges: true, ...options, concurrency: options.concurrency ?? fetchConcurrency });
+    const sr = options.suffixRanges ?? "same-origin";
+    /**
+     * Whether the last bytes of a key (a shard's index) are asked for as a
+     * suffix range (bytes=-n), or after a HEAD for the size as a plain range
+     * (see the class comment): resolved like conditionalRequests.
+     */
+    this.suffixRanges = sr === "same-origin" ? globalThis.location === undefined || this.#sameOrigin() : !!sr;
     const c = options.conditionalRequests ?? "same-origin";
     /** Whether conditions are sent as request headers (see the class comment). */
     this.conditionalRequests = c === "same-origin" ? globalThis.location === undefined || this.#sameOrigin() : !!c;
@@ -925,6 +971,22 @@ export class FetchStore {
     if (range.suffixLength !== undefined) {
       const n = Number(range.suffixLength);
       if (!(n > 0)) throw new RangeError(`bad suffixLength ${range.suffixLength}`);
+      if (!this.suffixRanges) {
+        // (a suffix Range is not CORS-safelisted: the size, then a plain range)
+        if (this.#access.pending) await this.#ready();
+        const head = await this.#reader.size(this.resolve(key), options?.signal, this.#access.readExtra(key));
+        if (head?.absent) return versioned ? { data: undefined, generation: null } : undefined;
+        if (head) {
+          if (head.size === 0) return this.#read(key, null, options, false);
+          const offset = Math.max(0, head.size - n);
+          return this.#read(key, { offset, length: head.size - offset }, options, false);
+        }
+        // A HEAD refused (an object store's 403 for a missing key carries
+        // no error document there): its first byte, whose answer is read
+        // by the whole policy, says absent or why not.
+        const first = await this.#read(key, { offset: 0, length: 1 }, options, false);
+        if (first === undefined || (versioned && first.data === undefined)) return first;
+      }
       return this.#read(key, { suffix: n }, options, false);
     }
     const offset = Number(range.offset ?? 0);
