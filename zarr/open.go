@@ -32,6 +32,23 @@ type openConfig struct {
 	pool    *CachePool
 	poolSet bool
 	recheck Recheck
+	// formatHint: the format other nodes of the store had (0: unknown)
+	formatHint int
+}
+
+// WithFormatHint says which Zarr format (2 or 3) the store's other nodes
+// had, as a store seldom mixes them: open then asks for that format's
+// metadata first (zarr.json; or .zarray or .zgroup with .zattrs) and for
+// the others only when it is absent, and a v2 group below the store's
+// root is not asked for consolidated metadata (.zmetadata, which is
+// written at the root). Fewer requests per node when many are opened (an
+// OME-Zarr plate's wells); the npm package passes it for each store.
+func WithFormatHint(format int) OpenOption {
+	return func(c *openConfig) {
+		if format == 2 || format == 3 {
+			c.formatHint = format
+		}
+	}
 }
 
 // WithCache keeps the arrays' decoded chunks in pool (nil: no cache)
@@ -138,6 +155,22 @@ func OpenFirstReads(kind string) []string {
 	return []string{keyZarrJSON, keyZarray, keyZgroup, keyZattrs}
 }
 
+// hintedFirstReads are the keys open asks for first when the store's
+// other nodes had format (WithFormatHint); nil without a hint.
+func hintedFirstReads(kind string, format int) []string {
+	switch {
+	case format == 3:
+		return []string{keyZarrJSON}
+	case format == 2 && kind == "array":
+		return []string{keyZarray, keyZattrs}
+	case format == 2 && kind == "group":
+		return []string{keyZgroup, keyZattrs}
+	case format == 2:
+		return []string{keyZarray, keyZgroup, keyZattrs}
+	}
+	return nil
+}
+
 func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node, error) {
 	p, err := meta.NormalizePath(path)
 	if err != nil {
@@ -163,28 +196,39 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		iZattrs
 	)
 	keys := []string{iZarrJSON: prefix + keyZarrJSON, iZarray: prefix + keyZarray, iZgroup: prefix + keyZgroup, iZattrs: prefix + keyZattrs}
-	first := OpenFirstReads(kind)
 	ask := make([]bool, len(keys))
-	for i, k := range keys {
-		ask[i] = slices.Contains(first, k[len(prefix):])
-	}
 	res := make([]result, len(keys))
-	var wg sync.WaitGroup
-	for i, k := range keys {
-		if !ask[i] {
-			continue
+	// read asks for the keys named in names (not asked yet) at once.
+	read := func(names []string) error {
+		var wg sync.WaitGroup
+		for i, k := range keys {
+			if ask[i] || !slices.Contains(names, k[len(prefix):]) {
+				continue
+			}
+			ask[i] = true
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res[i].data, res[i].ok, res[i].denied, res[i].err = getMeta(ctx, s, k)
+			}()
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res[i].data, res[i].ok, res[i].denied, res[i].err = getMeta(ctx, s, k)
-		}()
+		wg.Wait()
+		// A failed read of .zattrs matters only for a v2 array (below).
+		for i, r := range res {
+			if r.err != nil && i != iZattrs {
+				return r.err
+			}
+		}
+		return nil
 	}
-	wg.Wait()
-	// A failed read of .zattrs matters only for a v2 array (below).
-	for i, r := range res {
-		if r.err != nil && i != iZattrs {
-			return nil, r.err
+	if hinted := hintedFirstReads(kind, cfg.formatHint); hinted != nil {
+		if err := read(hinted); err != nil {
+			return nil, err
+		}
+	}
+	if !res[iZarrJSON].ok && !res[iZarray].ok && !res[iZgroup].ok {
+		if err := read(OpenFirstReads(kind)); err != nil {
+			return nil, err
 		}
 	}
 	if kind == "array" && !res[iZarrJSON].ok && !res[iZarray].ok {
@@ -235,6 +279,16 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		}
 		if err := meta.ParseGroupV2(keys[iZgroup], res[iZgroup].data); err != nil {
 			return nil, err
+		}
+		if cfg.formatHint == 2 && p != "" && res[iZattrs].err == nil && ask[iZattrs] {
+			// (hinted: its attributes were read with it, and no .zmetadata below the root)
+			attrs := map[string]any{}
+			if res[iZattrs].ok {
+				if attrs, err = meta.ParseAttrs(keys[iZattrs], res[iZattrs].data); err != nil {
+					return nil, err
+				}
+			}
+			return &Group{store: s, path: p, format: 2, attrs: attrs, attrsKey: keys[iZattrs], cfg: cfg}, nil
 		}
 		return newGroup(ctx, s, p, 2, cfg)
 	}

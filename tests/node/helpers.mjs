@@ -45,19 +45,30 @@ const mime = {
  *  - mounts: {"/prefix": dir} serve dir under /prefix (root serves the rest)
  *  - keepAliveTimeout: ms an idle connection is kept (Node's default: 5000)
  *  - hold: a function of the decoded path giving a promise awaited before answering (a gate's wait)
- * stats: requests, connections (TCP connections accepted), rangeRequests, inFlight, maxInFlight, byStatus, paths,
+ *  - slots: requests answered at once, the rest queued (delay included): a client's connections
+ * stats: requests, connections (TCP connections accepted), rangeRequests, inFlight, maxInFlight, bytes (of bodies sent), byStatus, paths,
  * log ({path, range, headers} per request).
  */
 export async function startServer(root, options = {}) {
-  const stats = { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [], log: [] };
+  const stats = { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, bytes: 0, byStatus: {}, paths: [], log: [] };
   const failures = new Map();
+  // slots: requests answered at once (the rest wait their turn, delay included)
+  let free = options.slots ?? Infinity;
+  const waiting = [];
   const server = http.createServer(async (req, res) => {
     stats.requests++;
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
-    res.on("close", () => stats.inFlight--);
+    if (free > 0) free--;
+    else await new Promise((r) => waiting.push(r));
+    res.on("close", () => {
+      stats.inFlight--;
+      if (waiting.length) waiting.shift()();
+      else free++;
+    });
     const finish = (status, headers, body) => {
       stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
+      stats.bytes += body?.length ?? 0;
       // CORS on every answer (404s too, as S3 and most servers send it), so pages on other origins see them.
       res.writeHead(status, { "Access-Control-Allow-Origin": "*", ...headers });
       res.end(body);
@@ -130,6 +141,7 @@ export async function startServer(root, options = {}) {
         return finish(206, { ...headers, "Content-Range": `bytes ${start}-${end}/${st.size}`, "Content-Length": body.length }, body);
       }
       stats.byStatus[200] = (stats.byStatus[200] ?? 0) + 1;
+      stats.bytes += req.method === "HEAD" ? 0 : st.size;
       res.writeHead(200, { ...headers, "Content-Length": st.size });
       createReadStream(file).pipe(res);
     } catch (e) {
@@ -144,7 +156,7 @@ export async function startServer(root, options = {}) {
     url: `http://127.0.0.1:${port}`,
     stats,
     reset() {
-      Object.assign(stats, { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [], log: [] });
+      Object.assign(stats, { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, bytes: 0, byStatus: {}, paths: [], log: [] });
     },
     close: () =>
       new Promise((resolve) => {
