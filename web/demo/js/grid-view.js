@@ -228,12 +228,18 @@ export class GridView {
     this.#scheduleDraw();
   }
 
+  /** Draws on the next frame; while pictures are still arriving, at most every 100 ms (each frame redraws every cell). */
   #scheduleDraw() {
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.#draw();
-    });
+    const now = performance.now();
+    const wait = this.complete ? 0 : Math.max(0, (this.lastDraw ?? 0) + 100 - now);
+    this.frame = setTimeout(() => {
+      requestAnimationFrame(() => {
+        this.frame = 0;
+        this.lastDraw = performance.now();
+        this.#draw();
+      });
+    }, wait);
   }
 
   /** A cell's bitmap in today's colours. */

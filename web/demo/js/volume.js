@@ -63,10 +63,12 @@ export class VolumeView {
     this.draws = 0;
     this.#wireMouse();
     new ResizeObserver(() => this.visible && this.#requestDraw()).observe(host);
-    // The colour panel changes app.display and app.channels: follow them.
+    // The colour panel changes app.display and app.channels, the sliders
+    // the other dimensions' positions: follow them.
     this.shown = "";
     setInterval(() => {
       if (!this.visible || !this.volume) return;
+      if (this.#position() !== this.volume.position) return void this.load();
       const now = JSON.stringify([app.display, app.channels?.map((c) => [c.color, c.lo, c.hi, c.visible])]);
       if (now !== this.shown) this.#requestDraw();
     }, 200);
@@ -181,6 +183,8 @@ export class VolumeView {
     try {
       if (!this.renderer) this.renderer = new VolumeRenderer(this.canvas);
       const dims = { x: app.slice.xdim, y: app.slice.ydim, z: this.state.depth };
+      const position = JSON.stringify(app.slice.index.filter((_, k) => k !== dims.x && k !== dims.y && k !== dims.z));
+      if (this.volume) Object.assign(this.volume, { position, dims }); // (no second load while this one reads)
       if (dims.z < 0) throw new Error("This array has no third dimension to show as depth.");
       const chAxis = app.channels ? app.image.channelAxis : -1;
       // A channel axis: each channel a texture (up to four); omero colours on a single image: one.
@@ -206,7 +210,7 @@ export class VolumeView {
       const phys = app.physical;
       const ext = [dims.x, dims.y, dims.z].map((d) => a.shape[d] * (phys?.[d]?.scale ?? 1));
       const m = Math.max(...ext);
-      this.volume = { level: lv.index, path: level.path ?? null, shape: lv.shape, bytes: lv.bytes, extent: ext.map((e) => e / m), channels: chans.length, dims };
+      this.volume = { position, level: lv.index, path: level.path ?? null, shape: lv.shape, bytes: lv.bytes, extent: ext.map((e) => e / m), channels: chans.length, dims };
       if (info) info.textContent = `level ${lv.index} · ${lv.shape.join(" × ")} voxels · ${chans.length} channel${chans.length > 1 ? "s" : ""} · ${formatBytes(lv.bytes)} of ${this.state.budgetMiB} MiB`;
       this.#requestDraw();
     } catch (e) {
@@ -217,6 +221,12 @@ export class VolumeView {
       this.onError?.(e);
       setStatus("rendered");
     }
+  }
+
+  /** The slice's positions along the dimensions the volume does not show, as text. */
+  #position() {
+    const d = this.volume?.dims ?? { x: app.slice.xdim, y: app.slice.ydim, z: this.state.depth };
+    return JSON.stringify(app.slice.index.filter((_, k) => k !== d.x && k !== d.y && k !== d.z));
   }
 
   /**
