@@ -211,18 +211,23 @@ bench-startup: wasm npm-deps
 DEMO_DATA = web/demo/data/.stamp
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: demo demo-data test-demo
+.PHONY: demo demo-data demo-deps test-demo
 
-demo: wasm demo-data
+# The page's run-time libraries and data (web/demo/package.json: Natural
+# Earth coastlines from world-atlas, proj4), served with it.
+DEMO_DEPS = web/demo/node_modules/.package-lock.json
+demo-deps: $(DEMO_DEPS)
+
+demo: wasm demo-data demo-deps
 	$(GO) run ./web/demo/serve -addr $(DEMO_ADDR)
 
 demo-data: $(DEMO_DATA)
 
-$(DEMO_DATA): web/demo/gen/main.go go.mod $(shell find zarr -name "*.go" ! -name "*_test.go" 2>/dev/null)
+$(DEMO_DATA): $(wildcard web/demo/gen/*.go) go.mod $(shell find zarr -name "*.go" ! -name "*_test.go" 2>/dev/null)
 	$(GO) run ./web/demo/gen -out web/demo/data
 	touch $@
 
 # Debian's chromium loads the demo from web/demo/serve and checks what it
 # draws (screenshots in tests/demo/out/).
-test-demo: wasm npm-deps demo-data
+test-demo: wasm npm-deps demo-data demo-deps
 	$(NODE) --test tests/demo/*.test.mjs

@@ -1,5 +1,5 @@
-// Opening a store: by URL (a Zarr hierarchy over HTTP, a .zip, a kerchunk
-// reference set, JSON or Parquet) or a store made from local files; then
+// Opening a store: by URL (a Zarr hierarchy over HTTP, a .zip or zipped
+// OME-Zarr .ozx, a kerchunk reference set, JSON or Parquet) or a store made from local files; then
 // the tree is read and the node the address names (or the first image)
 // is selected.
 import * as zarr from "zarr-wasm";
@@ -23,8 +23,7 @@ export async function openURL(url, path = "", extra = {}) {
   showLoading(`Opening ${url}…`);
   let store;
   try {
-    // The package tells a hierarchy, a zip and reference sets apart.
-    store = await zarr.storeFromUrl(url);
+    store = await storeFor(url);
   } catch (e) {
     if (serial !== app.openSerial) return;
     hideLoading();
@@ -33,6 +32,21 @@ export async function openURL(url, path = "", extra = {}) {
   }
   if (serial !== app.openSerial) return;
   await openStore(store, { label: url, url }, path, extra, serial);
+}
+
+/**
+ * The store for a URL: the package tells a hierarchy, a .zip and reference
+ * sets apart; a zipped OME-Zarr (.ozx, NGFF RFC-9: a zip whose root is the
+ * hierarchy's root) opens as a .zip does, through range requests.
+ */
+async function storeFor(url) {
+  const u = new URL(url, location.href);
+  const m = /^(.*\/)([^/]+\.ozx)$/i.exec(u.pathname);
+  if (!m) return zarr.storeFromUrl(url);
+  const dir = new URL(u.href);
+  dir.pathname = m[1];
+  dir.search = "";
+  return zarr.ZipStore.open(new zarr.FetchStore(dir), "/" + decodeURIComponent(m[2]));
 }
 
 /**
