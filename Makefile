@@ -146,8 +146,10 @@ check-codecs-wasm:
 # devDependencies of the JS suites (zarrita, playwright-core, vite), from
 # npm/package-lock.json.
 # npm packages of the package's suites and of the Go tests' peers
-# (zarrita.js as an oracle, hyparquet-writer for Parquet reference sets).
-npm-deps: npm/node_modules/.package-lock.json tests/oracle/node_modules/.package-lock.json tests/refs/node_modules/.package-lock.json tests/zarrita-suite/node_modules/.package-lock.json
+# (zarrita.js as an oracle, hyparquet-writer for Parquet reference sets,
+# the official Icechunk package as the oracle of Icechunk repositories).
+npm-deps: npm/node_modules/.package-lock.json tests/oracle/node_modules/.package-lock.json tests/refs/node_modules/.package-lock.json tests/zarrita-suite/node_modules/.package-lock.json \
+  tests/icechunk/node_modules/.package-lock.json
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	cd $* && $(NPM) ci --no-audit --no-fund

@@ -384,7 +384,18 @@ func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
 	path := "/" + strings.TrimSuffix(prefix, "/")
 	if i, ok := s.snap.byPath[path]; ok && s.snap.nodes[i].array {
 		out := []string{"zarr.json"}
-		if len(s.snap.nodes[i].manifests) > 0 {
+		switch n := &s.snap.nodes[i]; {
+		case len(n.manifests) == 0:
+		case n.ndim == 0:
+			// a 0-dimensional array's one chunk is the key "c"
+			loc, err := s.locate(ctx, prefix+"c")
+			if err != nil {
+				return nil, err
+			}
+			if loc.found {
+				out = []string{"c", "zarr.json"}
+			}
+		default:
 			out = []string{"c/", "zarr.json"}
 		}
 		return out, nil

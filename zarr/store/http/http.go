@@ -137,9 +137,25 @@ func (f *Fetcher) Fetch(ctx context.Context, u string, r store.ByteRange) ([]byt
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return nil, false, errs.New(errs.Unsupported, u, "only http and https URLs can be fetched (map other schemes with refs.Options.URLMap)")
 	}
-	v, err := f.c.get(ctx, u, u, r, store.Conditions{})
+	v, err := f.c.get(ctx, u, u, r, store.Conditions{}, nil)
 	return v.Data, v.Found, err
 }
+
+// FetchWithValidators is Fetch that also returns the answer's ETag and
+// Last-Modified headers ("" when absent), for a caller that checks the
+// file's version itself (an Icechunk virtual chunk records the one it
+// was written against: zarr/icechunk's ValidatingFetcher).
+func (f *Fetcher) FetchWithValidators(ctx context.Context, u string, r store.ByteRange) (data []byte, ok bool, etag, lastModified string, err error) {
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return nil, false, "", "", errs.New(errs.Unsupported, u, "only http and https URLs can be fetched")
+	}
+	var val validators
+	v, err := f.c.get(ctx, u, u, r, store.Conditions{}, &val)
+	return v.Data, v.Found, val.etag, val.lastModified, err
+}
+
+// validators are an answer's ETag and Last-Modified headers.
+type validators struct{ etag, lastModified string }
 
 // Store is a read-only Zarr store over HTTP: key k is read from
 // base + "/" + k (each path segment escaped, the base's query kept).
@@ -176,20 +192,20 @@ func (s *Store) URL(key string) string {
 
 // Get reads a key.
 func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	v, err := s.c.get(ctx, key, s.URL(key), store.WholeValue(), store.Conditions{})
+	v, err := s.c.get(ctx, key, s.URL(key), store.WholeValue(), store.Conditions{}, nil)
 	return v.Data, v.Found, err
 }
 
 // GetRange reads part of a key.
 func (s *Store) GetRange(ctx context.Context, key string, r store.ByteRange) ([]byte, bool, error) {
-	v, err := s.c.get(ctx, key, s.URL(key), r, store.Conditions{})
+	v, err := s.c.get(ctx, key, s.URL(key), r, store.Conditions{}, nil)
 	return v.Data, v.Found, err
 }
 
 // ReadVersion reads r of a key with its generation, under conditions (see
 // the package comment).
 func (s *Store) ReadVersion(ctx context.Context, key string, r store.ByteRange, c store.Conditions) (store.Versioned, error) {
-	return s.c.get(ctx, key, s.URL(key), r, c)
+	return s.c.get(ctx, key, s.URL(key), r, c, nil)
 }
 
 var (
@@ -255,7 +271,9 @@ var (
 	errTotal   = errors.New("total timeout")
 )
 
-func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, cond store.Conditions) (store.Versioned, error) {
+// get reads r of u under cond, retrying; val (when not nil) receives the
+// answer's validators.
+func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, cond store.Conditions, val *validators) (store.Versioned, error) {
 	if _, suffix := r.Suffix(); !r.IsWhole() && !suffix {
 		off, n := r.Bounds()
 		if off < 0 {
@@ -293,7 +311,7 @@ func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, co
 	}
 	for attempt := 0; ; attempt++ {
 		attempts = attempt + 1
-		v, err := c.once(ctx, u, r, cond)
+		v, err := c.once(ctx, u, r, cond, val)
 		if err == nil {
 			return v, nil
 		}
@@ -335,7 +353,7 @@ func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, co
 
 // once makes one request. Its context ends when the headers, or the next
 // bytes of the body, take longer than the attempt timeout.
-func (c *client) once(ctx context.Context, u string, r store.ByteRange, cond store.Conditions) (store.Versioned, error) {
+func (c *client) once(ctx context.Context, u string, r store.ByteRange, cond store.Conditions, val *validators) (store.Versioned, error) {
 	whole := r.IsWhole()
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -390,6 +408,9 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, cond sto
 	v, err := c.answer(body, r, whole)
 	if err != nil {
 		return store.Versioned{}, err
+	}
+	if val != nil {
+		val.etag, val.lastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 	}
 	switch {
 	case v.NotModified:
