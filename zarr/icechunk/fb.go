@@ -17,10 +17,25 @@ import (
 // allocates in proportion to a length read from the data: vectors are
 // (position, count) pairs whose count is checked against the bytes left.
 // Reading follows no offset twice on its own, so corrupt data cannot make
-// it loop: the caller's walk over a fixed schema bounds the work.
+// it loop: the caller's walk over a fixed schema bounds the work. What
+// offsets may share (two tables pointing at one long string or vector) is
+// bounded by charge: the strings copied and the elements walked may add
+// up to twice the buffer's size, which a file without sharing never
+// passes, so a small file cannot make a large amount of work or memory.
 type fbReader struct {
-	b   []byte
-	err error
+	b     []byte
+	err   error
+	spent int
+}
+
+// charge counts n units of work or memory against the buffer's size;
+// false (and the reader's error) once they pass it twice over.
+func (r *fbReader) charge(n int) bool {
+	r.spent += n
+	if r.err == nil && r.spent > 2*len(r.b)+4096 {
+		r.fail("the buffer's offsets share data: it refers to more than it holds (%d bytes)", len(r.b))
+	}
+	return r.err == nil
 }
 
 // fbTable is a table: where it starts, where its vtable is, the vtable's
@@ -222,6 +237,9 @@ func (r *fbReader) fieldBytes(t fbTable, i int, what string) ([]byte, bool) {
 // fieldString returns a string field.
 func (r *fbReader) fieldString(t fbTable, i int, what string) (string, bool) {
 	b, ok := r.fieldBytes(t, i, what)
+	if !r.charge(len(b)) {
+		return "", false
+	}
 	return string(b), ok
 }
 
@@ -249,7 +267,7 @@ func (r *fbReader) stringIn(v fbVec, j int, what string) string {
 		return ""
 	}
 	s := r.vecAt(at, 1, what)
-	if r.err != nil {
+	if !r.charge(s.n) {
 		return ""
 	}
 	return string(r.b[s.at : s.at+s.n])

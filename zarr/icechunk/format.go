@@ -175,6 +175,9 @@ func parseSnapshot(key string, b []byte) (*snapshot, error) {
 				n.ndim = v.n
 			}
 			refs, _ := r.fieldVec(data, arrayManifests, 4, "an array's manifests")
+			if !r.charge(refs.n) {
+				break
+			}
 			n.manifests = make([]manifestRef, 0, refs.n)
 			for j := 0; j < refs.n && r.err == nil; j++ {
 				mt := r.tableIn(refs, j, "a manifest reference")
@@ -187,6 +190,9 @@ func parseSnapshot(key string, b []byte) (*snapshot, error) {
 				ext, _ := r.fieldVec(mt, manifestRefExtents, 8, "a manifest's extents")
 				if r.err == nil && ext.n != 0 && ext.n != n.ndim {
 					r.fail("manifest %s of %s covers %d dimensions, the array has %d", m.id, n.path, ext.n, n.ndim)
+				}
+				if !r.charge(ext.n) {
+					break
 				}
 				m.extents = make([]uint32, 0, 2*ext.n)
 				for k := 0; k < ext.n; k++ {

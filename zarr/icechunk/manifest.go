@@ -52,6 +52,8 @@ func parseManifest(key string, b []byte) (*manifest, error) {
 		if !ok && r.err == nil {
 			r.fail("array %d of the manifest has no reference list", i)
 		}
+		// (arrays sharing one list would make checking them all quadratic)
+		r.charge(refs.n)
 		m.arrays[id] = refs
 	}
 	if r.err != nil {

@@ -433,3 +433,117 @@ type listingStore struct {
 func (l listingStore) List(ctx context.Context, prefix string) ([]string, error) {
 	return l.dir.(store.Lister).List(ctx, prefix)
 }
+
+// TestConsistency: a reader keeps the snapshot it opened while the
+// official package commits to its branch (reads running meanwhile all see
+// the old values); Refresh sees the new head with the values the official
+// package reads back.
+func TestConsistency(t *testing.T) {
+	dir := fixtures(t)
+	ctx := context.Background()
+	repo := t.TempDir()
+	if out, err := exec.Command("cp", "-r", filepath.Join(dir, "repos", "features-v2")+"/.", repo).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	o := readOracle(t, filepath.Join(dir, "oracle", "features-v2.json"))
+	var old oracleVersion
+	for _, v := range o.Versions {
+		if v.Kind == "branch" && v.Name == "main" {
+			old = v
+		}
+	}
+	const path = "dtypes/int32"
+	st := dirStore(t, repo)
+	s, err := icechunk.Open(ctx, st, icechunk.Version{Branch: "main"}, icechunk.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arr, err := zarr.OpenArray(ctx, s, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(a *zarr.Array) string {
+		nd, err := a.Read(ctx, zarr.Selection{})
+		if err != nil {
+			t.Error(err)
+			return ""
+		}
+		return sum(nd.Bytes())
+	}
+	if got := read(arr); got != old.Arrays[path].SHA256 {
+		t.Fatalf("before the commit: values differ from the official package's")
+	}
+
+	// read while the official package commits
+	done, commitDone := make(chan struct{}), make(chan struct{})
+	var reads int
+	var stale []string
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			default:
+			}
+			a, err := zarr.OpenArray(ctx, s, path)
+			if err != nil {
+				stale = append(stale, err.Error())
+				return
+			}
+			if got := read(a); got != old.Arrays[path].SHA256 {
+				stale = append(stale, got)
+			}
+			reads++
+			if reads >= 10000 {
+				return
+			}
+			select {
+			case <-commitDone:
+				return
+			default:
+			}
+		}
+	}()
+	cmd := exec.Command("node", filepath.Join(icechunkTests(), "commit.mjs"), repo, "main", path, "7")
+	cmd.Env = append(os.Environ(), "NAPI_RS_FORCE_WASI=1")
+	out, err := cmd.Output()
+	close(commitDone)
+	<-done
+	if err != nil {
+		t.Fatalf("commit.mjs: %v", err)
+	}
+	var commit struct{ Snapshot, SHA256 string }
+	if err := json.Unmarshal(out, &commit); err != nil {
+		t.Fatalf("commit.mjs: %v: %s", err, out)
+	}
+	if len(stale) > 0 || reads == 0 {
+		t.Fatalf("%d reads during the commit, %d did not see the opened snapshot: %v", reads, len(stale), stale)
+	}
+	if s.SnapshotID() != old.Snapshot || read(arr) != old.Arrays[path].SHA256 {
+		t.Fatal("the store opened before the commit changed")
+	}
+	s2, err := s.Refresh(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.SnapshotID() != commit.Snapshot {
+		t.Fatalf("refreshed to %s, the new head is %s", s2.SnapshotID(), commit.Snapshot)
+	}
+	arr2, err := zarr.OpenArray(ctx, s2, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read(arr2) != commit.SHA256 {
+		t.Fatal("after Refresh: values differ from what the official package reads back")
+	}
+	anc, err := s2.Ancestry(ctx)
+	if err != nil || len(anc) < 2 || anc[0].ID != commit.Snapshot || anc[0].Parent != old.Snapshot || anc[0].Message != "consistency commit 7" {
+		t.Fatalf("ancestry after the commit: %+v %v", anc, err)
+	}
+	// the old store still reads the old snapshot, a tag is where it was
+	if read(arr) != old.Arrays[path].SHA256 {
+		t.Fatal("the old store changed after Refresh")
+	}
+	t.Logf("%d reads while the official package committed", reads)
+}
