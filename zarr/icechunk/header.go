@@ -78,11 +78,6 @@ func parseHeader(key string, data []byte) (header, error) {
 	return h, nil
 }
 
-// maxBody bounds a metadata file's decompressed body (the engine's memory
-// budget applies as well). Icechunk's largest files, manifests, hold a few
-// million references at most.
-const maxBody = 1 << 30
-
 var (
 	zstdOnce sync.Once
 	zstdDec  codec.BytesToBytes
@@ -128,12 +123,10 @@ func body(key string, data []byte, want uint8) (header, []byte, error) {
 		if err != nil {
 			return h, nil, errs.Wrap(errs.Codec, key, err, "cannot decompress the %s", fileTypeName(want))
 		}
-		var out []byte
-		if ld, ok := dec.(codec.LimitedDecoder); ok {
-			out, err = ld.DecodeLimit(raw, maxBody)
-		} else {
-			out, err = dec.Decode(raw)
-		}
+		// (the decoded size is not known: the decoder bounds what a frame
+		// may expand to, and the engine's budget what it allocates; a
+		// LimitedDecoder's max would be allocated up front)
+		out, err := dec.Decode(raw)
 		if err != nil {
 			return h, nil, errs.Wrap(errs.Codec, key, err, "cannot decompress the %s", fileTypeName(want))
 		}
