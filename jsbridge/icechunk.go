@@ -121,6 +121,15 @@ func refsToJS(refs []icechunk.Ref) js.Value {
 }
 
 func init() {
+	// The core build decodes Icechunk's dictionary-compressed virtual chunk
+	// locations with the host's libzstd (npm/lib/codecs.js zstdDict).
+	icechunk.HostZstdDict = func(dict, src []byte, max int) ([]byte, bool) {
+		fn, ok := hostDecoder("zstdDict")
+		if !ok {
+			return nil, false
+		}
+		return copyResult(fn.Invoke(bytesToJS(src), max, bytesToJS(dict)), max)
+	}
 	// icOpen(store, options, read, signal) → {id, snapshotId, specVersion}
 	handleAsync("icOpen", inStore+inAny+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {
 		v, opt, err := icechunkOptions(c.a[1], c.a[2])

@@ -280,6 +280,23 @@ export const hostDecoders = {
     (src, max) => inflate(true, src, max),
     (src, limit) => grow(src, limit, (w, sp, n, pp) => w.inflate_grow(1, sp, n, limit, pp)),
   ),
+  // zstd with a dictionary (Icechunk's compressed virtual chunk
+  // locations): zstdDict(bytes, max, dict) → Uint8Array | null.
+  zstdDict: (src, max, dict) =>
+    dict?.length > 0
+      ? counted(() =>
+          withInput(src, max, (w, sp, n) => {
+            const kp = w.malloc_(dict.length);
+            if (!kp) return null;
+            try {
+              new Uint8Array(w.memory.buffer, kp, dict.length).set(dict);
+              return decodeInto(w, max, (dp) => w.zstd_decompress_dict(dp, max, sp, n, kp, dict.length));
+            } finally {
+              w.free_(kp);
+            }
+          }),
+        )
+      : null,
   // Whole Blosc chunks of a known size. The engine does not call it (its
   // Blosc stays Go's, with these decoders for the zstd and zlib streams);
   // its presence tells the engine that reads on the calling thread

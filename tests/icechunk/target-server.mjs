@@ -20,7 +20,7 @@ export function serveTarget() {
   const srv = { requests: 0, state };
   const server = http.createServer((req, res) => {
     srv.requests++;
-    if (req.url !== "/virtual/target.bin") {
+    if (new URL(req.url, "http://x").pathname !== "/virtual/target.bin") {
       res.writeHead(404).end();
       return;
     }

@@ -245,6 +245,13 @@ func (m *manifest) decodeRef(r *fbReader, t fbTable) (chunkRef, error) {
 	return ref, nil
 }
 
+// HostZstdDict decodes zstd data compressed with a dictionary to at most
+// max bytes (ok false when it cannot). The WebAssembly bridge sets it to
+// the host's libzstd; the core build, which has no zstd decoder of its
+// own, decodes compressed virtual chunk locations with it (the other
+// builds use klauspost/compress).
+var HostZstdDict func(dict, src []byte, max int) (out []byte, ok bool)
+
 // maxLocation bounds a decompressed virtual chunk location (Icechunk's own
 // limit).
 const maxLocation = 1024

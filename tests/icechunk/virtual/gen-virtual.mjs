@@ -13,6 +13,10 @@
 //   virt/plain  no checksum
 //   virt/mixed  a virtual chunk (ETag "target-v1"), a native one, two missing
 //   virt/small  inline chunks
+//   virt/many   1,200 virtual chunks of one float32 each, their locations
+//               varying by a query string: Icechunk compresses the
+//               locations of a manifest with 1,000 or more with a zstd
+//               dictionary it trains (spec 2 only)
 // Repositories: spec 2 (repo-v2) and spec 1 (repo-v1).
 import fs from "node:fs";
 import path from "node:path";
@@ -70,6 +74,12 @@ async function write(dir, spec) {
   await zs.set("/virt/mixed/c/1/0", new Uint8Array(new Float32Array(16).map((_, i) => 100 + i).buffer));
   await zs.set("/virt/small/zarr.json", meta([4], [2], 0));
   await zs.set("/virt/small/c/0", new Uint8Array(new Float32Array([7, 8]).buffer));
+  if (spec === 2) {
+    await zs.set("/virt/many/zarr.json", meta([1200], [1]));
+    const specs = Array.from({ length: 1200 }, (_, i) => ({ index: [i], location: `${location}?part=${i % 97}`, offset: 4 * (i % 1024), length: 4 }));
+    const failed = await st.setVirtualRefs("virt/many", specs, false);
+    if (failed && failed.length) throw new Error(`setVirtualRefs failed for ${failed.length} chunks`);
+  }
   await s.commit("virtual chunks");
   await repo.saveConfig();
 }
