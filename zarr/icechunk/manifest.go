@@ -1,8 +1,10 @@
 package icechunk
 
 import (
+	"encoding/binary"
 	"sync"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
@@ -91,38 +93,63 @@ func (m *manifest) check(node id8, ndim int) error {
 		return err
 	}
 	refs := m.arrays[node]
-	// (a reader of its own: the shared one's error would stick for every
-	// array of the manifest)
-	r := &fbReader{b: m.r.b}
-	var prev fbVec
-	for j := 0; j < refs.n && r.err == nil; j++ {
-		t := r.tableIn(refs, j, "a chunk reference")
-		idx, ok := r.fieldVec(t, refIndex, 4, "a chunk index")
-		if r.err != nil {
+	prev := -1
+	var err error
+	for j := 0; j < refs.n; j++ {
+		idx, ok := m.indexAt(refs, j, ndim)
+		if !ok {
+			err = corrupt(m.key, "manifest", fmtx.Errorf("chunk reference %d has no %d-dimensional index inside the buffer", j, ndim))
 			break
 		}
-		if !ok || idx.n != ndim {
-			r.fail("chunk reference %d has a %d-dimensional index, the array has %d dimensions", j, idx.n, ndim)
-			break
-		}
-		if j > 0 && compareIndex(r, prev, idx) >= 0 {
-			r.fail("the chunk references are not sorted by index (reference %d)", j)
+		if prev >= 0 && compareAt(m.r.b, prev, idx, ndim) >= 0 {
+			err = corrupt(m.key, "manifest", fmtx.Errorf("the chunk references are not sorted by index (reference %d)", j))
 			break
 		}
 		prev = idx
-	}
-	var err error
-	if r.err != nil {
-		err = corrupt(m.key, "manifest", r.err)
 	}
 	m.checked[node] = err
 	return err
 }
 
-// compareIndex compares two index vectors of one length.
-func compareIndex(r *fbReader, a, b fbVec) int {
-	for k := 0; k < a.n; k++ {
-		x, y := r.u32In(a, k), r.u32In(b, k)
+// indexAt returns the position of the first coordinate of reference j's
+// index (a vector of ndim uint32), checking every offset on the way: the
+// one hot path of a manifest (check reads every reference, a lookup log2
+// of them), so written out here rather than through fbReader's general
+// (and slower) steps.
+func (m *manifest) indexAt(refs fbVec, j, ndim int) (int, bool) {
+	b := m.r.b
+	n := len(b)
+	p := refs.at + 4*j // (inside: vecAt checked the vector)
+	if j < 0 || j >= refs.n {
+		return 0, false
+	}
+	t := p + int(binary.LittleEndian.Uint32(b[p:]))
+	if t < 0 || t > n-4 {
+		return 0, false
+	}
+	vt := t - int(int32(binary.LittleEndian.Uint32(b[t:])))
+	if vt < 0 || vt > n-6 {
+		return 0, false
+	}
+	if binary.LittleEndian.Uint16(b[vt:]) < 6 { // no slot for field 0
+		return 0, false
+	}
+	off := int(binary.LittleEndian.Uint16(b[vt+4:]))
+	if off < 4 || off+4 > int(binary.LittleEndian.Uint16(b[vt+2:])) || t+off > n-4 {
+		return 0, false
+	}
+	f := t + off
+	v := f + int(binary.LittleEndian.Uint32(b[f:]))
+	if v <= f || v > n-4 || int(binary.LittleEndian.Uint32(b[v:])) != ndim || ndim > (n-v-4)/4 {
+		return 0, false
+	}
+	return v + 4, true
+}
+
+// compareAt compares two index vectors of ndim coordinates at a and c.
+func compareAt(b []byte, a, c, ndim int) int {
+	for k := 0; k < 4*ndim; k += 4 {
+		x, y := binary.LittleEndian.Uint32(b[a+k:]), binary.LittleEndian.Uint32(b[c+k:])
 		if x != y {
 			if x < y {
 				return -1
@@ -133,10 +160,10 @@ func compareIndex(r *fbReader, a, b fbVec) int {
 	return 0
 }
 
-// compareCoords compares an index vector with chunk coordinates.
-func compareCoords(r *fbReader, a fbVec, coords []uint32) int {
+// compareCoords compares the index vector at a with chunk coordinates.
+func compareCoords(b []byte, a int, coords []uint32) int {
 	for k, c := range coords {
-		x := r.u32In(a, k)
+		x := binary.LittleEndian.Uint32(b[a+4*k:])
 		if x != c {
 			if x < c {
 				return -1
@@ -148,7 +175,7 @@ func compareCoords(r *fbReader, a fbVec, coords []uint32) int {
 }
 
 // lookup finds the reference of the chunk at coords of the array node
-// (checked with check first).
+// (its list checked first).
 func (m *manifest) lookup(node id8, coords []uint32) (chunkRef, bool, error) {
 	refs, ok := m.arrays[node]
 	if !ok {
@@ -157,19 +184,14 @@ func (m *manifest) lookup(node id8, coords []uint32) (chunkRef, bool, error) {
 	if err := m.check(node, len(coords)); err != nil {
 		return chunkRef{}, false, err
 	}
-	r := &fbReader{b: m.r.b}
 	lo, hi := 0, refs.n
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		t := r.tableIn(refs, mid, "a chunk reference")
-		idx, _ := r.fieldVec(t, refIndex, 4, "a chunk index")
-		c := compareCoords(r, idx, coords)
-		if r.err != nil {
-			return chunkRef{}, false, corrupt(m.key, "manifest", r.err)
-		}
-		switch {
+		idx, _ := m.indexAt(refs, mid, len(coords)) // (check found every one)
+		switch c := compareCoords(m.r.b, idx, coords); {
 		case c == 0:
-			ref, err := m.decodeRef(r, t)
+			r := &fbReader{b: m.r.b}
+			ref, err := m.decodeRef(r, r.tableIn(refs, mid, "a chunk reference"))
 			return ref, err == nil, err
 		case c < 0:
 			lo = mid + 1
@@ -192,12 +214,11 @@ func (m *manifest) each(node id8, ndim int, f func(coords []uint32, ref chunkRef
 	r := &fbReader{b: m.r.b}
 	coords := make([]uint32, ndim)
 	for j := 0; j < refs.n; j++ {
-		t := r.tableIn(refs, j, "a chunk reference")
-		idx, _ := r.fieldVec(t, refIndex, 4, "a chunk index")
+		idx, _ := m.indexAt(refs, j, ndim)
 		for k := range coords {
-			coords[k] = r.u32In(idx, k)
+			coords[k] = binary.LittleEndian.Uint32(m.r.b[idx+4*k:])
 		}
-		ref, err := m.decodeRef(r, t)
+		ref, err := m.decodeRef(r, r.tableIn(refs, j, "a chunk reference"))
 		if err != nil {
 			return err
 		}
