@@ -10,7 +10,7 @@
 //
 //   node tests/icechunk/fixtures.mjs    (the official package runs with NAPI_RS_FORCE_WASI=1)
 //
-// Layout: <dir>/repos/<name> (features-v2, features-v1, split-v2),
+// Layout: <dir>/repos/<name> (features-v2, features-v1, split-v2, weather),
 // <dir>/oracle/<name>.json, <dir>/oracle/upstream/<name>.json,
 // <dir>/oracle/virtual/<name>.json.
 import crypto from "node:crypto";
@@ -27,7 +27,7 @@ const run = promisify(execFile);
 const env = { ...process.env, NAPI_RS_FORCE_WASI: "1" };
 const nodeArgs = ["--no-warnings"];
 
-export const generated = ["features-v2", "features-v1", "split-v2"];
+export const generated = ["features-v2", "features-v1", "split-v2", "weather"];
 
 function listFiles(dir, base = dir, out = []) {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -13,6 +13,8 @@
 //       numeric dtype, inline and native chunks, zstd, gzip, crc32c,
 //       sharding, missing chunks, a 0-d array; commits on main, a branch
 //       "dev", tags "v1" and "v2", a deleted tag.
+//   weather   what docs/icechunk.md reads: weather/temperature, two commits
+//       on main, a tag v1, a branch forecast.
 //   split-v2  a 2,500-chunk array and a split one, their manifests split
 //       by the repository's config (one manifest per 10x10 chunks, one
 //       per row of chunks).
@@ -361,7 +363,27 @@ async function split(dir) {
   }
 }
 
+/** The repository docs/icechunk.md reads: a weather group, two commits, a tag, a branch. */
+async function weather(dir) {
+  const repo = await Repository.create(dirStorage(dir), null, 2);
+  const commits = [];
+  for (let c = 1; c <= 2; c++) {
+    const s = await repo.writableSession("main");
+    const st = zarritaStore(s.store);
+    if (c === 1) {
+      await st.set("/zarr.json", json({ zarr_format: 3, node_type: "group", attributes: { title: "A small weather repository" } }));
+      await st.set("/weather/zarr.json", json({ zarr_format: 3, node_type: "group", attributes: {} }));
+    }
+    const meta = arrayMeta({ shape: [4, 6], chunks: [2, 3], dtype: "float32", fill: 0, attributes: { units: "degC" } });
+    await writeManual(st, "/weather/temperature", meta, new Float32Array(24).map((_, i) => 10 + i / 2 + (c - 1) * 100), (b) => b);
+    commits.push(await s.commit(c === 1 ? "first measurements" : "corrected measurements"));
+  }
+  await repo.createTag("v1", commits[0]);
+  await repo.createBranch("forecast", commits[1]);
+}
+
 const all = {
+  weather,
   "features-v2": (d) => features(d, 2),
   "features-v1": (d) => features(d, 1),
   "split-v2": split,

@@ -371,7 +371,7 @@ func dirStore(t *testing.T, dir string) store.Store {
 // missing chunks, 2,500 chunks, split manifests, commits, a branch, tags).
 func TestWrittenByOfficialPackage(t *testing.T) {
 	dir := fixtures(t)
-	for _, name := range []string{"features-v2", "features-v1", "split-v2"} {
+	for _, name := range []string{"features-v2", "features-v1", "split-v2", "weather"} {
 		t.Run(name, func(t *testing.T) {
 			o := readOracle(t, filepath.Join(dir, "oracle", name+".json"))
 			noOracleErrors(t, o)
