@@ -39,10 +39,31 @@ if (virtual.length) {
     creds[from] = { type: "HttpAccess" };
   }
   repo = await Repository.open(storage, { virtualChunkContainers: containers }, creds);
+  // (at most 8 requests at once, each tried up to 5 times: the package
+  // asks for a manifest's 1,200 chunks together, and on a loaded machine
+  // some of as many connections to the local server fail)
+  let inFlight = 0;
+  const waiting = [];
+  const slot = () => (inFlight < 8 ? (inFlight++, Promise.resolve()) : new Promise((r) => waiting.push(r)));
+  const release = () => (waiting.length ? waiting.shift()() : inFlight--);
   await repo.setHttpVirtualChunkFetcher(async (_err, req) => {
     let url = req.url;
     for (const { from, to } of virtual) if (url.startsWith(from)) url = to + url.slice(from.length);
-    const res = await fetch(url, { headers: { Range: `bytes=${req.rangeStart}-${req.rangeEnd - 1}` } });
+    let res;
+    await slot();
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          res = await fetch(url, { headers: { Range: `bytes=${req.rangeStart}-${req.rangeEnd - 1}` } });
+          break;
+        } catch (e) {
+          if (attempt === 4) throw e;
+          await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+        }
+      }
+    } finally {
+      release();
+    }
     if (res.status !== 206) throw new Error(`HTTP ${res.status} for ${url}`);
     const lm = res.headers.get("Last-Modified");
     return {

@@ -1,5 +1,5 @@
-// docs/icechunk.md's JavaScript blocks, run as written (tests/readme runs
-// its Go blocks): each block is a module in a directory where "zarr-wasm"
+// docs/icechunk.md's JavaScript and command-line blocks, run as written
+// (tests/readme runs its Go blocks): each JavaScript block is a module in a directory where "zarr-wasm"
 // is this package, against the repositories the official Icechunk package
 // writes (tests/icechunk: "weather"; the committed virtual-chunk one) on a
 // local server. What a test cannot have is replaced, each entry required
@@ -28,7 +28,7 @@ function blocks(text) {
   return out;
 }
 
-test("docs/icechunk.md's JavaScript blocks run", async (t) => {
+test("docs/icechunk.md's JavaScript and command-line blocks run", async (t) => {
   if (!existsSync(path.join(icDir, "node_modules", "@earthmover", "icechunk-wasm32-wasi"))) {
     if (peersRequired) assert.fail("tests/icechunk/node_modules is missing (make npm-deps)");
     t.skip("the official Icechunk package is not installed");
@@ -51,8 +51,21 @@ test("docs/icechunk.md's JavaScript blocks run", async (t) => {
     { old: '"https://data.example.com/virtual.icechunk"', new: JSON.stringify(`${server.url}/virtual.icechunk`), why: "a local server (tests/icechunk/virtual/repo-v2)" },
     { old: '"https://data.example.com/files/"', new: JSON.stringify(target.url), why: "the virtual chunks' file on a local server" },
   ];
+  // the command line: zarr-wasm is the package's bin
+  await fs.mkdir(path.join(dir, "bin"));
+  await fs.writeFile(path.join(dir, "bin", "zarr-wasm"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(npmDir, "bin", "zarr-wasm.js")}" "$@"\n`, { mode: 0o755 });
+  const sh = blocks(text).filter((b) => b.lang === "sh");
+  assert.ok(sh.length >= 1, "no command-line block");
   const used = new Set();
   try {
+    for (const b of sh) {
+      await t.test(`docs/icechunk.md:${b.line}`, async () => {
+        const { stdout } = await run("bash", ["-e", "-c", b.code], { cwd: dir, env: { ...process.env, PATH: `${path.join(dir, "bin")}:${process.env.PATH}` } });
+        assert.match(stdout, /temperature {2}array v3/);
+        assert.match(stdout, /^\[110 110\.5 111 111\.5 112 112\.5\]$/m); // (the branch forecast's first row)
+        assert.match(stdout, /^[0-9A-Z]{20} {2}\S+ {2}Repository initialized$/m);
+      });
+    }
     for (const b of js) {
       await t.test(`docs/icechunk.md:${b.line}`, async () => {
         let code = b.code;

@@ -423,7 +423,11 @@ func TestVirtualURL(t *testing.T) {
 		"s3://bucket/data/deep": "https://deep.example/",
 		"https://host.example":  "",
 	}}}
+	s.opt.VirtualChunks["s3://as-is/"] = ""
+	s.opt.VirtualChunks["gs://as-is/"] = ""
 	for loc, want := range map[string]string{
+		"s3://as-is/x/a.nc":              "https://as-is.s3.amazonaws.com/x/a.nc",
+		"gs://as-is/x/a.nc":              "https://storage.googleapis.com/as-is/x/a.nc",
 		"s3://bucket/data/a.nc":          "https://mirror.example/data/a.nc",
 		"s3://bucket/data/deep/b.nc":     "https://deep.example//b.nc",
 		"s3://bucket/data/deeper/c.nc":   "https://mirror.example/data/deeper/c.nc",

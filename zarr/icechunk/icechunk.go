@@ -81,7 +81,8 @@ type Options struct {
 	// Fetcher; in WebAssembly the bridge's fetch).
 	Fetcher Fetcher
 	// URLMap turns a location, after VirtualChunks, into the URL fetched
-	// (nil: as it is).
+	// (nil: s3:// and gs:// locations become their HTTPS URLs,
+	// urlx.ObjectURL; http(s) URLs stay).
 	URLMap func(string) string
 	// ManifestCacheBytes bounds the decompressed manifests kept (0:
 	// DefaultManifestCacheBytes; the manifest being read is always kept).
@@ -125,7 +126,7 @@ func (r *repo) checkout(ctx context.Context, v Version, opt Options, cache *mani
 		return nil, errs.Wrap(errs.Store, key, err, "cannot read the snapshot of %s", v)
 	}
 	if !ok {
-		if r.info == nil && v.Snapshot == "" && v.Tag == "" && v.Branch == "" {
+		if !r.hasMain(ctx) {
 			return nil, notARepo()
 		}
 		return nil, errs.New(errs.NotFound, key, "the snapshot file of %s is missing", v)

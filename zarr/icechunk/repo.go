@@ -162,22 +162,27 @@ func (r *repo) resolveRef(ctx context.Context, kind, name string) (id12, error) 
 		}
 	}
 	if !ok {
-		refs, listErr := r.listRefs(ctx, kind)
-		if listErr == nil && len(refs) == 0 && kind == "branch" {
-			// not even a branch: not a repository (a spec-1 repository
-			// always has main; a spec-2 one its repo file)
+		if !r.hasMain(ctx) {
 			return id12{}, notARepo()
 		}
+		refs, _ := r.listRefs(ctx, kind)
 		names := make([]string, len(refs))
 		for i, ref := range refs {
 			names[i] = ref.Name
 		}
-		if listErr != nil && name == "main" && kind == "branch" {
-			return id12{}, notARepo()
-		}
 		return id12{}, errs.New(errs.NotFound, name, "no %s %q in the repository", kind, name).WithSuggestion(name, names)
 	}
 	return parseRefJSON(dir+"ref.json", data)
+}
+
+// hasMain tells a spec-1 repository (it always has the branch main; a
+// spec-2 one its repo file) from a store that holds none.
+func (r *repo) hasMain(ctx context.Context) bool {
+	if r.info != nil {
+		return true
+	}
+	_, ok, err := r.st.Get(ctx, "refs/branch.main/ref.json")
+	return ok || err != nil
 }
 
 // parseRefJSON reads a spec-1 ref file: {"snapshot": "<id>"}.

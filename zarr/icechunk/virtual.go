@@ -7,6 +7,7 @@ import (
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
 // Fetcher reads byte ranges of the files virtual chunks point at (the same
@@ -155,9 +156,14 @@ func (s *Store) virtualURL(key, location string) (string, error) {
 		url = to + rest
 	}
 	if s.opt.URLMap != nil {
-		url = s.opt.URLMap(url)
+		return s.opt.URLMap(url), nil
 	}
-	return url, nil
+	// s3:// and gs:// (Icechunk's usual containers) to their HTTPS URLs
+	mapped, err := urlx.ObjectURL(url, urlx.LocationOptions{})
+	if err != nil {
+		return "", errs.Wrap(errs.Store, key, err, "the virtual chunk's location %s cannot be fetched", url)
+	}
+	return mapped, nil
 }
 
 // prefixMatches: location starts with prefix, at a "/" boundary when the
