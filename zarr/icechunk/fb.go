@@ -69,32 +69,11 @@ func (r *fbReader) has(at, n int, what string) bool {
 	return true
 }
 
-func (r *fbReader) u8(at int) uint8 {
-	if !r.has(at, 1, "a byte") {
-		return 0
-	}
-	return r.b[at]
-}
-
-func (r *fbReader) u16(at int) uint16 {
-	if !r.has(at, 2, "a 16-bit value") {
-		return 0
-	}
-	return binary.LittleEndian.Uint16(r.b[at:])
-}
-
 func (r *fbReader) u32(at int) uint32 {
 	if !r.has(at, 4, "a 32-bit value") {
 		return 0
 	}
 	return binary.LittleEndian.Uint32(r.b[at:])
-}
-
-func (r *fbReader) u64(at int) uint64 {
-	if !r.has(at, 8, "a 64-bit value") {
-		return 0
-	}
-	return binary.LittleEndian.Uint64(r.b[at:])
 }
 
 // root is the buffer's root table.
@@ -272,6 +251,3 @@ func (r *fbReader) stringIn(v fbVec, j int, what string) string {
 	}
 	return string(r.b[s.at : s.at+s.n])
 }
-
-// u32In returns element j of a vector of uint32.
-func (r *fbReader) u32In(v fbVec, j int) uint32 { return r.u32(v.at + 4*j) }
