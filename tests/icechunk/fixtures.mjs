@@ -64,7 +64,12 @@ async function oracle(repoDir, outFile, extra, shim) {
     ({ stdout } = await run(process.execPath, args, { env, maxBuffer: 1 << 30 }));
   } catch (e) {
     const so = await shim();
-    if (!so) throw e;
+    if (!so) {
+      // no C compiler: this repository has no oracle here (the tests say so)
+      fs.mkdirSync(path.dirname(outFile), { recursive: true });
+      fs.writeFileSync(outFile, JSON.stringify({ unavailable: `the WASI build cannot open it (${String(e.stderr ?? e.message).match(/Error: .*/)?.[0]}) and no C compiler builds virtual/shim.c for the native build` }));
+      return;
+    }
     const native = { ...process.env, LD_PRELOAD: so };
     delete native.NAPI_RS_FORCE_WASI;
     ({ stdout } = await run(process.execPath, args, { env: native, maxBuffer: 1 << 30 }));

@@ -32,12 +32,13 @@ import (
 // branch, tag and snapshot.
 
 type oracleFile struct {
-	Spec      int               `json:"spec"`
-	Reader    string            `json:"reader"`
-	Branches  map[string]string `json:"branches"`
-	Tags      map[string]string `json:"tags"`
-	Versions  []oracleVersion   `json:"versions"`
-	WasiError string            `json:"wasiError"`
+	Unavailable string            `json:"unavailable"`
+	Spec        int               `json:"spec"`
+	Reader      string            `json:"reader"`
+	Branches    map[string]string `json:"branches"`
+	Tags        map[string]string `json:"tags"`
+	Versions    []oracleVersion   `json:"versions"`
+	WasiError   string            `json:"wasiError"`
 }
 
 type oracleVersion struct {
@@ -392,6 +393,9 @@ func TestUpstreamRepositories(t *testing.T) {
 		name := filepath.Base(repo)
 		t.Run(name, func(t *testing.T) {
 			o := readOracle(t, filepath.Join(dir, "oracle", "upstream", name+".json"))
+			if o.Unavailable != "" {
+				peers.Unavailable(t, "%s: %s", name, o.Unavailable)
+			}
 			if o.Reader == "native" {
 				t.Logf("the official package's WASI build cannot open it (%s): its native build is the oracle", o.WasiError)
 			}
