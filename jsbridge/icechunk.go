@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"syscall/js"
 
@@ -124,11 +125,18 @@ func init() {
 	// The core build decodes Icechunk's dictionary-compressed virtual chunk
 	// locations with the host's libzstd (npm/lib/codecs.js zstdDict).
 	icechunk.HostZstdDict = func(dict, src []byte, max int) ([]byte, bool) {
-		fn, ok := hostDecoder("zstdDict")
-		if !ok {
+		h, ok := currentHost()
+		if !ok || len(src) == 0 || len(dict) == 0 || max <= 0 {
 			return nil, false
 		}
-		return copyResult(fn.Invoke(bytesToJS(src), max, bytesToJS(dict)), max)
+		out := make([]byte, max)
+		n := h.Call("decodeDict", goAddr(src), len(src), goAddr(dict), len(dict), goAddr(out), max).Int()
+		runtime.KeepAlive(src)
+		runtime.KeepAlive(dict)
+		if n < 0 || n > max {
+			return nil, false
+		}
+		return out[:n], true
 	}
 	// icOpen(store, options, read, signal) → {id, snapshotId, specVersion}
 	handleAsync("icOpen", inStore+inAny+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {

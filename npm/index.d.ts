@@ -1,21 +1,35 @@
 // Type declarations for zarr-wasm (the "." entry: browsers and Node).
 
-/** Error codes of ZarrError (the Go engine's *zarr.Error codes). */
+// Generated from zarr/errs/errs.go by internal/errcodes (make codes): do not edit.
+/** Error codes of ZarrError: the Go engine's (zarr/errs), then those only this package gives. */
 export type ZarrErrorCode =
+  /** No node, key or field of that name (the nearest existing one is suggested). */
   | "NOT_FOUND"
+  /** A metadata document, spec or option breaks the format's rules. */
   | "INVALID_METADATA"
+  /** Valid, but not something zarr-wasm reads or writes yet. */
   | "UNSUPPORTED"
+  /** A chunk's stored bytes could not be decoded (or encoded) by its codecs. */
   | "CODEC"
+  /** The selection does not fit the array (out of bounds, a bad step, the wrong number of dimensions). */
   | "SELECTION"
+  /** The store failed to read, write or list. */
   | "STORE"
+  /** The call was cancelled (its AbortSignal, or context). */
   | "ABORTED"
+  /** The store, or the node, cannot be written. */
   | "READ_ONLY"
+  /** A node is already there (creating without overwrite). */
   | "EXISTS"
+  /** A request would need more memory than the engine's budget (zarr/budget); nothing was allocated, the engine stays usable. */
+  | "TOO_LARGE"
   /** A value changed while it was read (a shard rewritten between its index and its chunks), or kept changing under a write, and retrying did not get past it. */
   | "CONFLICT"
-  | "TOO_LARGE"
+  /** The WebAssembly engine stopped (a panic, out of memory) while the call ran; the next call starts a fresh engine, and nodes must be opened again. */
   | "ENGINE_EXITED"
+  /** The package itself is broken or incomplete (a file missing, builds that do not match, a decode worker that did not start). */
   | "INTERNAL";
+// End of the generated error codes.
 
 export declare const codes: readonly ZarrErrorCode[];
 
@@ -98,7 +112,7 @@ export type VersionedWrite = { generation?: string | null } | { changed: true };
  * WriteOptions; the engine then ties the reads of a shard to one version,
  * confirms cached chunks cheaply and makes read-modify-writes conditional.
  * A store that answers plain bytes still works, without those guarantees
- * (README, "Versions, concurrent writes and the chunk cache").
+ * (docs/stores.md, "Versions, concurrent writes and the chunk cache").
  */
 export interface Readable {
   get(key: AbsolutePath, options?: GetOptions): Uint8Array | undefined | VersionedValue | Promise<Uint8Array | undefined | VersionedValue>;
@@ -167,7 +181,7 @@ export interface FetchStoreOptions extends HTTPPolicy {
   /**
    * Replaces fetch (auth, presigning, remapping statuses); receives a Request.
    * Without it, in Node, requests go through node:http(s) (the same requests
-   * and answers for less CPU; see the README's "Reading over HTTP"): pass
+   * and answers for less CPU; see docs/stores.md, "How requests are sent in Node"): pass
    * `fetch: (r) => fetch(r)` to send them with fetch.
    */
   fetch?: (request: Request) => Promise<Response>;
@@ -271,9 +285,9 @@ export interface ReferenceStoreOptions extends HTTPPolicy {
    * Off by default: a target may be gigabytes, and such an answer is an error.
    */
   acceptFullResponse?: boolean;
-  /** Largest gap (bytes) between two ranges of one file still read as one request (default 64 000; negative: never merge). */
+  /** Largest gap (bytes) between two ranges of one file still read as one request (default 65 536, the engine's one coalescing policy; negative: never merge). */
   maxGap?: number;
-  /** Largest merged request in bytes (default 256 MB). */
+  /** Largest merged request in bytes (default 16 MiB). */
   maxBlock?: number;
   /** How long (ms) a read waits for other reads of the same file to merge with (default 2; negative: none). */
   window?: number;
@@ -976,47 +990,49 @@ export declare function init(source?: WasmSource, options?: { full?: WasmSource;
 /** The compiled module once started (to instantiate it again in a worker). */
 export declare function wasmModule(): WebAssembly.Module | null;
 
-/** A running pool of decode workers (see useWorkers). */
+/** The pool of decode workers (see useWorkers). */
 export interface DecodePool {
   /** Number of workers. */
   readonly size: number;
-  /** Whether pooled reads write into a SharedArrayBuffer (else decoded chunks are transferred back and copied). */
+  /** Whether reads shared with the workers write into a SharedArrayBuffer (else decoded chunks are transferred back and copied). */
   readonly shared: boolean;
   /**
-   * Chunks each worker decoded, and how many were given back to be decoded
-   * (and reported) in this thread; here: chunks of pooled reads this thread
-   * decoded itself, and hereDeclined those its decoders declined (the
-   * engine decoded them here, or reported them); takenBack: chunks handed
-   * to a worker that this thread took back before the worker started them
-   * (counted in here too); reads: pooled reads by how
-   * their chunks came back, and reads the pool left to the engine on this
-   * thread.
+   * decoded: chunks each worker decoded; declined: chunks a worker's
+   * decoder declined (the engine decoded them on this thread, or reported
+   * them); here: chunks of reads shared with the workers that this thread
+   * decoded itself; reads: reads shared with the workers.
    */
-  stats(): { decoded: number[]; here: number; hereDeclined: number; takenBack: number; failed: number; reads: { shared: number; transfer: number; engine: number } };
+  stats(): { decoded: number[]; declined: number; here: number; reads: number };
 }
 
 /**
- * Starts `count` decode workers (Web Workers in browsers, worker threads in
- * Node; default: the number of cores, at most 8), each running its own copy
- * of the engine. A read of compressed chunks (zstd, zlib, gzip, bz2, lzma,
- * Blosc) that decodes at least 16 MiB, in chunks of `minBytes` (default
- * 65536) or more on average, is then a pooled read: the engine plans it,
- * this thread fetches each chunk's stored bytes, and the workers and this
- * thread decode them and write them into the result (a read uses one
- * worker fewer than the machine has cores; this thread decodes too when
- * the package's decoders module decodes the chunks: zstd, zlib, gzip, Blosc). The result is a SharedArrayBuffer where
- * there is one (Node; a cross-origin isolated page; `shared: false` turns
- * it off), else each decoded chunk is transferred back and copied here.
- * The engine reads on this thread what it must (a chunk cache, a spec, a
- * part of a shard, a store of the engine, a data type converted on its way
- * out, strings); it also hands the workers bz2 and lzma chunks of such
- * reads. `minBytes: 0` sends every read the engine can plan to the pool.
- * Values and errors are the same with or without the pool (a chunk a
- * worker cannot decode is decoded here and reported as without it).
- * Resolves when the workers are ready; `useWorkers(0)` stops the pool.
- * Idle workers do not keep Node running.
+ * Sets the pool of decode workers (Web Workers in browsers, worker threads
+ * in Node). The pool is on by default where the machine has more than one
+ * core: `count` workers (default: the cores less one, at most 7), each
+ * running only the package's decoders module (libzstd, libdeflate, Blosc:
+ * nothing more to download), start on the first read that is worth them —
+ * one the engine's plan finds decodes at least 16 MiB with those decoders
+ * (zstd, zlib, gzip, Blosc without bitshuffle), in two chunks or more of
+ * 64 KiB or more on average; `minBytes` replaces that threshold (0: every
+ * read of two chunks or more). In such a read this thread fetches the
+ * chunks and decodes some itself while the workers decode the others and
+ * write them into the result: a SharedArrayBuffer where there is one
+ * (Node; a cross-origin isolated page; `shared: false` turns it off), else
+ * each decoded chunk is transferred back and copied here. Chunks of other
+ * codecs are decoded on this thread. Values and errors are the same with
+ * or without workers (a chunk a worker cannot decode is decoded here and
+ * reported as without them). Resolves when the workers are ready;
+ * `useWorkers(0)` turns decoding in workers off. Idle workers do not keep
+ * Node running.
  */
 export declare function useWorkers(count?: number, options?: { minBytes?: number; shared?: boolean | "auto" }): Promise<DecodePool>;
+
+/**
+ * The pool of decode workers as it stands (size 0 until a read worth it
+ * started one, or after useWorkers(0)); `unavailable` says why no worker
+ * could start here (no Worker, a script the page's policy blocks), if so.
+ */
+export declare function workerPool(): DecodePool & { unavailable?: string };
 
 // Opening what a user names: a URL of any kind, picked or dropped files.
 export { storeFromUrl, type StoreFromUrlOptions } from "./lib/sources.js";

@@ -1,5 +1,6 @@
 // Command zarr inspects Zarr hierarchies with the Go engine, with the same
-// arguments and output as the npm package's zarr-wasm command:
+// arguments and output as the npm package's zarr-wasm command (both print
+// with internal/clitext):
 //
 //	zarr info <path-or-url> [node-path]            the hierarchy as a tree
 //	zarr cat <array-path-or-url> [selection] [--all]   the values
@@ -26,6 +27,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/clitext"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/icechunk"
@@ -155,30 +157,18 @@ func command(ctx context.Context, cmd, location, third string, haveThird, all bo
 				name = location
 			}
 		}
-		var out []string
-		printTree(ctx, n, name, "", "", &out)
-		fmt.Fprintln(stdout, strings.Join(out, "\n"))
+		fmt.Fprintln(stdout, clitext.Tree(ctx, n, name))
 		return nil
 	}
 	n, err := openNode(ctx, location, s, inner, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.OpenArray(ctx, s, p) })
 	if err != nil {
 		return openError{err}
 	}
-	arr := n.(*zarr.Array)
-	sel, err := zarr.ParseSelection(third)
+	text, err := clitext.Cat(ctx, n.(*zarr.Array), third, all)
 	if err != nil {
 		return err
 	}
-	res, err := arr.Read(ctx, sel)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "shape %s  dtype %s\n", tuple(res.Shape()), dtypeText(arr))
-	text, err := elementText(res, arr.DTypeName())
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, formatArray(res.Shape(), text, all))
+	fmt.Fprintln(stdout, text)
 	return nil
 }
 
@@ -220,14 +210,14 @@ func notARepository(err error) bool {
 // is allowed); inline and native chunks are.
 func icechunkOptions() icechunk.Options { return icechunk.Options{} }
 
-// printLog prints the ancestry, newest first: id, time (UTC, ms), message.
+// printLog prints the ancestry, newest first.
 func printLog(ctx context.Context, ic *icechunk.Store, stdout io.Writer) error {
 	list, err := ic.Ancestry(ctx)
 	if err != nil {
 		return err
 	}
-	for _, a := range list {
-		fmt.Fprintf(stdout, "%s  %s  %s\n", a.ID, a.Time.UTC().Format("2006-01-02T15:04:05.000Z"), a.Message)
+	if len(list) > 0 {
+		fmt.Fprintln(stdout, clitext.Log(list))
 	}
 	return nil
 }

@@ -264,43 +264,57 @@ function grow(src, limit, run) {
   });
 }
 
-/** A decoder by its known-size and unknown-size forms: decode(bytes, max) or decode(bytes, 0, limit). */
-function either(known, unknown) {
-  return (src, max, limit) => (max > 0 ? known(src, max) : unknown(src, limit));
+/**
+ * Decodes src in format ("zstd", "zlib", "gzip") whose decoded size is not
+ * known, growing the output up to limit bytes: a Uint8Array, or null to
+ * leave it to the engine.
+ */
+export function decodeAny(format, src, limit) {
+  switch (format) {
+    case "zstd":
+      return grow(src, limit, (w, sp, n, pp) => w.zstd_decompress_grow(sp, n, limit, pp));
+    case "zlib":
+    case "gzip":
+      return grow(src, limit, (w, sp, n, pp) => w.inflate_grow(format === "gzip" ? 1 : 0, sp, n, limit, pp));
+  }
+  return null;
 }
 
-/** The decoders by the engine's names: decode(bytes, max) → Uint8Array | null (or decode(bytes, 0, limit)). */
+/** A decoder by its known-size and unknown-size forms: decode(bytes, max) or decode(bytes, 0, limit). */
+function either(format, known) {
+  return (src, max, limit) => (max > 0 ? known(src, max) : decodeAny(format, src, limit));
+}
+
+/**
+ * Decodes zstd frames compressed with a dictionary (Icechunk's compressed
+ * virtual chunk locations) to at most max bytes: the bytes, or null to
+ * leave them to the engine.
+ * @param {Uint8Array} src
+ * @param {number} max
+ * @param {Uint8Array} dict
+ */
+export function zstdDictDecode(src, max, dict) {
+  if (!(dict?.length > 0)) return null;
+  return counted(() =>
+    withInput(src, max, (w, sp, n) => {
+      const kp = w.malloc_(dict.length);
+      if (!kp) return null;
+      try {
+        new Uint8Array(w.memory.buffer, kp, dict.length).set(dict);
+        return decodeInto(w, max, (dp) => w.zstd_decompress_dict(dp, max, sp, n, kp, dict.length));
+      } finally {
+        w.free_(kp);
+      }
+    }),
+  );
+}
+
+/** The decoders by format: decode(bytes, max) → Uint8Array | null (or decode(bytes, 0, limit) when the size is not known). */
 export const hostDecoders = {
-  zstd: either(zstdDecode, (src, limit) => grow(src, limit, (w, sp, n, pp) => w.zstd_decompress_grow(sp, n, limit, pp))),
-  zlib: either(
-    (src, max) => inflate(false, src, max),
-    (src, limit) => grow(src, limit, (w, sp, n, pp) => w.inflate_grow(0, sp, n, limit, pp)),
-  ),
-  gzip: either(
-    (src, max) => inflate(true, src, max),
-    (src, limit) => grow(src, limit, (w, sp, n, pp) => w.inflate_grow(1, sp, n, limit, pp)),
-  ),
-  // zstd with a dictionary (Icechunk's compressed virtual chunk
-  // locations): zstdDict(bytes, max, dict) → Uint8Array | null.
-  zstdDict: (src, max, dict) =>
-    dict?.length > 0
-      ? counted(() =>
-          withInput(src, max, (w, sp, n) => {
-            const kp = w.malloc_(dict.length);
-            if (!kp) return null;
-            try {
-              new Uint8Array(w.memory.buffer, kp, dict.length).set(dict);
-              return decodeInto(w, max, (dp) => w.zstd_decompress_dict(dp, max, sp, n, kp, dict.length));
-            } finally {
-              w.free_(kp);
-            }
-          }),
-        )
-      : null,
-  // Whole Blosc chunks of a known size. The engine does not call it (its
-  // Blosc stays Go's, with these decoders for the zstd and zlib streams);
-  // its presence tells the engine that reads on the calling thread
-  // (lib/direct.js) may plan Blosc chunks (decodeTo "blosc").
+  zstd: either("zstd", zstdDecode),
+  zlib: either("zlib", (src, max) => inflate(false, src, max)),
+  gzip: either("gzip", (src, max) => inflate(true, src, max)),
+  // Whole Blosc chunks of a known size (the module's Blosc walker).
   blosc: (src, max) => (max > 0 ? counted(() => withInput(src, max, (w, sp, n) => decodeInto(w, max, (dp) => w.blosc_decode(dp, max, sp, n)))) : null),
 };
 
