@@ -247,6 +247,48 @@ func (s *Store) ReadVersion(ctx context.Context, key string, r store.ByteRange, 
 	return store.Versioned{Data: data, Found: true, Generation: gen}, nil
 }
 
+// Fetcher is what the store reads virtual chunks with (Options.Fetcher).
+func (s *Store) Fetcher() Fetcher { return s.opt.Fetcher }
+
+// Source is the store the repository's files are read from.
+func (s *Store) Source() store.Store { return s.st }
+
+// Locate says where a key's bytes are, reading no chunk (a manifest may
+// be read): a node's zarr.json and inline chunks are their bytes, native
+// chunks a range of an object under chunks/ of Source, virtual chunks a
+// range of the URL their location maps to (checked against the allowed
+// prefixes, as a read checks it), with the version recorded.
+func (s *Store) Locate(ctx context.Context, key string) (store.Location, bool, error) {
+	loc, err := s.locate(ctx, key)
+	if err != nil || !loc.found {
+		return store.Location{}, false, err
+	}
+	if loc.meta != nil {
+		return store.Location{Inline: true, Data: loc.meta}, true, nil
+	}
+	ref := loc.ref
+	if ref.kind == refKindInline {
+		return store.Location{Inline: true, Data: ref.inline}, true, nil
+	}
+	if ref.length > 1<<62 || ref.offset > 1<<62 {
+		return store.Location{}, false, errs.New(errs.InvalidMetadata, key, "%s gives the chunk %d bytes at offset %d", loc.man, ref.length, ref.offset)
+	}
+	out := store.Location{Offset: int64(ref.offset), Length: int64(ref.length)}
+	switch ref.kind {
+	case refKindNative:
+		out.Key = chunkKey(ref.chunkID)
+	case refKindVirtual:
+		url, err := s.virtualURL(key, ref.location)
+		if err != nil {
+			return store.Location{}, false, err
+		}
+		out.URL, out.ETag, out.LastModified = url, ref.etag, int64(ref.lastModified)
+	default:
+		return store.Location{}, false, errs.New(errs.InvalidMetadata, key, "unknown chunk reference in %s", loc.man)
+	}
+	return out, true, nil
+}
+
 func (s *Store) read(ctx context.Context, key string, r store.ByteRange) ([]byte, bool, error) {
 	loc, err := s.locate(ctx, key)
 	if err != nil || !loc.found {
@@ -585,4 +627,5 @@ var (
 	_ store.RangeReader     = (*Store)(nil)
 	_ store.Lister          = (*Store)(nil)
 	_ store.VersionedReader = (*Store)(nil)
+	_ store.Locator         = (*Store)(nil)
 )
