@@ -1,7 +1,6 @@
 package readme
 
 import (
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -36,27 +35,33 @@ func TestDocsIcechunk(t *testing.T) {
 	defer server.Close()
 	subs := []substitution{{"https://data.example.com/weather.icechunk", server.URL + "/weather", "a local server instead of a host on the network"}}
 	used := map[string]bool{}
-	n := 0
-	for _, b := range Blocks(string(text)) {
+	var fragments []Block
+	for _, b := range Blocks("docs/icechunk.md", string(text)) {
 		if b.Lang != "go" {
 			continue
 		}
-		n++
-		code := b.Code
 		for _, s := range subs {
-			if strings.Contains(code, s.old) {
-				code = strings.ReplaceAll(code, s.old, s.new)
+			if strings.Contains(b.Code, s.old) {
+				b.Code = strings.ReplaceAll(b.Code, s.old, s.new)
 				used[s.old] = true
 			}
 		}
-		t.Run(fmt.Sprintf("docs/icechunk.md:%d", b.Line), func(t *testing.T) { runGo(t, root, t.TempDir(), b.Line, code) })
+		fragments = append(fragments, b)
 	}
-	if n == 0 {
-		t.Error("no Go block in docs/icechunk.md")
+	if len(fragments) == 0 {
+		t.Fatal("no Go block in docs/icechunk.md")
 	}
 	for _, s := range subs {
 		if !used[s.old] {
 			t.Errorf("substitution %q (%s) matches no block", s.old, s.why)
 		}
+	}
+	if elsewhere["docs/icechunk.md"] == "" {
+		t.Error("TestDocBlocks runs docs/icechunk.md too")
+	}
+	bin := buildFragments(t, root, fragments)
+	data, work := t.TempDir(), filepath.Join(t.TempDir(), "work")
+	for _, b := range fragments {
+		t.Run(b.Where(), func(t *testing.T) { run(t, data, work, b, bin, funcName(b)) })
 	}
 }
