@@ -6,9 +6,13 @@
 //   zarr-wasm log <icechunk-repository>   the ancestry of a version: id, time, message
 // A location may be a reference set (kerchunk / fsspec): a .json file or a
 // .parq/.parquet directory, local or a URL, followed by the path inside it
-// (refs.json/temperature); or an Icechunk repository (told by its files
-// when the location holds no Zarr node; --branch, --tag or --snapshot
-// choose the version, the branch main by default).
+// (refs.json/temperature); or an object store's (s3://bucket/prefix,
+// gs://bucket/prefix) with the AWS CLI's environment (AWS_ACCESS_KEY_ID,
+// AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION or
+// AWS_DEFAULT_REGION, AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL), as
+// cmd/zarr; or an Icechunk repository (told by its files when the location
+// holds no Zarr node; --branch, --tag or --snapshot choose the version, the
+// branch main by default).
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
@@ -25,7 +29,25 @@ const usage = `usage: zarr-wasm info <path-or-url> [node-path] [--branch B | --t
 
   A reference set (kerchunk JSON, .json; Parquet, .parq/.parquet directory)
   is opened as a store; a path inside it follows: refs.json/temperature.
-  An Icechunk repository opens at the branch main, or the version given.`;
+  An Icechunk repository opens at the branch main, or the version given.
+
+  Object stores: s3://bucket/prefix, gs://bucket/prefix, with the AWS CLI's
+  environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+  AWS_REGION, AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL)`;
+
+/** FetchStore options from the AWS CLI's environment variables. */
+function envOptions() {
+  const env = process.env;
+  const o = {};
+  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
+  const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL;
+  if (region) o.region = region;
+  if (endpoint) o.endpoint = endpoint;
+  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) {
+    o.credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined };
+  }
+  return o;
+}
 
 const refsRe = /^(.*?\.(?:json(?:\.gz|\.zst)?|parq|parquet))(?:\/+(.*))?$/i;
 
@@ -36,7 +58,8 @@ async function storeFor(location) {
     const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(m[1]) ? m[1] : pathToFileURL(nodePath.resolve(m[1])).href;
     return { store: await zarr.ReferenceStore.fromUrl(url, { fetch: fileFetch }), path: m[2] ?? "" };
   }
-  if (/^https?:\/\//i.test(location)) return { store: new zarr.FetchStore(location), path: "" };
+  // http(s), s3:// and gs://; another scheme is refused by the engine with the near one named
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(location) && !/^file:/i.test(location)) return { store: new zarr.FetchStore(location, envOptions()), path: "" };
   // A path that does not exist (a typo in the array's name, say) opens the
   // nearest directory that does, with the rest as the path inside, so the
   // engine can name what is there ("did you mean").
@@ -69,7 +92,7 @@ async function openNode(location, store, path, options) {
       base.pathname = `/${segs.slice(0, i).join("/")}`;
       const rest = [...segs.slice(i), ...path.split("/")].filter(Boolean).join("/");
       try {
-        await zarr.open(new zarr.FetchStore(base), { ...options, path: rest });
+        await zarr.open(new zarr.FetchStore(base, envOptions()), { ...options, path: rest });
       } catch (a) {
         if (a.code === "NOT_FOUND" && a.suggest) throw a;
       }
@@ -96,7 +119,7 @@ async function openIcechunk(location, store, inner, version) {
       const base = new URL(u);
       base.pathname = `/${segs.slice(0, i).join("/")}`;
       try {
-        const ic = await zarr.IcechunkStore.open(new zarr.FetchStore(base), version);
+        const ic = await zarr.IcechunkStore.open(new zarr.FetchStore(base, envOptions()), version);
         return { store: ic, path: [...segs.slice(i), ...inner.split("/")].filter(Boolean).join("/") };
       } catch (a) {
         if (!notARepo(a)) throw a;

@@ -35,6 +35,9 @@ async function isParquetRoot(store, signal) {
  * - .parq or .parquet (a directory), or …/.zmetadata, or a directory whose
  *   .zmetadata has a record_size: a Parquet reference set;
  * - anything else: a FetchStore at that URL.
+ * An s3:// or gs:// location is an object store's (see FetchStore; its
+ * options: credentials, region, endpoint, ...). A URL's query is kept (a
+ * presigned .zip works as given).
  * Every store it makes counts its requests and bytes (`requests`, `bytes`;
  * a ZipStore counts those of the file it reads).
  * @param {string | URL} url
@@ -48,7 +51,7 @@ export async function storeFromUrl(url, options = {}) {
     const cut = path.lastIndexOf("/") + 1;
     const dir = new URL(u.href);
     dir.pathname = path.slice(0, cut);
-    dir.search = "";
+    // (the query stays: a presigned URL's signature, a token, is the file's)
     return ZipStore.open(new FetchStore(dir, fetchOptions), "/" + decodeURIComponent(path.slice(cut)), { signal });
   }
   if (/\.json(\.gz|\.zst)?$/i.test(path)) return ReferenceStore.fromUrl(u, { ...fetchOptions, signal });
