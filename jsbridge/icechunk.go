@@ -123,7 +123,7 @@ func refsToJS(refs []icechunk.Ref) js.Value {
 
 func init() {
 	// The core build decodes Icechunk's dictionary-compressed virtual chunk
-	// locations with the host's libzstd (npm/lib/codecs.js zstdDict).
+	// locations with the host's libzstd (npm/lib/host.js decodeDict).
 	icechunk.HostZstdDict = func(dict, src []byte, max int) ([]byte, bool) {
 		h, ok := currentHost()
 		if !ok || len(src) == 0 || len(dict) == 0 || max <= 0 {

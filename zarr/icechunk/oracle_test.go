@@ -459,6 +459,9 @@ func (l listingStore) List(ctx context.Context, prefix string) ([]string, error)
 	return l.dir.(store.Lister).List(ctx, prefix)
 }
 
+// Can: it lists (the HTTP store says it cannot, the server being plain).
+func (l listingStore) Can(c store.Capability) bool { return c == store.CanList || l.Store.Can(c) }
+
 // TestConsistency: a reader keeps the snapshot it opened while the
 // official package commits to its branch (reads running meanwhile all see
 // the old values); Refresh sees the new head with the values the official
