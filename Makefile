@@ -75,7 +75,7 @@ WASM_INLINED = github.com/zarr-wasm/zarr-wasm/... github.com/pierrec/lz4/v4/... 
 # 1.3-1.4: no measurable cost). zarr/jsonx keeps inlining (its scanner reads large
 # consolidated metadata). Later -gcflags patterns win.
 WASM_COLD = github.com/zarr-wasm/zarr-wasm/zarr/meta github.com/zarr-wasm/zarr-wasm/zarr/errs github.com/zarr-wasm/zarr-wasm/zarr/budget \
-  github.com/zarr-wasm/zarr-wasm/zarr/urlx github.com/zarr-wasm/zarr-wasm/internal/...
+  github.com/zarr-wasm/zarr-wasm/zarr/urlx github.com/zarr-wasm/zarr-wasm/zarr/icechunk github.com/zarr-wasm/zarr-wasm/internal/...
 WASM_GCFLAGS = -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=) $(foreach p,$(WASM_COLD),-gcflags=$(p)=-l)
 WASM_FLAGS = -trimpath -ldflags="-s -w" $(WASM_GCFLAGS)
 
@@ -167,8 +167,10 @@ check-codecs-wasm:
 # devDependencies of the JS suites (zarrita, playwright-core, vite), from
 # npm/package-lock.json.
 # npm packages of the package's suites and of the Go tests' peers
-# (zarrita.js as an oracle, hyparquet-writer for Parquet reference sets).
-npm-deps: npm/node_modules/.package-lock.json tests/oracle/node_modules/.package-lock.json tests/refs/node_modules/.package-lock.json tests/zarrita-suite/node_modules/.package-lock.json
+# (zarrita.js as an oracle, hyparquet-writer for Parquet reference sets,
+# the official Icechunk package as the oracle of Icechunk repositories).
+npm-deps: npm/node_modules/.package-lock.json tests/oracle/node_modules/.package-lock.json tests/refs/node_modules/.package-lock.json tests/zarrita-suite/node_modules/.package-lock.json \
+  tests/icechunk/node_modules/.package-lock.json
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	cd $* && $(NPM) ci --no-audit --no-fund

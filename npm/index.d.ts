@@ -414,6 +414,84 @@ export declare class ReferenceStore implements Readable, Listable {
   lookup(key: AbsolutePath, options?: GetOptions): Promise<ReferenceLocation | undefined>;
 }
 
+// ---- Icechunk repositories -------------------------------------------------
+
+export interface IcechunkOptions extends FetchStoreOptions {
+  /** The branch whose head to open (default "main"). Give at most one of branch, tag and snapshot. */
+  branch?: string;
+  /** A tag to open. */
+  tag?: string;
+  /** A snapshot id (20 characters of Crockford base32) to open. */
+  snapshot?: string;
+  /**
+   * Where virtual chunks may be read from: a location prefix
+   * ("s3://bucket/data/", "https://host/files/") maps to a replacement
+   * prefix fetched instead, or to `true` (fetched as it is). A virtual chunk
+   * outside every prefix is a STORE error; nothing outside the repository is
+   * fetched otherwise. The longest matching prefix applies.
+   */
+  virtualChunks?: Record<string, string | URL | boolean> | Map<string, string | URL | boolean>;
+  /** Decompressed manifests kept, in bytes (default 256 MiB). */
+  manifestCacheBytes?: number;
+  /** Aborts opening. */
+  signal?: AbortSignal;
+}
+
+/** A branch or a tag and the snapshot it points at. */
+export interface IcechunkRef {
+  name: string;
+  snapshot: string;
+}
+
+/** A commit of an Icechunk repository. */
+export interface IcechunkSnapshot {
+  id: string;
+  /** The parent snapshot's id; null for the repository's first snapshot. */
+  parent: string | null;
+  message: string;
+  /** When it was committed. */
+  time: Date;
+}
+
+/**
+ * One snapshot of an Icechunk repository (spec version 1 or 2: a branch's
+ * head, a tag or a snapshot id) as a read-only store: hand it to open(); it
+ * is also a plain store (get, getRange, list). Arrays and groups opened from
+ * it keep reading the snapshot they were opened at.
+ */
+export declare class IcechunkStore implements Readable, Listable {
+  private constructor();
+  /**
+   * Opens a repository: `location` is its URL (read with a FetchStore,
+   * which the HTTP options configure) or a store holding its files.
+   */
+  static open(location: string | URL | Store, options?: IcechunkOptions): Promise<IcechunkStore>;
+  /** The id of the snapshot read now. */
+  readonly snapshotId: string;
+  /** The repository's Icechunk spec version (1 or 2). */
+  readonly specVersion: number;
+  /** The store the repository's files are read from. */
+  readonly source: Store;
+  /** Requests and bytes the source counts (a FetchStore's), with those of virtual chunks. */
+  readonly requests: number | undefined;
+  readonly bytes: number | undefined;
+  /** The repository's branches now, sorted by name. */
+  branches(options?: GetOptions): Promise<IcechunkRef[]>;
+  /** The repository's tags now, sorted by name. */
+  tags(options?: GetOptions): Promise<IcechunkRef[]>;
+  /** This snapshot and its ancestors, newest first. */
+  ancestry(options?: GetOptions): Promise<IcechunkSnapshot[]>;
+  /**
+   * Opens the version again: a branch's head as it is now (a tag or a
+   * snapshot stays). What was opened before keeps its snapshot. Resolves to
+   * this store.
+   */
+  refresh(options?: GetOptions): Promise<IcechunkStore>;
+  get(key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined>;
+  getRange(key: AbsolutePath, range: RangeQuery | { offset: number }, options?: GetOptions): Promise<Uint8Array | undefined>;
+  list(prefix?: AbsolutePath): Promise<string[]>;
+}
+
 // ---- data -----------------------------------------------------------------
 
 /** JSON values as attributes hold them (integers beyond 2^53 as bigint, NaN/Infinity as numbers). */

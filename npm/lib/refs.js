@@ -34,11 +34,14 @@ function options(o) {
 }
 
 /**
- * The function the Go engine reads targets and Parquet files with:
+ * The function the Go engine reads other files by URL with (reference
+ * sets' targets and Parquet files, Icechunk's virtual chunks):
  * (url, range, signal) → Promise<Uint8Array | undefined>, range null (the
- * whole file), {offset, length?} or {suffix}.
+ * whole file), {offset, length?} or {suffix}; with `validators`, the
+ * answer is {data, etag, lastModified} (the answer's headers, for Icechunk
+ * to check a virtual chunk's file is the one it was written against).
  */
-function makeRead(reader, opt) {
+export function makeRead(reader, opt, validators = false) {
   const { urlMap } = opt;
   const custom = typeof opt.fetch === "function";
   return async (url, range, signal) => {
@@ -59,7 +62,9 @@ function makeRead(reader, opt) {
         `cannot fetch ${abs}: only http(s) URLs are fetched; map the others to HTTPS with the urlMap option, or read them with a fetch hook`,
       );
     }
-    return reader.read(abs, range, signal);
+    if (!validators) return reader.read(abs, range, signal);
+    const r = await reader.read(abs, range, signal, false, {});
+    return r.data === undefined ? undefined : r;
   };
 }
 

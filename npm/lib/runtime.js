@@ -530,7 +530,7 @@ export function engines() {
 // every running engine (and are replayed on engines that start later);
 // storeStats adds up what each engine counted; the rest go to the build
 // new nodes open in.
-const onHandle = new Set(["release", "arraySpec", "cacheStats", "clearCache", "planRead", "expandShards", "decodeInPlace", "decodeInnerInPlace"]);
+const onHandle = new Set(["release", "arraySpec", "cacheStats", "clearCache", "planRead", "planLocated", "expandShards", "decodeInPlace", "decodeInnerInPlace"]);
 const syncBridge = new Proxy(
   {},
   {

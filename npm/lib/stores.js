@@ -304,8 +304,9 @@ export class HTTPReader {
    * for any file they do not have.
    *
    * `versioned` (optional): {ifMatch, ifNoneMatch, headers: boolean}: the
-   * answer is then {data, generation} (the ETag, else "last-modified:" and
-   * the date), {notModified: true, generation} for a 304, or {changed:
+   * answer is then {data, generation, etag, lastModified} (generation: the
+   * ETag, else "last-modified:" and the date; etag and lastModified: the
+   * headers themselves), {notModified: true, generation} for a 304, or {changed:
    * true} for a 412; with `headers`, the conditions are sent (If-Match,
    * If-None-Match, or the date forms).
    *
@@ -571,7 +572,8 @@ export class HTTPReader {
           throw new SuffixFromStart({ offset: Math.max(0, e.total - range.suffix), length: Math.min(range.suffix, e.total) });
         }
       })();
-      return versioned ? { data, generation } : data;
+      if (!versioned) return data;
+      return { data, generation, etag: res.headers.get("ETag") ?? undefined, lastModified: res.headers.get("Last-Modified") ?? undefined };
     } finally {
       clearTimeout(stallTimer);
       signal?.removeEventListener("abort", onAbort);

@@ -19,6 +19,7 @@
 package hostread
 
 import (
+	"context"
 	"slices"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
@@ -112,6 +113,16 @@ type Fetch struct {
 	Shard *Shard
 	// Chunks are the chunks the answer holds.
 	Chunks []Chunk
+
+	// A located chunk's fetch (Located): URL, when set, is a file the host
+	// fetches by URL instead of Key of its store, and whose answer must be
+	// of the version ETag or LastModified says (seconds since 1970, the
+	// answer's Last-Modified no later), else the engine reads; Data, when
+	// not nil, is the answer itself (an inline chunk: nothing to fetch).
+	URL          string
+	ETag         string
+	LastModified int64
+	Data         []byte
 }
 
 // Range is a byte range of a value: Length bytes from Offset, or the last
@@ -439,4 +450,79 @@ func Expand(arr *zarr.Array, reqs []ShardRequest, h Host) ([]Expansion, error) {
 		}
 	}
 	return out, nil
+}
+
+// Located plans sel of arr, whose chunks come from a store.Locator l (an
+// Icechunk snapshot): New's plan, with each chunk's fetch replaced by
+// where l locates its bytes — inline bytes (Data), a range of a value of
+// l.Source() (Key) or of a file (URL) — and the ranges of one value or
+// file merged by the one policy (store.DefaultCoalescing). Chunks l does
+// not have are left out (the fill value stands). Sharded chunks are the
+// engine's to read. Errors are those reading the chunks would give: a
+// virtual chunk outside the allowed prefixes, a corrupt manifest.
+func Located(ctx context.Context, arr *zarr.Array, sel zarr.Selection, h Host, l store.Locator) (*Plan, error) {
+	p, err := New(arr, sel, h)
+	if err != nil || p.Engine != "" {
+		return p, err
+	}
+	type target struct {
+		key, url, etag string
+		lastModified   int64
+	}
+	var order []target
+	byTarget := map[target][]int{} // (indexes into chunks)
+	var chunks []Chunk
+	var extents []store.Extent
+	fetches := make([]Fetch, 0, len(p.Fetches))
+	for _, f := range p.Fetches {
+		if f.Shard != nil || len(f.Chunks) != 1 || !f.Range.Whole() {
+			return &Plan{Engine: "sharded chunks of a located store", Fixed: true}, nil
+		}
+		loc, found, err := l.Locate(ctx, f.Key)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			continue
+		}
+		c := f.Chunks[0]
+		if loc.Inline {
+			c.Offset, c.Length = 0, int64(len(loc.Data))
+			fetches = append(fetches, Fetch{Key: f.Key, Data: loc.Data, Chunks: []Chunk{c}})
+			continue
+		}
+		if loc.Offset < 0 || loc.Length < 0 {
+			return nil, errs.New(errs.InvalidMetadata, f.Key, "located at %d bytes from offset %d", loc.Length, loc.Offset)
+		}
+		t := target{loc.Key, loc.URL, loc.ETag, loc.LastModified}
+		if _, seen := byTarget[t]; !seen {
+			order = append(order, t)
+		}
+		byTarget[t] = append(byTarget[t], len(chunks))
+		c.Offset, c.Length = loc.Offset, loc.Length
+		chunks = append(chunks, c)
+		extents = append(extents, store.Extent{Offset: loc.Offset, Length: loc.Length})
+	}
+	for _, t := range order {
+		idx := byTarget[t]
+		ext := make([]store.Extent, len(idx))
+		for i, j := range idx {
+			ext[i] = extents[j]
+		}
+		for _, m := range store.DefaultCoalescing.Coalesce(ext) {
+			f := Fetch{Key: t.key, URL: t.url, ETag: t.etag, LastModified: t.lastModified, Range: Range{Offset: m.Offset, Length: m.Length}}
+			if m.Length == 0 {
+				// (an empty range is no request: an empty answer)
+				f.Range, f.Data = Range{}, []byte{}
+			}
+			for _, i := range m.Members {
+				c := chunks[idx[i]]
+				c.Offset -= m.Offset
+				f.Chunks = append(f.Chunks, c)
+			}
+			fetches = append(fetches, f)
+		}
+	}
+	p.Fetches = fetches
+	return p, nil
 }

@@ -88,6 +88,22 @@ func appendFetches(b []byte, fs []Fetch) []byte {
 		if f.Versioned {
 			b = append(b, `,"versioned":true`...)
 		}
+		if f.URL != "" {
+			b = append(b, `,"url":`...)
+			b = strconv.AppendQuote(b, f.URL)
+		}
+		if f.ETag != "" {
+			b = append(b, `,"etag":`...)
+			b = strconv.AppendQuote(b, f.ETag)
+		}
+		if f.LastModified != 0 {
+			b = append(b, `,"lastModified":`...)
+			b = strconv.AppendInt(b, f.LastModified, 10)
+		}
+		if f.Data != nil {
+			b = append(b, `,"data":`...)
+			b = appendIntList(b, f.Data)
+		}
 		if s := f.Shard; s != nil {
 			b = append(b, `,"shard":{"coords":`...)
 			b = appendIntList(b, s.Coords)
