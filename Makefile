@@ -113,7 +113,8 @@ codecs-wasm:
 # it links what a read-only page should not download: github.com/pierrec/lz4
 # (its package initialisation formats with fmt and reflect; Blosc's own LZ4
 # decoder reads there), TensorStore specs' code (zarr/tsspec: only opening a
-# spec, a full-build call, links its parsers), encoding/json (the engine's
+# spec, a full-build call, links its parsers), Icechunk (zarr/icechunk: 47 KB
+# brotli; IcechunkStore.open starts the full build), encoding/json (the engine's
 # JSON is zarr/jsonx), fmt (the engine formats with internal/fmtx; fmt's
 # package init stays, as compress/flate and runtime/debug import it) and
 # what only fmt and encoding/json reached: internal/fmtsort, time's parser
@@ -123,7 +124,7 @@ codecs-wasm:
 # decodes and encodes describe their fields to zarr/jsonx (jsonx.Fielder);
 # reflect's package init stays (fmt and encoding/binary import it), with
 # the one function its variables' initialisation calls (rtypeOf).
-CORE_FORBIDDEN = pkg:github.com/pierrec/lz4/v4 pkg:github.com/zarr-wasm/zarr-wasm/zarr/tsspec pkg:encoding/json \
+CORE_FORBIDDEN = pkg:github.com/pierrec/lz4/v4 pkg:github.com/zarr-wasm/zarr-wasm/zarr/tsspec pkg:github.com/zarr-wasm/zarr-wasm/zarr/icechunk pkg:encoding/json \
   pkg:fmt pkg:internal/fmtsort func:time.parse* func:time.Parse* func:time.Time.GoString pkg:reflect:rtypeOf
 
 check-core-linked:

@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && !zarrcore
 
 package jsbridge
 
@@ -90,4 +90,3 @@ func invoke(fn js.Value, args ...any) (v js.Value, err error) {
 	}()
 	return fn.Invoke(args...), nil
 }
-

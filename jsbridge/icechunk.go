@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && !zarrcore
 
 package jsbridge
 
@@ -13,7 +13,10 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
 
-// Icechunk repositories from JS (zarr/icechunk). The npm wrapper's
+// Icechunk repositories from JS (zarr/icechunk), in the full build only: in
+// the core build they would add 47 KB brotli to what every page downloads
+// first (the core build stays under 1.0 MB); the package starts the full
+// build when IcechunkStore.open finds icOpen missing from the core one. The npm wrapper's
 // IcechunkStore asks icOpen for a store over the repository's files (any
 // JS store) and gets an id. The handle is an icechunkHandle: the snapshot
 // the JS object reads now, which refresh replaces by the branch's new
@@ -210,4 +213,15 @@ func init() {
 		}
 		return out, nil
 	})
+}
+
+// locatedReader is the JS function reading the URLs of l's chunks
+// (an Icechunk snapshot's virtual chunks), or undefined.
+func locatedReader(l store.Locator) js.Value {
+	if ic, ok := l.(*icechunk.Store); ok {
+		if f, ok := ic.Fetcher().(jsFetcher); ok {
+			return f.read
+		}
+	}
+	return js.Undefined()
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/hostread"
-	"github.com/zarr-wasm/zarr-wasm/zarr/icechunk"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
@@ -137,13 +136,7 @@ func locatedIn(arr *zarr.Array) (store.Locator, *jsStore, js.Value, bool) {
 		return nil, nil, js.Undefined(), false
 	}
 	src, _ := l.Source().(*jsStore)
-	read := js.Undefined()
-	if ic, ok := l.(*icechunk.Store); ok {
-		if f, ok := ic.Fetcher().(jsFetcher); ok {
-			read = f.read
-		}
-	}
-	return l, src, read, true
+	return l, src, locatedReader(l), true
 }
 
 func planLocated(ctx context.Context, arr *zarr.Array, sel zarr.Selection, host js.Value) (js.Value, error) {
