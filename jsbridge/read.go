@@ -116,7 +116,7 @@ func planRead(arr *zarr.Array, sel zarr.Selection, host js.Value) (any, error) {
 
 func expandShards(arr *zarr.Array, text, indexes, host js.Value) (any, error) {
 	if text.Type() != js.TypeString || indexes.Type() != js.TypeObject || !indexes.InstanceOf(jsUint8Array) {
-		return nil, errs.New(errs.Selection, "expandShards", "requests are JSON text and indexes a Uint8Array")
+		return nil, errs.New(errs.InvalidArgument, "expandShards", "requests are JSON text and indexes a Uint8Array")
 	}
 	n := indexes.Get("byteLength").Int()
 	idx, err := budget.Bytes("shard indexes", n)

@@ -13,6 +13,8 @@ export type ZarrErrorCode =
   | "CODEC"
   /** The selection does not fit the array (out of bounds, a bad step, the wrong number of dimensions). */
   | "SELECTION"
+  /** An argument or option of a call is wrong: an unknown option (the nearest accepted name is suggested), a value of the wrong type or out of range, two names of one option that disagree. */
+  | "INVALID_ARGUMENT"
   /** The store failed to read, write or list. */
   | "STORE"
   /** The call was cancelled (its AbortSignal, or context). */
