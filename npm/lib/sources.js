@@ -4,6 +4,7 @@
 import { FetchStore } from "./stores.js";
 import { ZipStore } from "./zip.js";
 import { ReferenceStore } from "./refs.js";
+import { checkOptions } from "./options.js";
 
 /**
  * Whether the directory at url is a Parquet reference set (fsspec's
@@ -41,7 +42,7 @@ async function isParquetRoot(store, signal) {
  * @param {import("./sources.js").StoreFromUrlOptions} [options] FetchStore options, and signal
  */
 export async function storeFromUrl(url, options = {}) {
-  const { signal, ...fetchOptions } = options;
+  const { signal, ...fetchOptions } = checkOptions("storeFromUrl", options);
   const u = new URL(String(url), globalThis.location?.href);
   const path = u.pathname;
   if (/\.zip$/i.test(path)) {

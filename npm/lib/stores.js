@@ -7,6 +7,7 @@
 // (see readAnswer).
 import { listNames } from "./files.js";
 import { ZarrError } from "./errors.js";
+import { checkOptions } from "./options.js";
 import { loadNodeHTTP, nodeHTTPLoaded, nodeGet } from "./nodehttp.js";
 
 function checkKey(key) {
@@ -695,6 +696,7 @@ export class FetchStore {
    *   requestInit?: RequestInit}} [options]
    */
   constructor(url, options = {}) {
+    options = checkOptions("FetchStore", options);
     const base = new URL(String(url), globalThis.location?.href);
     if (!base.pathname.endsWith("/")) base.pathname += "/";
     this.url = base;
