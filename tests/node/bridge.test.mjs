@@ -133,8 +133,8 @@ describe("sync bridge calls: their arguments' errors", () => {
     const [text, planStore] = api.planRead(aid, null, { decoders: [] });
     assert.equal(JSON.parse(text).version, 1);
     assert.equal(planStore, store);
-    assert.equal(err(api.expandShards(aid, "[", new Uint8Array(0))).code, "SELECTION");
-    assert.equal(err(api.expandShards(aid, "[]", undefined)).code, "SELECTION");
+    assert.equal(err(api.expandShards(aid, "[", new Uint8Array(0))).code, "INVALID_ARGUMENT");
+    assert.equal(err(api.expandShards(aid, "[]", undefined)).code, "INVALID_ARGUMENT");
     assert.equal(err(api.decodeInPlace(aid, [0, 0], new Uint8Array(2))).code, "SELECTION");
     assert.equal(err(api.decodeInPlace(aid, [5], new Uint8Array(2))).code, "SELECTION");
     const f = err(api.decodeInPlace(aid, [0], undefined));
@@ -144,6 +144,6 @@ describe("sync bridge calls: their arguments' errors", () => {
     const [addr, len] = api.decodeInPlace(aid, [1], await store.get("/g/a/c/1"));
     assert.equal(len, 2);
     assert.ok(addr > 0);
-    assert.equal(err(api.setCacheBytes(-1)).code, "SELECTION");
+    assert.equal(err(api.setCacheBytes(-1)).code, "INVALID_ARGUMENT");
   });
 });
