@@ -40,6 +40,12 @@ const usage = `usage: zarr info <path-or-url> [node-path]
   A reference set (kerchunk JSON, .json; Parquet, .parq/.parquet directory)
   is opened as a store; a path inside it follows: refs.json/temperature`
 
+// The command's words: a misspelt one is refused naming the nearest.
+var (
+	commands = []string{"info", "cat"}
+	flags    = []string{"--all", "--help"}
+)
+
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -50,17 +56,26 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	var args []string
 	all := false
 	for _, a := range argv {
-		if a == "--all" {
+		switch {
+		case a == "--all":
 			all = true
-		} else {
+		case a == "-h" || a == "--help":
+			fmt.Fprintln(stderr, usage)
+			return 0
+		case strings.HasPrefix(a, "--"):
+			// (one dash may start a selection: "-1", "-3:")
+			fmt.Fprintf(stderr, "zarr: %s\n%s\n", errs.Unknown("flag", a, flags), usage)
+			return 2
+		default:
 			args = append(args, a)
 		}
 	}
-	if len(args) < 2 || (args[0] != "info" && args[0] != "cat") {
+	if len(args) > 0 && args[0] != "info" && args[0] != "cat" {
+		fmt.Fprintf(stderr, "zarr: %s\n%s\n", errs.Unknown("command", args[0], commands), usage)
+		return 2
+	}
+	if len(args) < 2 || len(args) > 3 {
 		fmt.Fprintln(stderr, usage)
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			return 0
-		}
 		return 2
 	}
 	cmd, location := args[0], args[1]

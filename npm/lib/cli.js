@@ -10,6 +10,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
 import * as zarr from "../node.js";
+import { nearest } from "./options.js";
 
 const usage = `usage: zarr-wasm info <path-or-url> [node-path]
        zarr-wasm cat <array-path-or-url> [selection] [--all]
@@ -119,13 +120,40 @@ export async function main(argv, out = console.log, err = console.error) {
   }
 }
 
+// The command's words: a misspelt one is refused naming the nearest (as cmd/zarr does).
+const commands = ["info", "cat"];
+const flags = ["--all", "--help"];
+
+/** cmd/zarr's message for a word that is not one of accepted (errs.Unknown). */
+function unknownWord(what, word, accepted) {
+  const near = nearest(word, accepted);
+  const rest = near ? ` (did you mean ${JSON.stringify(near)}?)` : `; it takes ${accepted.map((a) => JSON.stringify(a)).join(", ")}`;
+  return `zarr-wasm: INVALID_ARGUMENT: ${JSON.stringify(word)}: unknown ${what}${rest}`;
+}
+
 async function command(argv, log, error) {
+  if (argv.includes("-h") || argv.includes("--help")) {
+    error(usage);
+    return 0;
+  }
+  // (one dash may start a selection: "-1", "-3:")
+  const flag = argv.find((a) => a.startsWith("--") && a !== "--all");
+  if (flag !== undefined) {
+    error(unknownWord("flag", flag, flags));
+    error(usage);
+    return 2;
+  }
   const args = argv.filter((a) => a !== "--all");
   const all = args.length !== argv.length;
   const [cmd, location, third] = args;
-  if (!cmd || cmd === "-h" || cmd === "--help" || !location || !["info", "cat"].includes(cmd)) {
+  if (cmd !== undefined && !commands.includes(cmd)) {
+    error(unknownWord("command", cmd, commands));
     error(usage);
-    return cmd === "-h" || cmd === "--help" ? 0 : 2;
+    return 2;
+  }
+  if (!location || args.length > 3) {
+    error(usage);
+    return 2;
   }
   // What the command prints is written by the engine's full build: start
   // that one alone.
