@@ -137,13 +137,16 @@ check-notices:
 
 # The error codes: zarr/errs/errs.go lists them; npm/lib/errors.js's codes,
 # npm/index.d.ts's ZarrErrorCode and zarr/zarr.go's Code constants are
-# generated from it (internal/errcodes); check-codes fails when they are not
-# current.
+# generated from it (internal/errcodes). npm/lib/core.js's firstReads is
+# generated from zarr.OpenFirstReads (internal/firstreads). check-codes fails
+# when they are not current.
 codes:
 	$(GO) run ./internal/errcodes
+	$(GO) run ./internal/firstreads
 
 check-codes:
 	$(GO) run ./internal/errcodes -check
+	$(GO) run ./internal/firstreads -check
 
 check-codecs-wasm:
 	@if ! command -v clang >/dev/null || [ ! -f /usr/lib/wasm32-wasi/libc.a ] || ! apt-cache showsrc libdeflate 2>/dev/null | grep -q '^Package: libdeflate'; then \

@@ -3,6 +3,7 @@ package zarr
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"sync"
 
@@ -109,6 +110,21 @@ func htmlStandIn(key string, data []byte) bool {
 	return len(data) > 0 && data[0] == '<'
 }
 
+// OpenFirstReads are the keys, under the node's path, that opening a node
+// of kind ("" for either, "array", "group") asks the store for at once
+// before anything else, in this order. The JS package asks for them while
+// the engine starts (npm/lib/core.js's copy is generated from this list by
+// internal/firstreads).
+func OpenFirstReads(kind string) []string {
+	switch kind {
+	case "array":
+		return []string{keyZarrJSON, keyZarray, keyZattrs}
+	case "group":
+		return []string{keyZarrJSON, keyZarray, keyZgroup}
+	}
+	return []string{keyZarrJSON, keyZarray, keyZgroup, keyZattrs}
+}
+
 func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node, error) {
 	p, err := meta.NormalizePath(path)
 	if err != nil {
@@ -133,7 +149,11 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		iZattrs
 	)
 	keys := []string{iZarrJSON: prefix + keyZarrJSON, iZarray: prefix + keyZarray, iZgroup: prefix + keyZgroup, iZattrs: prefix + keyZattrs}
-	ask := []bool{iZarrJSON: true, iZarray: true, iZgroup: kind != "array", iZattrs: kind != "group"}
+	first := OpenFirstReads(kind)
+	ask := make([]bool, len(keys))
+	for i, k := range keys {
+		ask[i] = slices.Contains(first, k[len(prefix):])
+	}
 	res := make([]result, len(keys))
 	var wg sync.WaitGroup
 	for i, k := range keys {
