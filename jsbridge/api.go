@@ -510,8 +510,13 @@ func checkOptionNames(call string, raw map[string]jsonx.RawMessage, v any) error
 	t := reflect.TypeOf(v).Elem()
 	accepted := []string{"path", "kind", "attributes"}
 	for i := range t.NumField() {
+		// the JS name: the leading capitals lowered (FillValue → fillValue, DType → dtype)
 		n := t.Field(i).Name
-		accepted = append(accepted, strings.ToLower(n[:1])+n[1:])
+		k := 0
+		for k < len(n) && n[k] >= 'A' && n[k] <= 'Z' {
+			k++
+		}
+		accepted = append(accepted, strings.ToLower(n[:k])+n[k:])
 	}
 	names := make([]string, 0, len(raw))
 	for k := range raw {

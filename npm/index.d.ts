@@ -758,6 +758,8 @@ export interface OpenOptions {
   kind?: "array" | "group";
   /** Checks the array's data type at run time (a name or a family, as arr.is()) and narrows its type. */
   dtype?: DataTypeQuery;
+  /** Opens only this format (v1 counts as 2): what open.v2 and open.v3 do. */
+  zarrFormat?: 1 | 2 | 3;
   signal?: AbortSignal;
 }
 

@@ -56,6 +56,21 @@ describe("bridge calls: arguments, then the context", () => {
     assert.equal((await failure(callBridge("getChunk", aid, [0, 0], aborted()))).code, "SELECTION");
   });
 
+  test("create's options decoded by the bridge: an unknown name is INVALID_ARGUMENT with the near name", async () => {
+    const { store } = await setup();
+    for (const [call, text, near] of [
+      ["create", '{"path": "n", "shape": [2], "dtyp": "int8"}', "dtype"],
+      ["create", '{"path": "n", "shape": [2], "dtype": "int8", "fillvalu": 1}', "fillValue"],
+      ["createGroup", '{"path": "m", "overwrit": true}', "overwrite"],
+    ]) {
+      const e = await callBridge(call, store, text).then(
+        () => assert.fail(`${call} accepted ${text}`),
+        (x) => x,
+      );
+      assert.deepEqual([e.code, e.suggest], ["INVALID_ARGUMENT", near], e.message);
+    }
+  });
+
   test("good arguments and an aborted signal: ABORTED with the signal's reason", async () => {
     const { aid, gid, store } = await setup();
     for (const p of [
