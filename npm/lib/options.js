@@ -5,7 +5,8 @@
 // to the package's own names here too.
 import { ZarrError } from "./errors.js";
 
-// Types: "string", "number", "integer" (a whole number ≥ 0), "boolean",
+// Types: "string", "number", "integer" (a whole number ≥ 0), "count" (a
+// whole number ≥ 1), "boolean",
 // "object", "array" (or a TypedArray), "function", "signal" (an
 // AbortSignal), "any", a JSON literal ("\"open\"", "2"), or several joined
 // by "|". undefined and null pass as "not given" (where null means
@@ -23,7 +24,7 @@ const fetchStore = {
   ...httpPolicy,
   headers: "object|array",
   fetch: "function",
-  concurrency: "integer",
+  concurrency: "count",
   requestInit: "object",
   noStoreRanges: "boolean",
   conditionalRequests: 'boolean|"same-origin"',
@@ -39,7 +40,7 @@ const referenceStore = {
   baseUrl: "string|object",
   headers: "object|array",
   requestInit: "object",
-  concurrency: "integer",
+  concurrency: "count",
   acceptFullResponse: "boolean",
   maxGap: "number",
   maxBlock: "number",
@@ -55,7 +56,7 @@ const openOptions = {
   recheck: 'boolean|number|"open"',
   signal: "signal",
 };
-const readOptions = { signal: "signal", concurrency: "integer", workers: "boolean" };
+const readOptions = { signal: "signal", concurrency: "count", workers: "boolean" };
 const consolidated = { format: '"v2"|"v3"|array', metadataKey: "string", signal: "signal" };
 const groupOptions = {
   path: "string",
@@ -165,7 +166,7 @@ function checkType(call, key, type, v) {
   if (v === undefined || v === null) return;
   const parts = type.split("|");
   if (parts.some((t) => fits(t, v))) return;
-  const want = parts.map((t) => (t === "integer" ? "a whole number ≥ 0" : t === "signal" ? "an AbortSignal" : t.startsWith('"') || /^\d/.test(t) ? t : `${/^[aeiou]/.test(t) ? "an" : "a"} ${t}`));
+  const want = parts.map((t) => (t === "integer" ? "a whole number ≥ 0" : t === "count" ? "a whole number ≥ 1" : t === "signal" ? "an AbortSignal" : t.startsWith('"') || /^\d/.test(t) ? t : `${/^[aeiou]/.test(t) ? "an" : "a"} ${t}`));
   const list = want.length > 1 ? `${want.slice(0, -1).join(", ")} or ${want[want.length - 1]}` : want[0];
   // A misspelt word among words ("arry" for "array"): the nearest.
   const words = parts.filter((t) => t.startsWith('"')).map((t) => JSON.parse(t));
@@ -184,6 +185,8 @@ function fits(t, v) {
       return typeof v === "number" && !Number.isNaN(v);
     case "integer":
       return Number.isInteger(v) && v >= 0;
+    case "count":
+      return Number.isInteger(v) && v >= 1;
     case "boolean":
       return typeof v === "boolean";
     case "function":

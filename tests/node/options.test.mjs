@@ -107,6 +107,17 @@ test("a name nowhere near an option lists the options; options that are not an o
   assert.equal(e.suggest, undefined);
   assert.match(e.message, /openSpec: unknown option "verbose"; the options are "signal"/);
   assert.equal((await failure(runners["ZarrArray.get"], 4)).code, "INVALID_ARGUMENT");
+  // out of range: what is expected is named
+  for (const [run, o, want] of [
+    [runners.FetchStore, { concurrency: 0 }, /FetchStore: option "concurrency" is a whole number ≥ 1, got 0/],
+    [runners.FetchStore, { retries: -1 }, /FetchStore: option "retries" is a whole number ≥ 0, got -1/],
+    [runners["ZarrArray.get"], { concurrency: 2.5 }, /ZarrArray.get: option "concurrency" is a whole number ≥ 1, got 2.5/],
+    [runners.create, { shape: [2], dtype: "int8", zarrFormat: 4 }, /create: option "zarrFormat" is 2 or 3, got 4/],
+  ]) {
+    const r = await failure(run, o);
+    assert.equal(r.code, "INVALID_ARGUMENT");
+    assert.match(r.message, want);
+  }
   // a word among words: the nearest word
   const k = await failure(runners.open, { kind: "arry" });
   assert.equal(k.suggest, "array");
