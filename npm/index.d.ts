@@ -760,6 +760,8 @@ export interface OpenOptions {
   dtype?: DataTypeQuery;
   /** Opens only this format (v1 counts as 2): what open.v2 and open.v3 do. */
   zarrFormat?: 1 | 2 | 3;
+  /** zarrita.js's option: false gives a v1/v2 node empty attributes (its .zattrs left out). */
+  attrs?: boolean;
   signal?: AbortSignal;
 }
 

@@ -448,6 +448,8 @@ export async function open(where, options = {}) {
     bridgeIfRunning()?.release(info.id);
     throw new ZarrError("NOT_FOUND", `${JSON.stringify(`/${path}`)}: is a Zarr v${n.zarrFormat} ${n.kind}, not v${options.zarrFormat}`, { where: `/${path}` });
   }
+  // zarrita.js's attrs: false: a v1/v2 node without its .zattrs.
+  if (options.attrs === false && n.zarrFormat !== 3) n._update({ attrs: {} });
   return checkDtype(n, options.dtype);
 }
 

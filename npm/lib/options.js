@@ -108,8 +108,8 @@ const arrayOptions = {
  * option goes here (and into index.d.ts), else the call refuses it.
  */
 export const optionTable = {
-  open: { ...openOptions, zarrFormat: "1|2|3" },
-  "open.v2": openOptions,
+  open: { ...openOptions, zarrFormat: "1|2|3", attrs: "boolean" },
+  "open.v2": { ...openOptions, attrs: "boolean" },
   "open.v3": openOptions,
   "ZarrGroup.open": { kind: '"array"|"group"', dtype: "string", signal: "signal" },
   "ZarrGroup.children": signal,
