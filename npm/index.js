@@ -3,7 +3,8 @@
 export { init, wasmModule } from "./lib/runtime.js";
 export { useWorkers, workerPool } from "./lib/workers.js";
 export { ZarrError, codes, isZarritaError } from "./lib/errors.js";
-export { open, create, createGroup, slice, ZarrArray, ZarrGroup, Location, root } from "./lib/core.js";
+export { createGroup, slice, ZarrArray, ZarrGroup, Location, root } from "./lib/core.js";
+export { open, create } from "./lib/locations.js";
 export { ZarrArray as Array, ZarrGroup as Group } from "./lib/core.js";
 export { get, set, select, consolidate } from "./lib/functions.js";
 export { withConsolidatedMetadata, withMaybeConsolidatedMetadata } from "./lib/consolidated.js";

@@ -431,6 +431,13 @@ function target(where, path) {
 }
 
 /**
+ * The Zarr format each store's last opened node had: open asks for that
+ * format's metadata first (zarr.WithFormatHint), as zarrita.js does, so
+ * opening many nodes of one store costs one request each (v3) or two (v2).
+ */
+const storeFormats = new WeakMap();
+
+/**
  * Opens an array or group.
  * @param {object} where a store, a Location (zarr.root(store).resolve(path)) or a node
  * @param {{path?: string, kind?: "array"|"group", dtype?: string, signal?: AbortSignal,
@@ -442,8 +449,13 @@ export async function open(where, options = {}) {
   const { store, path } = target(where, options.path);
   const kind = options.kind ?? "";
   const cache = cacheOptions(options);
-  const info = await withSignal(options.signal, (signal) => callBridge("open", store, path, kind, signal, cache, earlyReads(store, path, kind, signal, cache)));
+  const info = await withSignal(options.signal, (signal) => {
+    const early = earlyReads(store, path, kind, signal, cache);
+    const hint = storeFormats.get(store);
+    return callBridge("open", store, path, kind, signal, hint ? { ...cache, formatHint: hint } : cache, early);
+  });
   const n = node(info, store);
+  if (typeof store === "object" && store !== null) storeFormats.set(store, n.zarrFormat === 3 ? 3 : 2);
   if (options.zarrFormat !== undefined && n.zarrFormat !== options.zarrFormat && !(options.zarrFormat === 2 && n.zarrFormat === 1)) {
     bridgeIfRunning()?.release(info.id);
     throw new ZarrError("NOT_FOUND", `${JSON.stringify(`/${path}`)}: is a Zarr v${n.zarrFormat} ${n.kind}, not v${options.zarrFormat}`, { where: `/${path}` });

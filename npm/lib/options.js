@@ -27,7 +27,17 @@ const fetchStore = {
   concurrency: "count",
   requestInit: "object",
   noStoreRanges: "boolean",
+  acceptFullResponse: "boolean",
   conditionalRequests: 'boolean|"same-origin"',
+  suffixRanges: 'boolean|"same-origin"',
+  // object stores (s3://, gs://)
+  region: "string",
+  endpoint: "string",
+  credentials: "object|function",
+  missingStatus: "array",
+  signing: '"query"|"headers"',
+  writable: "boolean",
+  conditionalWrites: 'boolean|"probe"',
 };
 const referenceStore = {
   ...httpPolicy,
@@ -121,7 +131,11 @@ export const optionTable = {
   "ZarrArray.resize": { expandOnly: "boolean", shrinkOnly: "boolean", resizeMetadataOnly: "boolean" },
   get: { ...readOptions, opts: "object" },
   set: { signal: "signal", opts: "object" },
-  openSpec: signal,
+  // (the FetchStore options go to an s3 or gcs kvstore's store)
+  openSpec: { ...fetchStore, signal: "signal" },
+  // open and create given a location string: the FetchStore options go to its store
+  "open(location)": { ...openOptions, zarrFormat: "1|2|3", attrs: "boolean", ...fetchStore },
+  "create(location)": { ...arrayOptions, ...fetchStore },
   withConsolidatedMetadata: consolidated,
   withMaybeConsolidatedMetadata: consolidated,
   FetchStore: fetchStore,

@@ -4,7 +4,8 @@
 import { FetchStore } from "./stores.js";
 import { ZipStore } from "./zip.js";
 import { ReferenceStore } from "./refs.js";
-import { checkOptions } from "./options.js";
+import { checkOptions, optionTable } from "./options.js";
+import { ZarrError } from "./errors.js";
 
 /**
  * Whether the directory at url is a Parquet reference set (fsspec's
@@ -36,6 +37,9 @@ async function isParquetRoot(store, signal) {
  * - .parq or .parquet (a directory), or …/.zmetadata, or a directory whose
  *   .zmetadata has a record_size: a Parquet reference set;
  * - anything else: a FetchStore at that URL.
+ * An s3:// or gs:// location is an object store's (see FetchStore; its
+ * options: credentials, region, endpoint, ...). A URL's query is kept (a
+ * presigned .zip works as given).
  * Every store it makes counts its requests and bytes (`requests`, `bytes`;
  * a ZipStore counts those of the file it reads).
  * @param {string | URL} url
@@ -49,12 +53,26 @@ export async function storeFromUrl(url, options = {}) {
     const cut = path.lastIndexOf("/") + 1;
     const dir = new URL(u.href);
     dir.pathname = path.slice(0, cut);
-    dir.search = "";
+    // (the query stays: a presigned URL's signature, a token, is the file's)
     return ZipStore.open(new FetchStore(dir, fetchOptions), "/" + decodeURIComponent(path.slice(cut)), { signal });
   }
-  if (/\.json(\.gz|\.zst)?$/i.test(path)) return ReferenceStore.fromUrl(u, { ...fetchOptions, signal });
-  if (/\.(parq|parquet)\/?$|\/\.zmetadata$/i.test(path)) return ReferenceStore.fromParquet(u, { ...fetchOptions, signal });
+  if (/\.json(\.gz|\.zst)?$/i.test(path)) return ReferenceStore.fromUrl(u, refsOptions(u, fetchOptions, signal));
+  if (/\.(parq|parquet)\/?$|\/\.zmetadata$/i.test(path)) return ReferenceStore.fromParquet(u, refsOptions(u, fetchOptions, signal));
   const store = new FetchStore(u, fetchOptions);
-  if (await isParquetRoot(store, signal)) return ReferenceStore.fromParquet(u, { ...fetchOptions, signal });
+  if (await isParquetRoot(store, signal)) return ReferenceStore.fromParquet(u, refsOptions(u, fetchOptions, signal));
   return store;
+}
+
+/**
+ * The options of a reference set's store: a FetchStore option
+ * ReferenceStore does not take (an object store's credentials, say) is an
+ * error rather than dropped.
+ */
+function refsOptions(u, fetchOptions, signal) {
+  for (const k of Object.keys(fetchOptions)) {
+    if (!Object.hasOwn(optionTable["ReferenceStore.fromUrl"], k)) {
+      throw new ZarrError("INVALID_ARGUMENT", `storeFromUrl: option ${JSON.stringify(k)} is not one of ReferenceStore's, and ${u.href} is a reference set`, { where: k });
+    }
+  }
+  return { ...fetchOptions, signal };
 }

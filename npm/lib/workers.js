@@ -127,6 +127,18 @@ async function changePool(count, options) {
   return poolInfo(p);
 }
 
+/**
+ * Whether the pool is the default one and its results would be copied back
+ * rather than written in place (no shared memory): the plan then leaves
+ * reads to the calling thread unless useWorkers set minBytes (Host.Transfer
+ * in zarr/hostread says why).
+ */
+export function plannedTransfer() {
+  if (wanted !== undefined) return false;
+  if (pool) return !pool.shared;
+  return !(sharedOption === "auto" ? sharedMemory() : sharedOption);
+}
+
 /** Whether results can live in memory the workers share. */
 export function sharedMemory() {
   return typeof SharedArrayBuffer === "function" && (isNode || globalThis.crossOriginIsolated === true);
