@@ -104,10 +104,10 @@ test("every option given a value of no accepted type is INVALID_ARGUMENT naming 
 });
 
 test("a name nowhere near an option lists the options; options that are not an object are refused", async () => {
-  const e = await failure(runners.openSpec, { verbose: true });
+  const e = await failure(runners["ZipStore.open"], { verbose: true });
   assert.equal(e.code, "INVALID_ARGUMENT");
   assert.equal(e.suggest, undefined);
-  assert.match(e.message, /openSpec: unknown option "verbose"; the options are "signal"/);
+  assert.match(e.message, /ZipStore.open: unknown option "verbose"; the options are "signal"/);
   assert.equal((await failure(runners["ZarrArray.get"], 4)).code, "INVALID_ARGUMENT");
   // out of range: what is expected is named
   for (const [run, o, want] of [
