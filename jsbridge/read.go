@@ -177,7 +177,7 @@ func planLocated(ctx context.Context, arr *zarr.Array, sel zarr.Selection, host 
 
 func expandShards(arr *zarr.Array, text, indexes, host js.Value) (any, error) {
 	if text.Type() != js.TypeString || indexes.Type() != js.TypeObject || !indexes.InstanceOf(jsUint8Array) {
-		return nil, errs.New(errs.Selection, "expandShards", "requests are JSON text and indexes a Uint8Array")
+		return nil, errs.New(errs.InvalidArgument, "expandShards", "requests are JSON text and indexes a Uint8Array")
 	}
 	n := indexes.Get("byteLength").Int()
 	idx, err := budget.Bytes("shard indexes", n)

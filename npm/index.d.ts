@@ -13,6 +13,8 @@ export type ZarrErrorCode =
   | "CODEC"
   /** The selection does not fit the array (out of bounds, a bad step, the wrong number of dimensions). */
   | "SELECTION"
+  /** An argument or option of a call is wrong: an unknown option (the nearest accepted name is suggested), a value of the wrong type or out of range, two names of one option that disagree. */
+  | "INVALID_ARGUMENT"
   /** The store failed to read, write or list. */
   | "STORE"
   /** The call was cancelled (its AbortSignal, or context). */
@@ -200,6 +202,11 @@ export interface FetchStoreOptions extends HTTPPolicy {
    * HTTP cache lets one request per URL through at a time.
    */
   noStoreRanges?: boolean;
+  /**
+   * Read ranges from servers that ignore Range (200 with the whole body),
+   * slicing the body; as ReferenceStoreOptions.acceptFullResponse.
+   */
+  acceptFullResponse?: boolean;
   /**
    * When versioned reads send If-Match / If-None-Match: "same-origin"
    * (default: always in Node; in a browser only to the page's origin, since
@@ -842,7 +849,9 @@ export interface TensorStoreSpec {
   recheck_cached_data?: boolean | "open" | number;
   recheck_cached_metadata?: boolean | "open" | number;
   context?: { [resource: string]: JSONValue };
-  [member: string]: unknown;
+  open_as_void?: boolean;
+  metadata_cache_pool?: JSONValue;
+  allow_metadata_mismatch?: false;
 }
 
 /**
@@ -899,6 +908,10 @@ export interface OpenOptions extends FetchStoreOptions {
   kind?: "array" | "group";
   /** Checks the array's data type at run time (a name or a family, as arr.is()) and narrows its type. */
   dtype?: DataTypeQuery;
+  /** Opens only this format (v1 counts as 2): what open.v2 and open.v3 do. */
+  zarrFormat?: 1 | 2 | 3;
+  /** zarrita.js's option: false gives a v1/v2 node empty attributes (its .zattrs left out). */
+  attrs?: boolean;
   signal?: AbortSignal;
 }
 
@@ -925,37 +938,67 @@ export interface OpenFunction {
 export declare const open: OpenFunction & { v2: OpenFunction; v3: OpenFunction };
 
 /**
- * Options of create(), matched to the engine's ArrayOptions field by field
- * (without regard to case), so engine options not listed here pass through.
+ * Options of create(): the package's names, with zarr-python 3's
+ * create_array names and zarrita.js's beside them (each alias says which
+ * option it is; giving two names of one option that disagree is an
+ * error). Any other name is refused (INVALID_ARGUMENT).
  */
 export interface CreateOptions extends FetchStoreOptions {
   path?: string;
+  /** "group": create a group (as without shape and dtype). */
+  kind?: "array" | "group";
   shape: number[];
-  /** Chunk shape (zarrita's name `chunkShape` works too); default: chosen as zarr-python does. */
+  /** Chunk shape; default: chosen as zarr-python does. Also zarrita.js's `chunkShape`. */
   chunks?: number[];
+  /** zarrita.js's name for `chunks`. */
   chunkShape?: number[];
   /** A name ("float32", "datetime64[ns]", "v2:U5"), a v2 typestr ("<f4", "|S5", "<M8[ns]"), a structured descr list or StructDataType. */
   dtype: DataTypeName | (string & {}) | StructDataType | Array<[string, unknown] | [string, unknown, number[]]>;
+  /** null: no fill value. Also zarr-python 3's `fill_value`. */
+  fill_value?: unknown;
   /** null: no fill value (v2 "fill_value": null). NaN/±Infinity and bigint are kept exactly. */
   fillValue?: unknown;
   /** 3 (default) or 2. */
   zarrFormat?: 2 | 3;
-  /** v3 codecs ([{name, configuration}]). */
+  /** zarr-python 3's name for `zarrFormat`. */
+  zarr_format?: 2 | 3;
+  /** v3: the whole codec chain ([{name, configuration}]); zarrita.js's name too. */
   codecs?: CodecConfig[];
   /** v2 compressor (numcodecs config); null stores chunks uncompressed. */
   compressor?: { id: string; [key: string]: unknown } | null;
-  /** v2 filters (numcodecs configs). */
-  filters?: Array<{ id: string; [key: string]: unknown }>;
+  /**
+   * zarr-python 3: v3, the bytes→bytes codecs ending the chain (default
+   * zstd); v2, one numcodecs compressor. null or []: none; "auto": the default.
+   */
+  compressors?: CodecConfig | CodecConfig[] | { id: string; [key: string]: unknown } | Array<{ id: string; [key: string]: unknown }> | null | "auto";
+  /** zarr-python 3, v3 only: the array→bytes codec (default bytes, or vlen-utf8 / vlen-bytes). */
+  serializer?: CodecConfig | "auto";
+  /** v2: filters (numcodecs configs); v3 (as zarr-python 3): the array→array codecs starting the chain. */
+  filters?: Array<{ id: string; [key: string]: unknown }> | CodecConfig[] | null | "auto";
   order?: "C" | "F";
   /** Chunk key separator: "." or "/". */
   dimensionSeparator?: "." | "/";
+  /** zarrita.js's name for `dimensionSeparator`. */
+  chunkSeparator?: "." | "/";
+  /**
+   * zarr-python 3's chunk key encoding: v3 {name: "default", separator?}
+   * (default "/"), v2 {name: "v2", separator?} (default "."): the same as
+   * dimensionSeparator.
+   */
+  chunk_key_encoding?: { name: "default" | "v2"; separator?: "." | "/" };
   attributes?: Attributes;
   /** v3: store chunks inside shards of this shape. */
   shardShape?: number[];
-  dimensionNames?: string[];
+  /** zarr-python 3's name for `shardShape` (and the name arr.shards reads it back by). */
+  shards?: number[];
+  /** v3: every dimension's chunk sizes (a rectilinear grid). */
+  chunkSizes?: Array<number[] | null>;
+  dimensionNames?: Array<string | null>;
+  /** zarr-python 3's name for `dimensionNames`. */
+  dimension_names?: Array<string | null>;
   overwrite?: boolean;
   writeEmptyChunks?: boolean;
-  [engineOption: string]: unknown;
+  signal?: AbortSignal;
 }
 
 /** The data type a create() dtype option gives: its name, for names and v2 typestrs this package maps. */
@@ -979,13 +1022,22 @@ type TypestrName<C extends string> =
  * by its dtype. Without shape and dtype (zarrita's create(location, {attributes})) it creates a group.
  */
 export declare function create<const T extends CreateOptions["dtype"]>(where: Target, options: CreateOptions & { dtype: T }): Promise<ZarrArray<CreatedDataType<T>>>;
-export declare function create(where: Target, options?: { path?: string; attributes?: Attributes; zarrFormat?: 2 | 3; overwrite?: boolean; kind?: "group" }): Promise<ZarrGroup>;
+export declare function create(where: Target, options?: GroupOptions): Promise<ZarrGroup>;
+
+/** Options of createGroup() (and of create() making a group). */
+export interface GroupOptions extends FetchStoreOptions {
+  path?: string;
+  kind?: "group";
+  attributes?: Attributes;
+  zarrFormat?: 2 | 3;
+  /** zarr-python 3's name for `zarrFormat`. */
+  zarr_format?: 2 | 3;
+  overwrite?: boolean;
+  signal?: AbortSignal;
+}
 
 /** Creates a group (and missing parents). */
-export declare function createGroup(
-  where: Target,
-  options?: { path?: string; attributes?: Attributes; zarrFormat?: 2 | 3; overwrite?: boolean },
-): Promise<ZarrGroup>;
+export declare function createGroup(where: Target, options?: GroupOptions): Promise<ZarrGroup>;
 
 // ---- zarrita.js-style functions --------------------------------------------
 

@@ -15,8 +15,13 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 	if dt.Kind == dtype.Object {
 		return nil, errs.New(errs.Unsupported, p+": dtype", "v3 has no object type; use \"string\" or \"bytes\"")
 	}
-	if opt.Compressor != nil || opt.Filters != nil {
-		return nil, errs.New(errs.InvalidMetadata, p, "Compressor and Filters are v2 options; v3 arrays take Codecs")
+	if opt.Compressor != nil {
+		return nil, errs.New(errs.InvalidArgument, p, "Compressor is a v2 option; v3 arrays take Codecs or Compressors")
+	}
+	// zarr-python 3's three parts of the chain, in place of Codecs.
+	parts := opt.Filters != nil || opt.Serializer != nil || opt.Compressors != nil
+	if parts && opt.Codecs != nil {
+		return nil, errs.New(errs.InvalidArgument, p, "Codecs is the whole chain; Filters, Serializer and Compressors are its parts: give one or the other")
 	}
 	// A typestr with a byte order ("<i4", ">f8") sets the bytes codec's
 	// endian; the v3 data type itself has none.
@@ -50,10 +55,15 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 			}
 			codecs = append(codecs, map[string]any{"name": "transpose", "configuration": map[string]any{"order": perm}})
 		}
-		switch dt.Kind {
-		case dtype.String:
+		for _, f := range opt.Filters {
+			codecs = append(codecs, f)
+		}
+		switch {
+		case opt.Serializer != nil:
+			codecs = append(codecs, opt.Serializer)
+		case dt.Kind == dtype.String:
 			codecs = append(codecs, map[string]any{"name": "vlen-utf8", "configuration": map[string]any{}})
-		case dtype.VarBytes:
+		case dt.Kind == dtype.VarBytes:
 			codecs = append(codecs, map[string]any{"name": "vlen-bytes", "configuration": map[string]any{}})
 		default:
 			if dt.HasMultiByte() {
@@ -62,8 +72,27 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 				codecs = append(codecs, map[string]any{"name": "bytes"})
 			}
 		}
-		if !opt.NoCompressor {
+		switch {
+		case opt.Compressors != nil:
+			for _, c := range opt.Compressors {
+				codecs = append(codecs, c)
+			}
+		case !opt.NoCompressor:
 			codecs = append(codecs, map[string]any{"name": "zstd", "configuration": map[string]any{"level": 0, "checksum": false}})
+		}
+		if parts {
+			maps := make([]map[string]any, len(codecs))
+			for i, c := range codecs {
+				maps[i] = c.(map[string]any)
+			}
+			codecs = codecs[:0]
+			for _, c := range withBytesEndian(maps, dt, endian) {
+				codecs = append(codecs, c)
+			}
+			var err error
+			if codecs, err = meta.V3CodecsForWriting(p+": codecs", codecs); err != nil {
+				return nil, err
+			}
 		}
 	}
 	gridChunks := chunks

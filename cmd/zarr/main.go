@@ -60,6 +60,12 @@ const usage = `usage: zarr info <path-or-url> [node-path] [--branch B | --tag T 
   environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
   AWS_REGION, AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL)`
 
+// The command's words: a misspelt one is refused naming the nearest.
+var (
+	commands = []string{"info", "cat", "log"}
+	flags    = []string{"--all", "--help", "--branch", "--tag", "--snapshot"}
+)
+
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -76,16 +82,23 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		a := argv[i]
 		name, value, hasValue := strings.Cut(a, "=")
 		var dst *string
-		switch name {
-		case "--all":
+		switch {
+		case a == "--all":
 			all = true
 			continue
-		case "--branch":
+		case a == "-h" || a == "--help":
+			fmt.Fprintln(stderr, usage)
+			return 0
+		case name == "--branch":
 			dst = &v.Branch
-		case "--tag":
+		case name == "--tag":
 			dst = &v.Tag
-		case "--snapshot":
+		case name == "--snapshot":
 			dst = &v.Snapshot
+		case strings.HasPrefix(a, "--"):
+			// (one dash may start a selection: "-1", "-3:")
+			fmt.Fprintf(stderr, "zarr: %s\n%s\n", errs.Unknown("flag", name, flags), usage)
+			return 2
 		default:
 			args = append(args, a)
 			continue
@@ -100,11 +113,12 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		}
 		*dst, versioned = value, true
 	}
-	if bad || len(args) < 2 || (args[0] != "info" && args[0] != "cat" && args[0] != "log") {
+	if len(args) > 0 && args[0] != "info" && args[0] != "cat" && args[0] != "log" {
+		fmt.Fprintf(stderr, "zarr: %s\n%s\n", errs.Unknown("command", args[0], commands), usage)
+		return 2
+	}
+	if bad || len(args) < 2 || len(args) > 3 {
 		fmt.Fprintln(stderr, usage)
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			return 0
-		}
 		return 2
 	}
 	cmd, location := args[0], args[1]

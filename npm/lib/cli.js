@@ -18,6 +18,7 @@ import * as nodePath from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
 import * as zarr from "../node.js";
 import { callBridge } from "./runtime.js";
+import { nearest } from "./options.js";
 
 const usage = `usage: zarr-wasm info <path-or-url> [node-path] [--branch B | --tag T | --snapshot ID]
        zarr-wasm cat <array-path-or-url> [selection] [--all] [--branch B | --tag T | --snapshot ID]
@@ -205,12 +206,39 @@ export async function main(argv, out = console.log, err = console.error) {
   }
 }
 
+// The command's words: a misspelt one is refused naming the nearest (as cmd/zarr does).
+const commands = ["info", "cat", "log"];
+const flags = ["--all", "--help", "--branch", "--tag", "--snapshot"];
+
+/** cmd/zarr's message for a word that is not one of accepted (errs.Unknown). */
+function unknownWord(what, word, accepted) {
+  const near = nearest(word, accepted);
+  const rest = near ? ` (did you mean ${JSON.stringify(near)}?)` : `; it takes ${accepted.map((a) => JSON.stringify(a)).join(", ")}`;
+  return `zarr-wasm: INVALID_ARGUMENT: ${JSON.stringify(word)}: unknown ${what}${rest}`;
+}
+
 async function command(argv, log, error) {
-  const { args, all, version, versioned, bad } = parseArgs(argv);
-  const [cmd, location, third] = args;
-  if (bad || !cmd || cmd === "-h" || cmd === "--help" || !location || !["info", "cat", "log"].includes(cmd)) {
+  if (argv.includes("-h") || argv.includes("--help")) {
     error(usage);
-    return cmd === "-h" || cmd === "--help" ? 0 : 2;
+    return 0;
+  }
+  const { args, all, version, versioned, bad } = parseArgs(argv);
+  // (one dash may start a selection: "-1", "-3:")
+  const flag = args.find((a) => a.startsWith("--"));
+  if (flag !== undefined) {
+    error(unknownWord("flag", flag.split("=")[0], flags));
+    error(usage);
+    return 2;
+  }
+  const [cmd, location, third] = args;
+  if (cmd !== undefined && !commands.includes(cmd)) {
+    error(unknownWord("command", cmd, commands));
+    error(usage);
+    return 2;
+  }
+  if (bad || !location || args.length > 3) {
+    error(usage);
+    return 2;
   }
   // What the command prints is written by the engine's full build: start
   // that one alone.

@@ -4,18 +4,13 @@
 // options (credentials, region, endpoint, ...).
 import { open as openIn, create as createIn } from "./core.js";
 import { storeFromUrl } from "./sources.js";
+import { checkOptions, optionTable } from "./options.js";
 
-/** FetchStore's options: they go to the store; the rest go to open or create. */
-const storeOptions = new Set([
-  "headers", "fetch", "concurrency", "retries", "retryDelay", "maxRetryDelay", "timeout", "totalTimeout",
-  "maxBodyBytes", "requestInit", "conditionalRequests", "noStoreRanges", "acceptFullResponse",
-  "region", "endpoint", "credentials", "missingStatus", "writable", "conditionalWrites", "signing", "suffixRanges",
-]);
-
+/** Splits options into FetchStore's (they go to the store, with the signal) and the rest (open's or create's). */
 function split(options) {
   const store = {};
   const rest = {};
-  for (const [k, v] of Object.entries(options)) (storeOptions.has(k) ? store : rest)[k] = v;
+  for (const [k, v] of Object.entries(options)) (Object.hasOwn(optionTable.FetchStore, k) ? store : rest)[k] = v;
   if (options.signal !== undefined) store.signal = options.signal;
   return [store, rest];
 }
@@ -31,15 +26,22 @@ function isLocation(where) {
 export async function open(where, options = {}) {
   if (typeof options === "string") options = { path: options };
   if (!isLocation(where)) return openIn(where, options);
-  const [s, rest] = split(options);
+  const [s, rest] = split(checkOptions("open(location)", options));
   return openIn(await storeFromUrl(where, s), rest);
 }
-open.v2 = (where, options = {}) => open(where, { ...(typeof options === "string" ? { path: options } : options), zarrFormat: 2 });
-open.v3 = (where, options = {}) => open(where, { ...(typeof options === "string" ? { path: options } : options), zarrFormat: 3 });
+/** open() of a Zarr v2 (or v1) node only, as zarrita's open.v2. */
+open.v2 = async (where, options = {}) => open(where, { ...formatOptions("open.v2", where, options), zarrFormat: 2 });
+/** open() of a Zarr v3 node only, as zarrita's open.v3. */
+open.v3 = async (where, options = {}) => open(where, { ...formatOptions("open.v3", where, options), zarrFormat: 3 });
+
+function formatOptions(call, where, options) {
+  const o = typeof options === "string" ? { path: options } : options;
+  return checkOptions(isLocation(where) ? "open(location)" : call, o);
+}
 
 /** Creates an array or group: in a store, or at a location string (writable: give credentials, or writable: true). */
 export async function create(where, options = {}) {
   if (!isLocation(where)) return createIn(where, options);
-  const [s, rest] = split(options);
+  const [s, rest] = split(checkOptions("create(location)", options));
   return createIn(await storeFromUrl(where, s), rest);
 }

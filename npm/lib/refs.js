@@ -8,6 +8,7 @@ import { GoStore, checkKey } from "./gostore.js";
 import { ZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
 import { HTTPReader } from "./stores.js";
+import { checkOptions } from "./options.js";
 
 const textEncoder = new TextEncoder();
 
@@ -27,10 +28,8 @@ function defaultUrlMap(url) {
   return b.defaultURLMap(String(url));
 }
 
-function options(o) {
-  if (o === undefined || o === null) return {};
-  if (typeof o !== "object") throw new ZarrError("STORE", "ReferenceStore options are an object");
-  return o;
+function options(call, o) {
+  return checkOptions(`ReferenceStore.${call}`, o);
 }
 
 /**
@@ -121,7 +120,7 @@ export class ReferenceStore extends GoStore {
    * `baseUrl` (the reference file's own location).
    */
   static async fromJSON(refs, opts) {
-    const opt = options(opts);
+    const opt = options("fromJSON", opts);
     let bytes;
     if (typeof refs === "string") bytes = textEncoder.encode(refs);
     else if (refs instanceof Uint8Array) bytes = refs;
@@ -164,7 +163,7 @@ export class ReferenceStore extends GoStore {
 }
 
 async function open(mode, url, opts) {
-  const opt = options(opts);
+  const opt = options(mode === "parquet" ? "fromParquet" : "fromUrl", opts);
   const abs = absoluteURL(url);
   if (abs === null) throw new ZarrError("STORE", `${JSON.stringify(String(url))} is not a URL`);
   const reader = new HTTPReader({ ...opt, strict: true, noStoreRanges: true });

@@ -23,6 +23,7 @@ import "../wasm_exec.js"; // Go's JS support for GOOS=js (defines globalThis.Go)
 import { ZarrError, toZarrError } from "./errors.js";
 import { loadCodecs, loadEncoders, useCodecsModule } from "./codecs.js";
 import { makeHost, engineResult } from "./host.js";
+import { checkOptions } from "./options.js";
 
 const Go = globalThis.Go;
 
@@ -194,6 +195,7 @@ let configured = false;
  * @param {{full?: any, engine?: "core" | "full", codecs?: any}} [options]
  */
 export function init(source, options = {}) {
+  options = checkOptions("init", options);
   if (!configured) {
     configured = true;
     useCodecsModule(options.codecs);

@@ -7,6 +7,7 @@
 // (see readAnswer).
 import { listNames } from "./files.js";
 import { ZarrError } from "./errors.js";
+import { checkOptions } from "./options.js";
 import { loadNodeHTTP, nodeHTTPLoaded, nodeGet } from "./nodehttp.js";
 import { ObjectAccess, mappedLocation, maxErrorBody } from "./s3.js";
 
@@ -842,6 +843,7 @@ export class FetchStore {
    * @param {import("../index.js").FetchStoreOptions} [options]
    */
   constructor(url, options = {}) {
+    options = checkOptions("FetchStore", options);
     const where = String(url);
     this.#access = new ObjectAccess(where, options);
     /** The location given (an http(s) URL, or s3:// or gs://). */

@@ -358,7 +358,7 @@ func TestExpandErrors(t *testing.T) {
 	for _, bad := range []string{`{}`, `[{"shard":{"coords":[0],"shape":[4,6],"in":[0,1,4,0,1,6],"out":[0,1,0,1],"indexLength":68}}]`,
 		`[{"shard":{"coords":[0,0],"shape":[4,6],"in":[0,1,9,0,1,6],"out":[0,1,0,1],"indexLength":68}}]`,
 		`[{"shard":{"coords":[0,0],"shape":[4,6],"in":[0,1,4,0,1,6],"out":[0,1,0,1],"indexLength":99}}]`} {
-		if _, err := ParseShardRequests([]byte(bad), make([]byte, 68), 2); errs.CodeOf(err) != errs.Selection {
+		if _, err := ParseShardRequests([]byte(bad), make([]byte, 68), 2); errs.CodeOf(err) != errs.InvalidArgument {
 			t.Fatalf("%s: %v", bad, err)
 		}
 	}

@@ -237,9 +237,11 @@ func (s *shardFields) JSONFields() []jsonx.Field {
 func ParseShardRequests(text []byte, indexes []byte, ndim int) ([]ShardRequest, error) {
 	var raw []shardJSON
 	if err := jsonx.UnmarshalStrict(text, jsonx.Objects(&raw)); err != nil {
-		return nil, errs.Wrap(errs.Selection, "shard requests", err, "malformed")
+		return nil, errs.Wrap(errs.InvalidArgument, "shard requests", err, "malformed")
 	}
-	bad := func(what string) error { return errs.New(errs.Selection, "shard requests", "malformed: %s", what) }
+	bad := func(what string) error {
+		return errs.New(errs.InvalidArgument, "shard requests", "malformed: %s", what)
+	}
 	out := make([]ShardRequest, len(raw))
 	at := int64(0)
 	for i, r := range raw {
