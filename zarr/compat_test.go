@@ -135,24 +135,30 @@ func floats(t *dtype.DataType, b []byte) ([]float64, bool) {
 // checkCompat reads one case and returns "" when the values are right, the
 // difference otherwise; err when the array is refused.
 func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error) {
+	diff, _, err := readCompat(t, ctx, c)
+	return diff, err
+}
+
+// readCompat is checkCompat that also returns what it read.
+func readCompat(t *testing.T, ctx context.Context, c compatCase) (string, *zarr.NDArray, error) {
 	s, err := zarr.NewDirectoryStore(filepath.Join(compatDir(), "data", c.Store))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	arr, err := zarr.OpenArray(ctx, s, c.Path)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	got, err := arr.Read(ctx, nil)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if fmt.Sprint(got.Shape()) != fmt.Sprint(c.Shape) {
-		return fmt.Sprintf("shape %v, want %v", got.Shape(), c.Shape), nil
+		return fmt.Sprintf("shape %v, want %v", got.Shape(), c.Shape), got, nil
 	}
 	e := c.Expect
 	if why, ok := e["unchecked"]; ok {
-		return "unchecked: " + why.(string), nil
+		return "unchecked: " + why.(string), got, nil
 	}
 	if m, ok := e["mask"]; ok {
 		// optional: the mask beside the values, values compared where present
@@ -160,22 +166,22 @@ func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error
 		gm, err1 := got.Field("mask")
 		gd, err2 := got.Field("data")
 		if err1 != nil || err2 != nil {
-			return fmt.Sprintf("no mask and data fields: %v %v", err1, err2), nil
+			return fmt.Sprintf("no mask and data fields: %v %v", err1, err2), got, nil
 		}
 		if string(gm.Bytes()) != string(mask) {
-			return fmt.Sprintf("mask %v, want %v", gm.Bytes(), mask), nil
+			return fmt.Sprintf("mask %v, want %v", gm.Bytes(), mask), got, nil
 		}
 		want := expectedFile(t, e["raw"])
 		size := gd.DType().Size
 		if len(want) != len(mask)*size || len(gd.Bytes()) != len(want) {
-			return fmt.Sprintf("%d bytes of values, want %d", len(gd.Bytes()), len(want)), nil
+			return fmt.Sprintf("%d bytes of values, want %d", len(gd.Bytes()), len(want)), got, nil
 		}
 		for i, present := range mask {
 			if present == 1 && string(gd.Bytes()[i*size:(i+1)*size]) != string(want[i*size:(i+1)*size]) {
-				return fmt.Sprintf("value %d differs", i), nil
+				return fmt.Sprintf("value %d differs", i), got, nil
 			}
 		}
-		return "", nil
+		return "", got, nil
 	}
 	if v, ok := e["values"]; ok {
 		var want []map[string]any
@@ -188,36 +194,36 @@ func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error
 		} else {
 			strs, err := got.Strings()
 			if err != nil {
-				return fmt.Sprintf("values: %v", err), nil
+				return fmt.Sprintf("values: %v", err), got, nil
 			}
 			for _, s := range strs {
 				have = append(have, s)
 			}
 		}
 		if len(have) != len(want) {
-			return fmt.Sprintf("%d values, want %d", len(have), len(want)), nil
+			return fmt.Sprintf("%d values, want %d", len(have), len(want)), got, nil
 		}
 		for i, w := range want {
 			if !sameTagged(have[i], w) {
-				return fmt.Sprintf("value %d = %#v, want %v", i, have[i], w), nil
+				return fmt.Sprintf("value %d = %#v, want %v", i, have[i], w), got, nil
 			}
 		}
-		return "", nil
+		return "", got, nil
 	}
 	want := expectedFile(t, e["raw"])
 	if d, ok := e["decimal"]; ok {
 		w, _ := floats(dtype.MustParseV2("<f8"), want)
 		h, ok := floats(got.DType(), got.Bytes())
 		if !ok || len(h) != len(w) {
-			return "values are not numbers", nil
+			return "values are not numbers", got, nil
 		}
 		tol := 1.5 * math.Pow(10, -d.(float64))
 		for i := range w {
 			if !(math.Abs(h[i]-w[i]) < tol) {
-				return fmt.Sprintf("value %d = %v, want %v to %v decimals", i, h[i], w[i], d), nil
+				return fmt.Sprintf("value %d = %v, want %v to %v decimals", i, h[i], w[i], d), got, nil
 			}
 		}
-		return "", nil
+		return "", got, nil
 	}
 	for _, k := range []string{"atol", "rtol", "relerr"} {
 		tv, ok := e[k]
@@ -228,10 +234,10 @@ func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error
 		w, okw := floats(got.DType(), want)
 		h, okh := floats(got.DType(), got.Bytes())
 		if !okw || !okh {
-			return "unchecked: lossy codec on a type compared only as numbers", nil
+			return "unchecked: lossy codec on a type compared only as numbers", got, nil
 		}
 		if len(w) != len(h) {
-			return fmt.Sprintf("%d values, want %d", len(h), len(w)), nil
+			return fmt.Sprintf("%d values, want %d", len(h), len(w)), got, nil
 		}
 		if k == "rtol" {
 			big := 0.0
@@ -249,19 +255,19 @@ func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error
 			}
 			same := h[i] == w[i] || (math.IsNaN(h[i]) && math.IsNaN(w[i]))
 			if !same && !(math.Abs(h[i]-w[i]) <= lim) {
-				return fmt.Sprintf("value %d = %v, want %v within %s %v", i, h[i], w[i], k, tv), nil
+				return fmt.Sprintf("value %d = %v, want %v within %s %v", i, h[i], w[i], k, tv), got, nil
 			}
 		}
-		return "", nil
+		return "", got, nil
 	}
 	if string(got.Bytes()) != string(want) {
 		at := 0
 		for at < min(len(want), len(got.Bytes())) && want[at] == got.Bytes()[at] {
 			at++
 		}
-		return fmt.Sprintf("bytes differ from byte %d of %d (got %d bytes)", at, len(want), len(got.Bytes())), nil
+		return fmt.Sprintf("bytes differ from byte %d of %d (got %d bytes)", at, len(want), len(got.Bytes())), got, nil
 	}
-	return "", nil
+	return "", got, nil
 }
 
 func TestCompatCorpus(t *testing.T) {

@@ -144,8 +144,9 @@ func usesOf(m map[string][]use, name string, inRegistry map[string]bool) []use {
 // makeRow sums up what the corpus found for one extension name.
 func makeRow(kind, name, registry string, us []use) row {
 	r := row{name: name, registry: registry}
-	readBy, writeBy := map[string]int{}, map[string]int{}
-	readRefusals, writeRefusals := map[string]int{}, map[string]int{}
+	readBy := map[string]int{}
+	same, peer := map[string]int{}, map[string]int{}
+	readRefusals, writeRefusals, differs := map[string]int{}, map[string]int{}, map[string]int{}
 	unchecked := 0
 	for _, u := range us {
 		switch u.read {
@@ -160,9 +161,11 @@ func makeRow(kind, name, registry string, us []use) row {
 		}
 		switch u.write {
 		case "same":
-			writeBy["the writer's bytes ("+sourceNames[u.source]+")"]++
+			same[u.source]++
 		case "peer":
-			writeBy["decoded by the writer's library ("+sourceNames[u.source]+")"]++
+			peer[u.source]++
+		case "differs":
+			differs[u.writeWhy]++
 		case "refused":
 			if names(u.writeWhy, name) {
 				writeRefusals[u.writeWhy]++
@@ -171,13 +174,24 @@ func makeRow(kind, name, registry string, us []use) row {
 	}
 	var notes []string
 	r.read = mark(len(readBy) > 0, len(readRefusals) > 0)
-	r.write = mark(len(writeBy) > 0, len(writeRefusals) > 0)
+	r.write = mark(len(same)+len(peer) > 0, len(writeRefusals) > 0)
 	var checked []string
 	if len(readBy) > 0 {
 		checked = append(checked, "read: "+counts(readBy, sourceNames))
 	}
-	if len(writeBy) > 0 {
-		checked = append(checked, "written back: "+counts(writeBy, nil))
+	if len(same)+len(peer) > 0 {
+		var parts []string
+		for _, src := range sortedKeys(merge(same, peer)) {
+			var how []string
+			if same[src] > 0 {
+				how = append(how, fmt.Sprintf("%d the writer's bytes", same[src]))
+			}
+			if peer[src] > 0 {
+				how = append(how, fmt.Sprintf("%d decoded by numcodecs to the writer's bytes", peer[src]))
+			}
+			parts = append(parts, sourceNames[src]+" ("+strings.Join(how, ", ")+")")
+		}
+		checked = append(checked, "written back: "+strings.Join(parts, ", "))
 	}
 	r.checked = strings.Join(checked, "; ")
 	for _, why := range sortedKeys(readRefusals) {
@@ -185,6 +199,9 @@ func makeRow(kind, name, registry string, us []use) row {
 	}
 	for _, why := range sortedKeys(writeRefusals) {
 		notes = append(notes, fmt.Sprintf("write refused (%d): %s", writeRefusals[why], cell(why)))
+	}
+	for _, why := range sortedKeys(differs) {
+		notes = append(notes, fmt.Sprintf("written back unlike the writer (%d): %s", differs[why], cell(why)))
 	}
 	if unchecked > 0 && len(readBy) == 0 {
 		notes = append(notes, fmt.Sprintf("%d arrays read without a value check", unchecked))
@@ -239,6 +256,17 @@ func counts(m map[string]int, label map[string]string) string {
 		parts = append(parts, fmt.Sprintf("%s (%d)", name, m[k]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+func merge(a, b map[string]int) map[string]int {
+	out := map[string]int{}
+	for k, v := range a {
+		out[k] += v
+	}
+	for k, v := range b {
+		out[k] += v
+	}
+	return out
 }
 
 func sortedKeys(m map[string]int) []string {
