@@ -40,6 +40,9 @@ var v3Core = []string{
 	"bytes", "transpose", "sharding_indexed", "blosc", "zstd", "gzip", "crc32c", "vlen-utf8", "vlen-bytes", "zfp",
 	"packbits", // zarr-extensions' bit packing (array→bytes), not numcodecs.packbits
 	"optional", // zarrs' codec for the optional data type
+	"reshape",  // zarr-extensions' reshape (the elements keep their C order)
+	"zarrs.squeeze",
+	"zarrs.gdeflate",
 }
 
 // v3Alias maps other v3 names writers use onto model names.
@@ -57,6 +60,7 @@ var v3Alias = map[string]string{
 	"zarrs.zfp":      "zfp", // zarrs' namespaced name for its (headerless) zfp
 	"zarrs.optional": "optional",
 	"https://codec.zarrs.dev/array_to_bytes/optional": "optional",
+	"https://codec.zarrs.dev/bytes_to_bytes/gdeflate": "zarrs.gdeflate",
 }
 
 // v3OnlyCodecs are v3 codecs a .zarray cannot name: the array→bytes step
