@@ -350,7 +350,10 @@ export type Attributes = { [key: string]: JSONValue };
  * complex → Float32Array/Float64Array interleaved (re, im); S, U, vlen-utf8,
  * string → string[]; vlen-bytes/bytes, V and raw bits → Uint8Array[];
  * object (json2 etc.) → JSON values; structured → an object of such arrays
- * by field name (nested structs nest; a subarray field adds its dimensions).
+ * by field name (nested structs nest; a subarray field adds its dimensions);
+ * optional(T) (zarrs' optional type) → {data, mask} for a fixed-size T (mask
+ * 1 where a value is present), an array with null where a value is missing
+ * for string or bytes.
  */
 export type Data =
   | Uint8Array
@@ -366,6 +369,8 @@ export type Data =
   | string[]
   | Uint8Array[]
   | JSONValue[]
+  | (string | null)[]
+  | (Uint8Array | null)[]
   | StructData;
 
 export interface StructData {
@@ -380,13 +385,24 @@ export type NumberDataType =
   | "int2" | "int4" | "uint2" | "uint4";
 /** Data types whose elements read as bigint: 64-bit integers, datetimes and timedeltas (int64 ticks). */
 export type BigintDataType = "int64" | "uint64" | `datetime64[${string}]` | `timedelta64[${string}]`;
-export type ComplexDataType = "complex64" | "complex128";
+/**
+ * Complex numbers, read as interleaved (re, im) parts: complex128 in a
+ * Float64Array, the others in a Float32Array (the narrower parts of the
+ * extension registry's complex_bfloat16, complex_float16 and
+ * complex_float8/6/4 types widened exactly, rounded to nearest on write).
+ */
+export type ComplexDataType =
+  | "complex64" | "complex128" | "complex_float32" | "complex_float64"
+  | "complex_bfloat16" | "complex_float16"
+  | `complex_float8_${string}` | `complex_float6_${string}` | `complex_float4_${string}`;
 /** Strings: v3 string and v2 vlen-utf8 objects, fixed-size Unicode (v2:U) and bytes (v2:S). */
 export type StringDataType = "string" | `v2:U${number}` | `v2:S${number}`;
 /** Variable-length bytes, and raw fixed-size bytes (r<bits>, NumPy V). */
 export type BytesDataType = "bytes" | `r${number}`;
 /** v2 object arrays of JSON values (json2, msgpack2). */
 export type ObjectDataType = "v2:object";
+/** zarrs' optional type over another ("optional(float32)", "optional(string)"). */
+export type OptionalDataType = `optional(${string})`;
 
 /**
  * A data type's name, the same for every Zarr format (arr.dtype): the v3
@@ -394,7 +410,7 @@ export type ObjectDataType = "v2:object";
  * fixed-size strings and objects; "struct" for structured types (which
  * arr.dtype describes as a StructDataType).
  */
-export type DataTypeName = "bool" | NumberDataType | BigintDataType | ComplexDataType | StringDataType | BytesDataType | ObjectDataType | "struct";
+export type DataTypeName = "bool" | NumberDataType | BigintDataType | ComplexDataType | StringDataType | BytesDataType | ObjectDataType | OptionalDataType | "struct";
 
 /** A structured data type as arr.dtype describes it (create() takes it too). */
 export interface StructDataType {
@@ -414,14 +430,17 @@ export type TypedArrayFor<D extends DataTypeName> =
   : D extends "uint16" ? Uint16Array
   : D extends "int32" ? Int32Array
   : D extends "uint32" ? Uint32Array
-  : D extends "float64" | "complex128" ? Float64Array
-  : D extends NumberDataType | "complex64" ? Float32Array
+  : D extends "float64" | "complex128" | "complex_float64" ? Float64Array
+  : D extends NumberDataType | ComplexDataType ? Float32Array
   : D extends "uint64" ? BigUint64Array
   : D extends BigintDataType ? BigInt64Array
   : D extends StringDataType ? string[]
   : D extends BytesDataType ? Uint8Array[]
   : D extends ObjectDataType ? JSONValue[]
   : D extends "struct" ? StructData
+  : D extends "optional(string)" ? (string | null)[]
+  : D extends "optional(bytes)" ? (Uint8Array | null)[]
+  : D extends OptionalDataType ? StructData
   : Data;
 
 /** One element of an array of data type D, as zarr.get() gives it for an all-integer selection. */

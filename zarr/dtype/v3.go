@@ -128,7 +128,12 @@ func parseV3Optional(name string, cfg map[string]jsonx.RawMessage) (*DataType, e
 		return nil, err
 	}
 	if inner.Variable() {
-		return nil, &UnsupportedError{fmtx.Sprintf("%s of the variable-size %s is not supported (only fixed-size inner types)", name, inner)}
+		// values held as the inner type's, nil where missing
+		if inner.Optional || inner.Kind == Object {
+			return nil, &UnsupportedError{fmtx.Sprintf("%s of %s is not supported", name, inner)}
+		}
+		return &DataType{Kind: inner.Kind, Endian: NoOrder, Name: name, Optional: true,
+			Fields: []Field{{Name: "data", Type: inner}}}, nil
 	}
 	mask := NewBool()
 	return &DataType{Kind: Struct, Size: inner.Size + 1, Endian: NoOrder, Name: name, Optional: true,
@@ -183,6 +188,16 @@ func parseV3Struct(name string, raw jsonx.RawMessage) (*DataType, error) {
 
 // V3JSON returns the v3 "data_type" value for t.
 func (t *DataType) V3JSON() (any, error) {
+	if t.Optional {
+		inner, err := t.Fields[0].Type.V3JSON()
+		if err != nil {
+			return nil, err
+		}
+		if name, ok := inner.(string); ok {
+			inner = map[string]any{"name": name, "configuration": map[string]any{}}
+		}
+		return map[string]any{"name": t.Name, "configuration": inner}, nil
+	}
 	if n := t.Numeric(); n != nil {
 		return n.Name, nil
 	}
@@ -239,6 +254,16 @@ func (t *DataType) ParseFillV3(raw jsonx.RawMessage) (Fill, error) {
 }
 
 func (t *DataType) fillV3(v any) (Fill, error) {
+	if t.Optional && t.Variable() {
+		if v == nil {
+			return Fill{Null: true}, nil // missing
+		}
+		l, ok := v.([]any)
+		if !ok || len(l) != 1 {
+			return Fill{}, fmtx.Errorf("an optional fill_value is null or a one-element list, got %v", v)
+		}
+		return t.Fields[0].Type.fillV3(l[0])
+	}
 	if t.Optional {
 		// null: missing (mask 0); [x]: the inner fill x, present.
 		out := make([]byte, t.Size)
@@ -350,6 +375,17 @@ func bytesFill(v any, size int) ([]byte, error) {
 
 // FillV3JSON returns the v3 JSON form of a fill value.
 func (t *DataType) FillV3JSON(f Fill) (any, error) {
+	if t.Optional {
+		inner := t.Fields[0].Type
+		if f.Null || (!t.Variable() && (f.Bytes == nil || f.Bytes[t.Size-1] == 0)) {
+			return nil, nil // missing
+		}
+		if !t.Variable() {
+			f = Fill{Bytes: f.Bytes[:inner.Size]}
+		}
+		v, err := inner.FillV3JSON(f)
+		return []any{v}, err
+	}
 	switch t.Kind {
 	case String:
 		if f.Value == nil {

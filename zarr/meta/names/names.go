@@ -43,6 +43,7 @@ var v3Core = []string{
 	"reshape",  // zarr-extensions' reshape (the elements keep their C order)
 	"zarrs.squeeze",
 	"zarrs.gdeflate",
+	"zarrs.vlen", "zarrs.vlen_v2",
 }
 
 // v3Alias maps other v3 names writers use onto model names.
@@ -61,6 +62,11 @@ var v3Alias = map[string]string{
 	"zarrs.optional": "optional",
 	"https://codec.zarrs.dev/array_to_bytes/optional": "optional",
 	"https://codec.zarrs.dev/bytes_to_bytes/gdeflate": "zarrs.gdeflate",
+	"https://codec.zarrs.dev/array_to_bytes/vlen":     "zarrs.vlen",
+	"https://codec.zarrs.dev/array_to_bytes/vlen_v2":  "zarrs.vlen_v2",
+	// zarrs writes vlen_v2's layout under numcodecs' v2 name, with no
+	// configuration (numcodecs' own takes a dtype: "numcodecs.vlen-array")
+	"vlen-array": "zarrs.vlen_v2",
 }
 
 // v3OnlyCodecs are v3 codecs a .zarray cannot name: the array→bytes step
@@ -109,6 +115,9 @@ func V3(name string) (string, error) {
 // (zarr-python 3, zarrs, this one) knows the numcodecs one, and writing a
 // bare id would make a document no reader accepts.
 func ForWriting(name string) (string, error) {
+	if name == "vlen-array" {
+		return "numcodecs.vlen-array", nil // the bare id is numcodecs' (see v3Alias)
+	}
 	if _, err := V3(name); err == nil {
 		return name, nil
 	}
