@@ -85,35 +85,21 @@ func Resolve(base, ref string) string {
 }
 
 // DefaultURLMap maps the object-store URLs kerchunk writes to their public
-// HTTPS endpoints and leaves every other URL unchanged:
+// HTTPS endpoints (urlx.ObjectURL without options) and leaves every other
+// URL unchanged:
 //
 //	s3://bucket/key            -> https://bucket.s3.amazonaws.com/key
 //	s3://bucket.with.dots/key  -> https://s3.amazonaws.com/bucket.with.dots/key
 //	gs://bucket/key, gcs://... -> https://storage.googleapis.com/bucket/key
 //
-// Buckets with dots use the path style because virtual-hosted names with
-// dots do not match the endpoint's TLS certificate. Private buckets, other
-// regions' endpoints and S3-compatible services need Options.URLMap (or a
-// Fetcher that signs requests).
+// Private buckets, other regions' endpoints and S3-compatible services need
+// Options.URLMap (or a Fetcher that signs requests).
 func DefaultURLMap(u string) string {
-	s := scheme(u)
-	if !strings.HasPrefix(u[len(s):], "://") {
-		return u
-	}
-	switch s {
-	case "s3", "s3a":
-		rest := u[len(s)+3:]
-		bucket, key, _ := strings.Cut(rest, "/")
-		if bucket == "" {
-			return u
+	switch strings.ToLower(scheme(u)) {
+	case "s3", "s3a", "gs", "gcs":
+		if m, err := urlx.ObjectURL(u, urlx.LocationOptions{}); err == nil {
+			return m
 		}
-		if strings.Contains(bucket, ".") {
-			return "https://s3.amazonaws.com/" + bucket + "/" + key
-		}
-		return "https://" + bucket + ".s3.amazonaws.com/" + key
-	case "gs", "gcs":
-		rest := u[len(s)+3:]
-		return "https://storage.googleapis.com/" + rest
 	}
 	return u
 }
