@@ -40,6 +40,11 @@ type ArrayOptions struct {
 	// DimensionSeparator is the chunk key separator: v2 "." (default) or
 	// "/"; v3 "/" (default) or ".".
 	DimensionSeparator string
+	// ChunkKeyEncoding, for v3, is the "chunk_key_encoding" to write (a
+	// name or {"name", "configuration"}: "default", "v2", "fanout",
+	// "prefix", "suffix", "template"); nil means default with
+	// DimensionSeparator.
+	ChunkKeyEncoding any
 	Attributes         map[string]any
 	// ZarrFormat is 3 (the default) or 2.
 	ZarrFormat int

@@ -100,6 +100,16 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, p, err, "cannot write metadata")
 	}
+	if opt.ChunkKeyEncoding != nil {
+		raw, err := jsonx.MarshalStrict(opt.ChunkKeyEncoding)
+		if err != nil {
+			return nil, errs.Wrap(errs.InvalidMetadata, p+": ChunkKeyEncoding", err, "")
+		}
+		if _, err := meta.ParseKeyEncoding(p+": ChunkKeyEncoding", raw, len(opt.Shape)); err != nil {
+			return nil, err
+		}
+		doc["chunk_key_encoding"] = opt.ChunkKeyEncoding
+	}
 	data, err := jsonx.Marshal(doc, "  ")
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, p, err, "cannot write metadata")

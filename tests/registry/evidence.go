@@ -101,6 +101,28 @@ func reason(s string) string {
 	return code + ": " + rest
 }
 
+// addKeyExamples adds the chunk keys the registry states
+// (examples/keys.tsv), which zarr's TestRegistryKeyExamples writes and
+// reads under each encoding, as uses of those encodings.
+func addKeyExamples(out corpus, file string) error {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	if out["chunk-key-encodings"] == nil {
+		out["chunk-key-encodings"] = map[string][]use{}
+	}
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, _, _ := strings.Cut(line, "\t")
+		out["chunk-key-encodings"][name] = append(out["chunk-key-encodings"][name],
+			use{key: fmt.Sprintf("keys.tsv:%d", i+1), source: "examples", read: "checked", write: "same"})
+	}
+	return nil
+}
+
 // listing reads a "store/path REST" file (refused.txt, written.txt).
 func listing(file string) (map[string]string, error) {
 	f, err := os.Open(file)

@@ -27,6 +27,7 @@ var sourceNames = map[string]string{
 	"zarrs":     "zarrs' test data",
 	"snapshots": "zarrs' snapshots",
 	"registry":  "the registry's sample data",
+	"examples":  "the keys the registry states",
 }
 
 // table renders docs/extensions.md.
@@ -37,6 +38,9 @@ func table() ([]byte, error) {
 	}
 	uses, err := loadCorpus(filepath.Join(repoRoot(), "tests", "compat"))
 	if err != nil {
+		return nil, err
+	}
+	if err := addKeyExamples(uses, filepath.Join(repoRoot(), "tests", "registry", "examples", "keys.tsv")); err != nil {
 		return nil, err
 	}
 	var b strings.Builder
@@ -165,7 +169,9 @@ func makeRow(kind, name, registry string, us []use) row {
 		case "peer":
 			peer[u.source]++
 		case "differs":
-			differs[u.writeWhy]++
+			if names(u.writeWhy, name) {
+				differs[u.writeWhy]++
+			}
 		case "refused":
 			if names(u.writeWhy, name) {
 				writeRefusals[u.writeWhy]++
@@ -183,7 +189,9 @@ func makeRow(kind, name, registry string, us []use) row {
 		var parts []string
 		for _, src := range sortedKeys(merge(same, peer)) {
 			var how []string
-			if same[src] > 0 {
+			if same[src] > 0 && src == "examples" {
+				how = append(how, fmt.Sprintf("%d", same[src]))
+			} else if same[src] > 0 {
 				how = append(how, fmt.Sprintf("%d the writer's bytes", same[src]))
 			}
 			if peer[src] > 0 {
