@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/grid"
 )
 
 // keyExample is one chunk key the extension registry states
@@ -135,4 +137,102 @@ func TestBadKeyEncodings(t *testing.T) {
 			t.Errorf("%s: %v, want a typed error saying %q", enc, err, want)
 		}
 	}
+}
+
+// TestRegistryGridExample: the rectilinear grid's README example
+// (tests/registry/examples/grids.tsv) opens with the edge lengths the README
+// says each entry expands to; written back (ArrayOptions.ChunkSizes), the
+// document holds the same edges, repeated ones as [value, count], and the
+// chunk at each grid index holds the stated shape.
+func TestRegistryGridExample(t *testing.T) {
+	ctx := context.Background()
+	raw, err := os.ReadFile(filepath.Join(peers.RepoRoot(), "tests", "registry", "examples", "grids.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shape []int
+	var entries []string
+	var want [][]int
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		n, _ := strconv.Atoi(cols[1])
+		shape = append(shape, n)
+		entries = append(entries, cols[2])
+		var edges []int
+		for _, c := range strings.Split(cols[3], ",") {
+			v, _ := strconv.Atoi(c)
+			edges = append(edges, v)
+		}
+		want = append(want, edges)
+	}
+	doc := fmt.Sprintf(`{"zarr_format":3,"node_type":"array","shape":%s,"data_type":"uint8",`+
+		`"chunk_grid":{"name":"rectilinear","configuration":{"kind":"inline","chunk_shapes":[%s]}},`+
+		`"chunk_key_encoding":{"name":"default"},"fill_value":0,"codecs":[{"name":"bytes"}]}`, intsJSONText(shape), strings.Join(entries, ","))
+	s := zarr.NewMemoryStore()
+	_ = s.Set(ctx, "a/zarr.json", []byte(doc))
+	arr, err := zarr.OpenArray(ctx, s, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := arr.ChunkSizes()
+	for d := range want {
+		got := sizes[d]
+		if got == nil { // a regular dimension: its chunk size repeated over the length
+			c := int(arr.Metadata().Grid[d].(grid.Regular))
+			for len(got)*c < shape[d] {
+				got = append(got, c)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want[d]) {
+			t.Errorf("chunk_shapes[%d] %s: edges %v, the README says %v", d, entries[d], got, want[d])
+		}
+	}
+	// written back: the edges (up to the array's length) as run lengths
+	w := zarr.NewMemoryStore()
+	if _, err := zarr.CreateArray(ctx, w, "b", zarr.ArrayOptions{Shape: shape, Chunks: []int{1, 1, 1, 1, 1}, DType: "uint8",
+		NoCompressor: true, ChunkSizes: want}); err != nil {
+		t.Fatal(err)
+	}
+	written, _, _ := w.Get(ctx, "b/zarr.json")
+	var meta struct {
+		ChunkGrid struct {
+			Configuration struct {
+				ChunkShapes []any `json:"chunk_shapes"`
+			} `json:"configuration"`
+		} `json:"chunk_grid"`
+	}
+	if err := json.Unmarshal(written, &meta); err != nil {
+		t.Fatal(err)
+	}
+	wantRLE := []string{"[[4 2]]", "[1 2 3]", "[[4 2]]", "[[1 3] 3]", "[[4 3]]"}
+	for d, e := range meta.ChunkGrid.Configuration.ChunkShapes {
+		if fmt.Sprint(e) != wantRLE[d] {
+			t.Errorf("written chunk_shapes[%d] = %v, want %s", d, e, wantRLE[d])
+		}
+	}
+	b, err := zarr.OpenArray(ctx, w, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := zarr.NewNDArray(b.DType(), shape)
+	if err := b.Write(ctx, nil, all); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteEmptyChunks = true
+	if err := b.Write(ctx, nil, all); err != nil {
+		t.Fatal(err)
+	}
+	// chunk (0, 2, 1, 3, 0): edges 4, 3, 4, 3, 4 (stored at their full size)
+	chunk, ok, _ := w.Get(ctx, "b/c/0/2/1/3/0")
+	if !ok || len(chunk) != 4*3*4*3*4 {
+		t.Errorf("chunk (0,2,1,3,0) holds %d bytes, want %d", len(chunk), 4*3*4*3*4)
+	}
+}
+
+func intsJSONText(v []int) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

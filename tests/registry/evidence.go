@@ -101,24 +101,26 @@ func reason(s string) string {
 	return code + ": " + rest
 }
 
-// addKeyExamples adds the chunk keys the registry states
-// (examples/keys.tsv), which zarr's TestRegistryKeyExamples writes and
-// reads under each encoding, as uses of those encodings.
-func addKeyExamples(out corpus, file string) error {
+// addExamples adds what the registry's documents state (examples/*.tsv:
+// the chunk keys of keys.tsv, which zarr's TestRegistryKeyExamples writes
+// and reads under each encoding; the grid of grids.tsv, which
+// TestRegistryGridExample reads and writes) as uses of those extensions,
+// one per line (its first column names the extension).
+func addExamples(out corpus, kind, file string) error {
 	raw, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
-	if out["chunk-key-encodings"] == nil {
-		out["chunk-key-encodings"] = map[string][]use{}
+	if out[kind] == nil {
+		out[kind] = map[string][]use{}
 	}
 	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 		if strings.HasPrefix(line, "#") {
 			continue
 		}
 		name, _, _ := strings.Cut(line, "\t")
-		out["chunk-key-encodings"][name] = append(out["chunk-key-encodings"][name],
-			use{key: fmt.Sprintf("keys.tsv:%d", i+1), source: "examples", read: "checked", write: "same"})
+		out[kind][name] = append(out[kind][name],
+			use{key: fmt.Sprintf("%s:%d", filepath.Base(file), i+1), source: "examples", read: "checked", write: "same"})
 	}
 	return nil
 }

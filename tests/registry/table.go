@@ -27,7 +27,7 @@ var sourceNames = map[string]string{
 	"zarrs":     "zarrs' test data",
 	"snapshots": "zarrs' snapshots",
 	"registry":  "the registry's sample data",
-	"examples":  "the keys the registry states",
+	"examples":  "what the registry's documents state",
 }
 
 // table renders docs/extensions.md.
@@ -40,8 +40,10 @@ func table() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := addKeyExamples(uses, filepath.Join(repoRoot(), "tests", "registry", "examples", "keys.tsv")); err != nil {
-		return nil, err
+	for kind, file := range map[string]string{"chunk-key-encodings": "keys.tsv", "chunk-grids": "grids.tsv"} {
+		if err := addExamples(uses, kind, filepath.Join(repoRoot(), "tests", "registry", "examples", file)); err != nil {
+			return nil, err
+		}
 	}
 	var b strings.Builder
 	b.WriteString(intro(reg))
