@@ -538,6 +538,19 @@ export declare class Location<S = Store> {
 export declare function root<S extends Store>(store: S): Location<S>;
 export declare function root(): Location<Map<string, Uint8Array>>;
 
+/** One entry of a node's "zarr_conventions" attribute; id is its uuid, else schema_url, else spec_url. */
+export interface Convention {
+  id: string;
+  uuid?: string;
+  schema_url?: string;
+  spec_url?: string;
+  name?: string;
+  description?: string;
+}
+
+/** The conventions an attributes object declares (node.conventions). */
+export declare function conventionsOf(attrs: Attributes): Convention[];
+
 declare abstract class ZarrNode {
   readonly kind: "array" | "group";
   /** Path inside the store, without a leading "/" ("" for the root). */
@@ -545,6 +558,11 @@ declare abstract class ZarrNode {
   readonly name: string;
   readonly zarrFormat: 1 | 2 | 3;
   readonly attrs: Attributes;
+  /**
+   * The Zarr conventions the attributes declare ("zarr_conventions"),
+   * entries that break the conventions specification left out.
+   */
+  readonly conventions: Convention[];
   readonly store: Store;
   /** The location of path relative to this node, for open() and create(). */
   resolve(path: string): Location;

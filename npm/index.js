@@ -5,6 +5,7 @@ export { useWorkers } from "./lib/workers.js";
 export { ZarrError, codes, isZarritaError } from "./lib/errors.js";
 export { open, create, createGroup, slice, ZarrArray, ZarrGroup, Location, root } from "./lib/core.js";
 export { ZarrArray as Array, ZarrGroup as Group } from "./lib/core.js";
+export { conventionsOf } from "./lib/conventions.js";
 export { get, set, select, consolidate } from "./lib/functions.js";
 export { withConsolidatedMetadata, withMaybeConsolidatedMetadata } from "./lib/consolidated.js";
 export { MemoryStore, FetchStore, HTTPError, RangeMismatchError, httpDefaults } from "./lib/stores.js";
