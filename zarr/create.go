@@ -45,7 +45,7 @@ type ArrayOptions struct {
 	// "prefix", "suffix", "template"); nil means default with
 	// DimensionSeparator.
 	ChunkKeyEncoding any
-	Attributes         map[string]any
+	Attributes       map[string]any
 	// ZarrFormat is 3 (the default) or 2.
 	ZarrFormat int
 	// Codecs is the v3 codec list ([{"name": "bytes", ...}, ...]); nil

@@ -112,19 +112,19 @@ func TestRegistryKeyExamples(t *testing.T) {
 func TestBadKeyEncodings(t *testing.T) {
 	ctx := context.Background()
 	cases := map[string]string{
-		`{"name":"fanout","configuration":{"max_children":99}}`:                        "max_children",
-		`{"name":"fanout","configuration":{"max_childen":1000}}`:                       "max_children",
-		`{"name":"prefix","configuration":{"prefix":"/x","base_encoding":"v2"}}`:       "begin with /",
-		`{"name":"prefix","configuration":{"prefix":"a/../b","base_encoding":"v2"}}`:   "..",
-		`{"name":"prefix","configuration":{"prefix":"x/"}}`:                            "base_encoding",
-		`{"name":"suffix","configuration":{"suffix":".t","base_encoding":"fanot"}}`:    "fanout",
-		`{"name":"template","configuration":{"template":"{*}"}}`:                       "separator",
-		`{"name":"template","configuration":{"template":"{0}/{0}"}}`:                   "second time",
-		`{"name":"template","configuration":{"template":"{5}"}}`:                       "no dimension",
-		`{"name":"template","configuration":{"template":"x/{0}"}}`:                     "names 1 dimensions",
-		`{"name":"template","configuration":{"template":"{0}/{1}/zarr.json"}}`:         "zarr.json",
-		`{"name":"template","configuration":{"template":"{0:4}/{1}"}}`:                 "width",
-		`{"name":"defualt"}`:                                                           "default",
+		`{"name":"fanout","configuration":{"max_children":99}}`:                      "max_children",
+		`{"name":"fanout","configuration":{"max_childen":1000}}`:                     "max_children",
+		`{"name":"prefix","configuration":{"prefix":"/x","base_encoding":"v2"}}`:     "begin with /",
+		`{"name":"prefix","configuration":{"prefix":"a/../b","base_encoding":"v2"}}`: "..",
+		`{"name":"prefix","configuration":{"prefix":"x/"}}`:                          "base_encoding",
+		`{"name":"suffix","configuration":{"suffix":".t","base_encoding":"fanot"}}`:  "fanout",
+		`{"name":"template","configuration":{"template":"{*}"}}`:                     "separator",
+		`{"name":"template","configuration":{"template":"{0}/{0}"}}`:                 "second time",
+		`{"name":"template","configuration":{"template":"{5}"}}`:                     "no dimension",
+		`{"name":"template","configuration":{"template":"x/{0}"}}`:                   "names 1 dimensions",
+		`{"name":"template","configuration":{"template":"{0}/{1}/zarr.json"}}`:       "zarr.json",
+		`{"name":"template","configuration":{"template":"{0:4}/{1}"}}`:               "width",
+		`{"name":"defualt"}`: "default",
 	}
 	for enc, want := range cases {
 		doc := `{"zarr_format":3,"node_type":"array","shape":[4,4],"data_type":"uint8","chunk_grid":{"name":"regular","configuration":{"chunk_shape":[2,2]}},` +

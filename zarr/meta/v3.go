@@ -428,4 +428,3 @@ type rectilinearGrid struct {
 func (c *rectilinearGrid) JSONFields() []jsonx.Field {
 	return []jsonx.Field{jsonx.F("kind", &c.Kind), jsonx.F("chunk_shapes", &c.ChunkShapes), jsonx.F("chunk_shape", &c.ChunkShape)}
 }
-
