@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -46,7 +47,11 @@ func table() ([]byte, error) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(intro(reg))
+	head, err := intro(reg)
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(head)
 	for _, k := range kinds {
 		inRegistry := map[string]bool{}
 		var rows []row
@@ -82,20 +87,13 @@ func table() ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-func intro(reg *Registry) string {
-	return "# Extensions of the Zarr registry\n\n" +
-		"One row per extension of the [Zarr extension registry](https://github.com/zarr-developers/zarr-extensions) " +
-		"(its main branch at " + reg.Commit[:8] + ", and the entries its pull requests propose): " +
-		"whether zarr-wasm reads and writes it, and what that was checked against.\n\n" +
-		"- **Read ✓**: arrays another implementation wrote read with the values their writer states " +
-		"(the compatibility corpus, [tests/compat](../tests/compat/README.md), read in Go, Node and Chromium).\n" +
-		"- **Write ✓**: the corpus's arrays written back by zarr-wasm from the same metadata and values give " +
-		"the writer's bytes, or bytes the writer's own library decodes to the same elements.\n" +
-		"- **✗** with a reason: the engine refuses with a typed error (its code and message are quoted); " +
-		"**–**: no array of another implementation to check against here.\n\n" +
-		"This page is generated (`go run ./tests/registry`; `go run ./tests/registry walk GITDIR` lists the " +
-		"registry's entries again from a git mirror of it) and a test fails when it is out of date, " +
-		"so a new entry or a changed capability shows up here.\n"
+// intro is page.md (the page's prose) with the registry's commit.
+func intro(reg *Registry) (string, error) {
+	page, err := os.ReadFile(filepath.Join(repoRoot(), "tests", "registry", "page.md"))
+	if err != nil {
+		return "", err
+	}
+	return strings.ReplaceAll(string(page), "{{commit}}", reg.Commit[:8]), nil
 }
 
 func registryCell(e Entry) string {
