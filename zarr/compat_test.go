@@ -39,16 +39,22 @@ type compatCase struct {
 
 func compatDir() string { return filepath.Join(peers.RepoRoot(), "tests", "compat") }
 
+// loadCompatCases reads cases.json (gen.py) and cases-extra.json
+// (gen_extra.py).
 func loadCompatCases(t *testing.T) []compatCase {
-	raw, err := os.ReadFile(filepath.Join(compatDir(), "cases.json"))
-	if err != nil {
-		t.Fatal(err)
+	var all []compatCase
+	for _, name := range []string{"cases.json", "cases-extra.json"} {
+		raw, err := os.ReadFile(filepath.Join(compatDir(), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cases []compatCase
+		if err := jsonx.UnmarshalStrict(raw, &cases); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, cases...)
 	}
-	var cases []compatCase
-	if err := jsonx.UnmarshalStrict(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return all
 }
 
 // loadRefused reads refused.txt: "source store/path CODE reason".

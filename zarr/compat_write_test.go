@@ -32,7 +32,9 @@ import (
 //	SAME             every chunk is the writer's bytes
 //	PEER <codec>     chunks differ only in their compressed bytes: numcodecs
 //	                 (tests/compat/peer_decode.py) decodes ours and the
-//	                 writer's to the same bytes
+//	                 writer's to the same bytes; or (PEER zarr-python.n5)
+//	                 zarr-python reads the N5 array we wrote with the
+//	                 writer's values (tests/compat/check_n5.py)
 //	DIFFERS <why>    neither (a compressor numcodecs does not have, ...)
 //	REFUSED <error>  the write is refused with a typed error
 //
@@ -45,6 +47,7 @@ func TestCompatWriteBack(t *testing.T) {
 	root := t.TempDir()
 	results := map[string]string{}
 	var jobs []peerJob
+	var n5Jobs []n5Job
 	pending := map[string]*pendingCase{}
 	for i, c := range cases {
 		if _, ok := refused[c.key()]; ok {
@@ -63,6 +66,12 @@ func TestCompatWriteBack(t *testing.T) {
 		result, differing := writeBack(ctx, src, dst, values)
 		if result != "" {
 			results[c.key()] = strings.TrimSpace(result)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(src, "attributes.json")); err == nil {
+			// an N5 array: zarr-python reads what we wrote
+			n5Jobs = append(n5Jobs, n5Job{ID: c.key(), Root: root, Path: fmt.Sprint(i), DType: c.DType,
+				Expected: filepath.Join(compatDir(), "data", "expected", filepath.FromSlash(c.Expect["raw"].(string)))})
 			continue
 		}
 		outer, ok := outerNumcodecs(src)
@@ -112,6 +121,24 @@ func TestCompatWriteBack(t *testing.T) {
 			}
 		}
 	}
+	if len(n5Jobs) > 0 {
+		py := peers.RequirePython(t, "zarr.n5")
+		in, _ := json.Marshal(n5Jobs)
+		cmd := exec.Command(py, filepath.Join(compatDir(), "check_n5.py"))
+		cmd.Stdin = bytes.NewReader(in)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("check_n5.py: %v", err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			key, verdict, _ := strings.Cut(line, " ")
+			if strings.HasPrefix(verdict, "OK") {
+				results[key] = "PEER zarr-python.n5"
+			} else {
+				results[key] = "DIFFERS zarr-python.n5: " + strings.TrimPrefix(verdict, "FAIL ")
+			}
+		}
+	}
 	var all []string
 	tally := map[string]int{}
 	for k, r := range results {
@@ -149,6 +176,15 @@ type peerJob struct {
 	Theirs string         `json:"theirs"`
 }
 
+// n5Job is an N5 array written back, for tests/compat/check_n5.py.
+type n5Job struct {
+	ID       string `json:"id"`
+	Root     string `json:"root"`
+	Path     string `json:"path"`
+	DType    string `json:"dtype"`
+	Expected string `json:"expected"`
+}
+
 type pendingCase struct {
 	codec   string
 	chunks  int
@@ -184,6 +220,11 @@ func writerValues(t *testing.T, c compatCase, got *zarr.NDArray) (*zarr.NDArray,
 	if _, ok := e["unchecked"]; ok {
 		return nil, false
 	}
+	if in, ok := e["input"]; ok {
+		// the writer's inputs, stated beside the values it stored
+		a, err := zarr.NDArrayFromBytes(got.DType(), got.Shape(), expectedFile(t, in))
+		return a, err == nil
+	}
 	if _, ok := e["decimal"]; ok {
 		// the writer's inputs as float64: back to the array's float type
 		w, _ := floats(dtype.MustParseV2("<f8"), expectedFile(t, e["raw"]))
@@ -211,7 +252,7 @@ func writerValues(t *testing.T, c compatCase, got *zarr.NDArray) (*zarr.NDArray,
 	return got, true
 }
 
-var metadataFiles = []string{"zarr.json", ".zarray", ".zattrs"}
+var metadataFiles = []string{"zarr.json", ".zarray", ".zattrs", "attributes.json"}
 
 // writeBack writes values through the array whose metadata is in src into
 // dst and compares the chunks: "SAME", "DIFFERS ...", "REFUSED ...", or ""

@@ -12,7 +12,9 @@ export const compatDir = path.dirname(fileURLToPath(import.meta.url));
 export const compatData = path.join(compatDir, "data");
 
 export async function loadCompat() {
-  const cases = JSON.parse(await fs.readFile(path.join(compatDir, "cases.json"), "utf8"));
+  // gen.py's cases and gen_extra.py's
+  const cases = [];
+  for (const name of ["cases.json", "cases-extra.json"]) cases.push(...JSON.parse(await fs.readFile(path.join(compatDir, name), "utf8")));
   const refused = new Map();
   for (const line of (await fs.readFile(path.join(compatDir, "refused.txt"), "utf8")).split("\n")) {
     const l = line.trim();

@@ -43,13 +43,17 @@ type use struct {
 type corpus map[string]map[string][]use
 
 func loadCorpus(compatDir string) (corpus, error) {
-	raw, err := os.ReadFile(filepath.Join(compatDir, "cases.json"))
-	if err != nil {
-		return nil, err
-	}
 	var cases []corpusCase
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		return nil, err
+	for _, name := range []string{"cases.json", "cases-extra.json"} {
+		raw, err := os.ReadFile(filepath.Join(compatDir, name))
+		if err != nil {
+			return nil, err
+		}
+		var part []corpusCase
+		if err := json.Unmarshal(raw, &part); err != nil {
+			return nil, err
+		}
+		cases = append(cases, part...)
 	}
 	refused, err := listing(filepath.Join(compatDir, "refused.txt"))
 	if err != nil {

@@ -24,11 +24,12 @@ var kinds = []struct{ folder, title string }{
 }
 
 var sourceNames = map[string]string{
-	"numcodecs": "numcodecs' test vectors",
-	"zarrs":     "zarrs' test data",
-	"snapshots": "zarrs' snapshots",
-	"registry":  "the registry's sample data",
-	"examples":  "what the registry's documents state",
+	"numcodecs":   "numcodecs' test vectors",
+	"zarrs":       "zarrs' test data",
+	"snapshots":   "zarrs' snapshots",
+	"registry":    "the registry's sample data",
+	"zarr-python": "zarr-python 2.13's N5 arrays",
+	"examples":    "what the registry's documents state",
 }
 
 // table renders docs/extensions.md.
@@ -150,6 +151,7 @@ func makeRow(kind, name, registry string, us []use) row {
 	r := row{name: name, registry: registry}
 	readBy := map[string]int{}
 	same, peer := map[string]int{}, map[string]int{}
+	peerTool := map[string]string{}
 	readRefusals, writeRefusals, differs := map[string]int{}, map[string]int{}, map[string]int{}
 	unchecked := 0
 	for _, u := range us {
@@ -168,6 +170,8 @@ func makeRow(kind, name, registry string, us []use) row {
 			same[u.source]++
 		case "peer":
 			peer[u.source]++
+			tool, _, _ := strings.Cut(u.writeWhy, ".")
+			peerTool[u.source] = tool
 		case "differs":
 			if names(u.writeWhy, name) {
 				differs[u.writeWhy]++
@@ -195,7 +199,7 @@ func makeRow(kind, name, registry string, us []use) row {
 				how = append(how, fmt.Sprintf("%d the writer's bytes", same[src]))
 			}
 			if peer[src] > 0 {
-				how = append(how, fmt.Sprintf("%d decoded by numcodecs to the writer's bytes", peer[src]))
+				how = append(how, fmt.Sprintf("%d read by %s as the writer's", peer[src], peerTool[src]))
 			}
 			parts = append(parts, sourceNames[src]+" ("+strings.Join(how, ", ")+")")
 		}
