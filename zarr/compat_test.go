@@ -350,8 +350,8 @@ func firstWords(err error) string {
 		}
 	}
 	msg = strings.ReplaceAll(msg, "\n", " ")
-	if len(msg) > 110 {
-		msg = msg[:110]
+	if len(msg) > 200 {
+		msg = msg[:200]
 	}
 	return msg
 }

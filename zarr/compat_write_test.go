@@ -84,12 +84,16 @@ func TestCompatWriteBack(t *testing.T) {
 		for _, name := range differing {
 			ours, _ := os.ReadFile(filepath.Join(dst, name))
 			theirs, _ := os.ReadFile(filepath.Join(src, name))
-			jobs = append(jobs, peerJob{ID: c.key() + " " + name, Codec: outer,
-				Ours: base64.StdEncoding.EncodeToString(ours), Theirs: base64.StdEncoding.EncodeToString(theirs)})
+			job := peerJob{ID: c.key() + " " + name, Codec: outer,
+				Ours: base64.StdEncoding.EncodeToString(ours), Theirs: base64.StdEncoding.EncodeToString(theirs)}
+			if outer["id"] == "jpeg" {
+				job.Input = base64.StdEncoding.EncodeToString(values.Bytes()) // a one-chunk array
+			}
+			jobs = append(jobs, job)
 		}
 	}
 	if len(jobs) > 0 {
-		py := peers.RequirePython(t, "numcodecs")
+		py := peers.RequirePython(t, "numcodecs", "PIL")
 		in, _ := json.Marshal(jobs)
 		cmd := exec.Command(py, filepath.Join(compatDir(), "peer_decode.py"))
 		cmd.Stdin = bytes.NewReader(in)
@@ -112,6 +116,8 @@ func TestCompatWriteBack(t *testing.T) {
 		}
 		for key, p := range pending {
 			switch {
+			case p.ok == p.chunks && p.codec == "jpeg":
+				results[key] = "PEER Pillow.jpeg"
 			case p.ok == p.chunks:
 				results[key] = "PEER numcodecs." + p.codec
 			case p.failure != "":
@@ -174,6 +180,7 @@ type peerJob struct {
 	Codec  map[string]any `json:"codec"`
 	Ours   string         `json:"ours"`
 	Theirs string         `json:"theirs"`
+	Input  string         `json:"input,omitempty"` // jpeg: the samples both encoded
 }
 
 // n5Job is an N5 array written back, for tests/compat/check_n5.py.
@@ -377,6 +384,8 @@ func outerNumcodecs(dir string) (map[string]any, bool) {
 		cfg[k] = v
 	}
 	switch last.Name {
+	case "jpeg":
+		cfg = map[string]any{"id": "jpeg"} // Pillow decodes it (peer_decode.py)
 	case "zstd", "gzip", "numcodecs.zstd", "numcodecs.gzip":
 		// (numcodecs 0.11's Zstd has no checksum setting: a frame's
 		// checksum is checked when present)

@@ -8,6 +8,14 @@ reads both):
                values its READMEs state (bitround: the "Rounded (0b)" bits;
                the writer's inputs, the "Original (0b)" bits, for writing
                back).
+  pillow       chunks Pillow 9.4 (with Debian's libtiff and libjpeg) writes:
+               LZW strips of single-strip TIFFs read through the registry's
+               "lzw" codec (pull request 16, imagecodecs' TIFF LZW), and
+               JPEG images through its "jpeg" codec (pull request 66):
+               grayscale and YCbCr at 4:4:4, 4:2:2 and 4:2:0. Values: the
+               image Pillow was given (LZW), what Pillow's decoder gives
+               (JPEG; other decoders may differ by a few levels, so within
+               a tolerance), with the image given as the writer's input.
   zarr-python  N5 arrays written by Debian's zarr-python 2.13 (zarr.n5:
                N5FSStore) with each compressor it writes, beside a zarr.json
                that reads the same blocks with the registry's n5_default
@@ -135,6 +143,76 @@ def gen_n5():
     shutil.rmtree(tmp)
 
 
+def smooth(shape, seed):
+    y, x = np.mgrid[0:shape[0], 0:shape[1]]
+    img = 120 + 80 * np.sin(x / 7.0 + seed) * np.cos(y / 5.0) + np.random.default_rng(seed).normal(0, 6, shape)
+    return np.clip(img, 0, 255).astype("u1")
+
+
+def v3_doc(shape, dt, codecs):
+    return {"zarr_format": 3, "node_type": "array", "shape": list(shape), "data_type": dt,
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(shape)}},
+            "chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": codecs}
+
+
+def write_case(store, path, doc, chunk, expect, dt, shape, source="pillow"):
+    dst = os.path.join(DATA, store, path)
+    os.makedirs(os.path.join(dst, "c", "0"), exist_ok=True)
+    with open(os.path.join(dst, "zarr.json"), "w") as f:
+        json.dump(doc, f, indent=2)
+    key = os.path.join(dst, "c", *["0"] * len(shape))
+    os.makedirs(os.path.dirname(key), exist_ok=True)
+    with open(key, "wb") as f:
+        f.write(chunk)
+    CASES.append({"source": source, "store": "extra/" + store, "path": path, "dtype": dt, "shape": list(shape), "expect": expect})
+
+
+def gen_pillow():
+    import io
+    from PIL import Image
+    # LZW: one strip per image, as libtiff writes it
+    images = {"smooth_u1": smooth((48, 64), 1), "noise_u1": np.random.default_rng(2).integers(0, 256, (37, 53), dtype="u1")}
+    for name, img in images.items():
+        buf = io.BytesIO()
+        Image.fromarray(img).save(buf, format="TIFF", compression="tiff_lzw", tiffinfo={278: img.shape[0]})
+        tif = Image.open(io.BytesIO(buf.getvalue()))
+        (offset,), (count,) = tif.tag_v2[273], tif.tag_v2[279]
+        strip = buf.getvalue()[offset:offset + count]
+        doc = v3_doc(img.shape, "uint8", [{"name": "bytes"}, {"name": "lzw"}])
+        write_case("pillow", "lzw/" + name, doc, strip, {"raw": put(img.tobytes(), ".bin")}, "uint8", img.shape)
+    # JPEG: grayscale, and color at three subsamplings
+    gray = smooth((32, 48), 3)
+    rgb = np.stack([smooth((32, 48), 4), smooth((32, 48), 5), smooth((32, 48), 6)], axis=2)
+    for name, img, sub, cfg in [
+        ("gray", gray, None, [[1, 1]]),
+        ("ycbcr444", rgb, 0, [[1, 1], [1, 1], [1, 1]]),
+        ("ycbcr422", rgb, 1, [[2, 1], [1, 1], [1, 1]]),
+        ("ycbcr420", rgb, 2, [[2, 2], [1, 1], [1, 1]]),
+    ]:
+        buf = io.BytesIO()
+        kw = {"quality": 90}
+        if sub is not None:
+            kw["subsampling"] = sub
+        Image.fromarray(img).save(buf, format="JPEG", **kw)
+        decoded = np.asarray(Image.open(io.BytesIO(buf.getvalue())))
+        jcfg = {"quality": 90, "subsampling": cfg}
+        if img.ndim == 3:
+            jcfg["encoded_color_space"] = "ycbcr"
+        doc = v3_doc(img.shape, "uint8", [{"name": "jpeg", "configuration": jcfg}])
+        atol = JPEG_ATOL if sub in (None, 0) else JPEG_ATOL_SUBSAMPLED
+        expect = {"raw": put(decoded.tobytes(), ".bin"), "atol": atol, "input": put(img.tobytes(), ".bin")}
+        write_case("pillow", "jpeg/" + name, doc, buf.getvalue(), expect, "uint8", img.shape)
+
+
+# how far another JPEG decoder's samples may be from libjpeg's: the inverse
+# DCT is not bit-exact across decoders (Go's image/jpeg: 1 level apart for
+# gray, 3 for 4:4:4 color here), and for subsampled chroma libjpeg's
+# "fancy" (triangular) upsampling differs from sample replication (Go's: 10
+# and 11 levels apart for 4:2:2 and 4:2:0 here)
+JPEG_ATOL = 4
+JPEG_ATOL_SUBSAMPLED = 16
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -143,6 +221,7 @@ def main():
         shutil.rmtree(DATA)
     os.makedirs(gen.EXPECTED)
     gen_registry(sys.argv[1])
+    gen_pillow()
     gen_n5()
     with open(os.path.join(HERE, "cases-extra.json"), "w") as f:
         json.dump(CASES, f, indent=0, sort_keys=True)

@@ -79,9 +79,6 @@ func loadCorpus(compatDir string) (corpus, error) {
 		if w, ok := written[c.key()]; ok {
 			result, why, _ := strings.Cut(w, " ")
 			u.write, u.writeWhy = strings.ToLower(result), why
-			if u.write == "refused" {
-				u.writeWhy = reason(why)
-			}
 		}
 		for kind, list := range names {
 			if out[kind] == nil {

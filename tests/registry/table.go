@@ -29,6 +29,7 @@ var sourceNames = map[string]string{
 	"snapshots":   "zarrs' snapshots",
 	"registry":    "the registry's sample data",
 	"zarr-python": "zarr-python 2.13's N5 arrays",
+	"pillow":      "Pillow's (libtiff's, libjpeg's) chunks",
 	"examples":    "what the registry's documents state",
 }
 
@@ -233,9 +234,15 @@ func makeRow(kind, name, registry string, us []use) row {
 	return r
 }
 
+// modelNames are the engine's names of registry entries its messages use.
+var modelNames = map[string]string{"lzw": "imagecodecs_lzw"}
+
 // names reports whether a refusal's message is about the extension: it
 // quotes its name, or names it.
 func names(why, name string) bool {
+	if model, ok := modelNames[name]; ok && names(why, model) {
+		return true
+	}
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:] // numcodecs.pickle: "pickle ..."
 	}

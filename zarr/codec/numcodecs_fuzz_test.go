@@ -65,6 +65,7 @@ var fuzzCodecs = []struct{ name, cfg, dt string }{
 	{"zarrs.gdeflate", `{"level":5}`, ""},
 	{"reshape", `{"shape":[-1]}`, "<u2"},
 	{"zarrs.squeeze", ``, "<u2"},
+	{"n5_default", `{"codecs":[{"name":"transpose","configuration":{"order":[0]}},{"name":"bytes","configuration":{"endian":"big"}},{"name":"gzip","configuration":{"level":1}}]}`, ">u2"},
 }
 
 // fuzzLimit keeps decompressors well below the default limit while fuzzing.

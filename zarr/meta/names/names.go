@@ -45,6 +45,7 @@ var v3Core = []string{
 	"zarrs.gdeflate",
 	"zarrs.vlen", "zarrs.vlen_v2",
 	"n5_default", // the registry's N5 default-mode blocks
+	"jpeg",       // proposed in the registry's pull request 66
 }
 
 // v3Alias maps other v3 names writers use onto model names.
@@ -68,7 +69,8 @@ var v3Alias = map[string]string{
 	// zarrs writes vlen_v2's layout under numcodecs' v2 name, with no
 	// configuration (numcodecs' own takes a dtype: "numcodecs.vlen-array")
 	"vlen-array": "zarrs.vlen_v2",
-	"n5":         "n5_default", // its name while proposed
+	"n5":         "n5_default",      // its name while proposed
+	"lzw":        "imagecodecs_lzw", // the registry's pull request 16: imagecodecs' (TIFF's) LZW
 }
 
 // v3OnlyCodecs are v3 codecs a .zarray cannot name: the array→bytes step
