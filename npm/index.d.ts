@@ -271,9 +271,9 @@ export interface ReferenceStoreOptions extends HTTPPolicy {
    * Off by default: a target may be gigabytes, and such an answer is an error.
    */
   acceptFullResponse?: boolean;
-  /** Largest gap (bytes) between two ranges of one file still read as one request (default 64 000; negative: never merge). */
+  /** Largest gap (bytes) between two ranges of one file still read as one request (default 65 536, the engine's one coalescing policy; negative: never merge). */
   maxGap?: number;
-  /** Largest merged request in bytes (default 256 MB). */
+  /** Largest merged request in bytes (default 16 MiB). */
   maxBlock?: number;
   /** How long (ms) a read waits for other reads of the same file to merge with (default 2; negative: none). */
   window?: number;
@@ -935,47 +935,45 @@ export declare function init(source?: WasmSource, options?: { full?: WasmSource;
 /** The compiled module once started (to instantiate it again in a worker). */
 export declare function wasmModule(): WebAssembly.Module | null;
 
-/** A running pool of decode workers (see useWorkers). */
+/** The pool of decode workers (see useWorkers). */
 export interface DecodePool {
   /** Number of workers. */
   readonly size: number;
-  /** Whether pooled reads write into a SharedArrayBuffer (else decoded chunks are transferred back and copied). */
+  /** Whether reads shared with the workers write into a SharedArrayBuffer (else decoded chunks are transferred back and copied). */
   readonly shared: boolean;
   /**
-   * Chunks each worker decoded, and how many were given back to be decoded
-   * (and reported) in this thread; here: chunks of pooled reads this thread
-   * decoded itself, and hereDeclined those its decoders declined (the
-   * engine decoded them here, or reported them); takenBack: chunks handed
-   * to a worker that this thread took back before the worker started them
-   * (counted in here too); reads: pooled reads by how
-   * their chunks came back, and reads the pool left to the engine on this
-   * thread.
+   * decoded: chunks each worker decoded; declined: chunks a worker's
+   * decoder declined (the engine decoded them on this thread, or reported
+   * them); here: chunks of reads shared with the workers that this thread
+   * decoded itself; reads: reads shared with the workers.
    */
-  stats(): { decoded: number[]; here: number; hereDeclined: number; takenBack: number; failed: number; reads: { shared: number; transfer: number; engine: number } };
+  stats(): { decoded: number[]; declined: number; here: number; reads: number };
 }
 
 /**
- * Starts `count` decode workers (Web Workers in browsers, worker threads in
- * Node; default: the number of cores, at most 8), each running its own copy
- * of the engine. A read of compressed chunks (zstd, zlib, gzip, bz2, lzma,
- * Blosc) that decodes at least 16 MiB, in chunks of `minBytes` (default
- * 65536) or more on average, is then a pooled read: the engine plans it,
- * this thread fetches each chunk's stored bytes, and the workers and this
- * thread decode them and write them into the result (a read uses one
- * worker fewer than the machine has cores; this thread decodes too when
- * the package's decoders module decodes the chunks: zstd, zlib, gzip, Blosc). The result is a SharedArrayBuffer where
- * there is one (Node; a cross-origin isolated page; `shared: false` turns
- * it off), else each decoded chunk is transferred back and copied here.
- * The engine reads on this thread what it must (a chunk cache, a spec, a
- * part of a shard, a store of the engine, a data type converted on its way
- * out, strings); it also hands the workers bz2 and lzma chunks of such
- * reads. `minBytes: 0` sends every read the engine can plan to the pool.
- * Values and errors are the same with or without the pool (a chunk a
- * worker cannot decode is decoded here and reported as without it).
- * Resolves when the workers are ready; `useWorkers(0)` stops the pool.
- * Idle workers do not keep Node running.
+ * Sets the pool of decode workers (Web Workers in browsers, worker threads
+ * in Node). The pool is on by default where the machine has more than one
+ * core: `count` workers (default: the cores less one, at most 7), each
+ * running only the package's decoders module (libzstd, libdeflate, Blosc:
+ * nothing more to download), start on the first read that is worth them —
+ * one the engine's plan finds decodes at least 16 MiB with those decoders
+ * (zstd, zlib, gzip, Blosc without bitshuffle), in two chunks or more of
+ * 64 KiB or more on average; `minBytes` replaces that threshold (0: every
+ * read of two chunks or more). In such a read this thread fetches the
+ * chunks and decodes some itself while the workers decode the others and
+ * write them into the result: a SharedArrayBuffer where there is one
+ * (Node; a cross-origin isolated page; `shared: false` turns it off), else
+ * each decoded chunk is transferred back and copied here. Chunks of other
+ * codecs are decoded on this thread. Values and errors are the same with
+ * or without workers (a chunk a worker cannot decode is decoded here and
+ * reported as without them). Resolves when the workers are ready;
+ * `useWorkers(0)` turns decoding in workers off. Idle workers do not keep
+ * Node running.
  */
 export declare function useWorkers(count?: number, options?: { minBytes?: number; shared?: boolean | "auto" }): Promise<DecodePool>;
+
+/** The pool of decode workers as it stands (size 0 until a read worth it started one, or after useWorkers(0)). */
+export declare function workerPool(): DecodePool;
 
 // Opening what a user names: a URL of any kind, picked or dropped files.
 export { storeFromUrl, type StoreFromUrlOptions } from "./lib/sources.js";

@@ -1,7 +1,7 @@
 // zarr-wasm: Zarr for JavaScript, backed by a Go engine compiled to
 // WebAssembly. See README.md and index.d.ts.
 export { init, wasmModule } from "./lib/runtime.js";
-export { useWorkers } from "./lib/workers.js";
+export { useWorkers, workerPool } from "./lib/workers.js";
 export { ZarrError, codes, isZarritaError } from "./lib/errors.js";
 export { open, create, createGroup, slice, ZarrArray, ZarrGroup, Location, root } from "./lib/core.js";
 export { ZarrArray as Array, ZarrGroup as Group } from "./lib/core.js";

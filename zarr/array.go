@@ -293,6 +293,15 @@ func (a *Array) LayoutOrder() string {
 // ChunkSizes returns, for a variable chunk grid, each dimension's chunk sizes.
 func (a *Array) ChunkSizes() [][]int { return a.meta.ChunkSizes }
 
+// ChunkStore is the store the array's chunks are read from (beneath a
+// group's consolidated metadata, which serves only metadata documents).
+func (a *Array) ChunkStore() Store {
+	if cs, ok := a.src.store.(*consolidatedStore); ok {
+		return cs.base
+	}
+	return a.src.store
+}
+
 // ChunkKey returns the store key of chunk idx.
 func (a *Array) ChunkKey(idx []int) string {
 	return meta.Prefix(a.path) + a.meta.Keys.Key(idx)
@@ -328,39 +337,33 @@ func decodeError(key string, err error) error {
 	return &errs.Error{Code: code, Where: key, Msg: "cannot decode chunk", Err: err}
 }
 
-// readRegion reads the part t.in of chunk t.idx into the result's region
-// t.out, through the array's chunk source. Codecs that decode by parts
+// readRegion reads the part c.In of chunk c.Index into the result's region
+// c.Out, through the array's chunk source. Codecs that decode by parts
 // (sharding) fetch only what the region needs.
-func (a *Array) readRegion(ctx context.Context, dest Dest, t chunkTask) error {
-	shape := a.meta.Grid.ChunkShape(t.idx)
-	chain, err := a.meta.Chain(shape)
+func (a *Array) readRegion(ctx context.Context, dest Dest, c PlannedChunk) error {
+	chain, err := a.meta.Chain(c.Shape)
 	if err != nil {
 		return err
 	}
-	if p := chain.Partial(); p != nil && !wholeChunk(t.in, shape) {
-		region, ok, err := a.partialRegion(ctx, t.idx, t.in, p)
+	if p := chain.Partial(); p != nil && !wholeChunk(c.In, c.Shape) {
+		region, ok, err := a.partialRegion(ctx, c.Index, c.In, p)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return a.missingChunk(t.idx)
+			return a.missingChunk(c.Index)
 		}
-		dest.Place(t.out, region, nd.Whole(region.Shape()))
+		dest.Place(c.Out, region, nd.Whole(region.Shape()))
 		return nil
 	}
-	if sd, ok := dest.(StoredDest); ok {
-		if done, err := a.placeStored(ctx, sd, chain, t); done || err != nil {
-			return err
-		}
-	}
-	chunk, _, ok, err := a.wholeChunk(ctx, t.idx, readShared)
+	chunk, _, ok, err := a.wholeChunk(ctx, c.Index, readShared)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return a.missingChunk(t.idx)
+		return a.missingChunk(c.Index)
 	}
-	dest.Place(t.out, chunk, t.in)
+	dest.Place(c.Out, chunk, c.In)
 	return nil
 }
 
@@ -420,27 +423,6 @@ type Dest interface {
 	Place(out []nd.Range, chunk *nd.Array, in []nd.Range)
 }
 
-// A StoredDest is a Dest that can also take a chunk as it is stored,
-// decode it and place it itself, where the chunk's stored bytes are its
-// elements as they are in memory, or those bytes compressed by one
-// codec whose host decoder the destination has (codec.HostDecodable): the
-// bridge's, whose JS store bytes then go through the npm package's libzstd
-// or zlib into the JS result without entering Go memory. The chunk source
-// decides which chunks go this way (placeStored).
-type StoredDest interface {
-	Dest
-	// CanPlaceStored reports whether the destination reads from s itself.
-	CanPlaceStored(s Store) bool
-	// PlaceStored reads key from s as a whole value without conditions
-	// (the store's versioned answer; when placed, only Found) and, when
-	// it is found, alone() says yes (asked once, when the answer is there)
-	// and decoder ("" for none) turns it into exactly size bytes, places
-	// region in of that chunk (of shape) into region out of the result.
-	// Otherwise placed is false and a found value's bytes are in v.Data,
-	// for the engine to decode (and report).
-	PlaceStored(ctx context.Context, s Store, key, decoder string, size int, shape []int, out, in []nd.Range, alone func() bool) (v store.Versioned, placed bool, err error)
-}
-
 // arrayDest is the Dest of Read: an NDArray.
 type arrayDest struct{ a *nd.Array }
 
@@ -472,29 +454,22 @@ func (a *Array) ReadInto(ctx context.Context, sel Selection, dest func(full []in
 }
 
 func (a *Array) readInto(ctx context.Context, sel Selection, dest func(full []int, fill *dtype.Fill) (Dest, error)) ([]int, error) {
-	r, err := sel.resolve(a.meta.Shape)
+	p, err := a.PlanRead(sel)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkResultSize(a.meta.DType, r.fullShape()); err != nil {
 		return nil, err
 	}
 	var fill *dtype.Fill
 	if needsFill(a.meta.DType, a.meta.Fill) {
 		fill = &a.meta.Fill
 	}
-	d, err := dest(r.fullShape(), fill)
+	d, err := dest(p.FullShape, fill)
 	if err != nil {
 		return nil, err
 	}
-	tasks := plan(a.meta.Grid, r)
-	err = runTasks(ctx, tasks, a.Concurrency, func(ctx context.Context, t chunkTask) error {
-		return a.readRegion(ctx, d, t)
-	})
-	if err != nil {
+	if err := a.runPlan(ctx, p, d); err != nil {
 		return nil, err
 	}
-	return r.outShape(), nil
+	return p.Shape, nil
 }
 
 // MaxResultBytes bounds one Read (and the broadcast of one Write) whatever

@@ -11,8 +11,6 @@ import (
 func TestFielders(t *testing.T) {
 	jsonxtest.Check(t, &shardingShape{})
 	jsonxtest.Check(t, &transposeOrder{})
-	jsonxtest.Check(t, &bloscName{})
-	jsonxtest.Check(t, &BytesEndian{})
 	jsonxtest.Check(t, &consolidatedDoc{})
 	jsonxtest.Check(t, &v3ConsolidatedDoc{})
 }

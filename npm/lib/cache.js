@@ -2,7 +2,7 @@
 // default pool's size, counters, and the requests the engine made of a store.
 import { bridge } from "./runtime.js";
 import { ZarrError, toZarrError } from "./errors.js";
-import { directStats } from "./direct.js";
+import { executorStats } from "./read.js";
 
 function checked(v) {
   if (v && typeof v === "object" && v.__zarrWasmError) throw toZarrError(v);
@@ -48,9 +48,9 @@ export async function clearCache(arr) {
  */
 export async function storeStats(store) {
   const s = (await bridge()).storeStats(store);
-  // (with the gets of the reads run on this thread: lib/direct.js)
-  const d = directStats(store);
-  return s && d ? { ...s, get: s.get + d.get, getRange: s.getRange + (d.getRange ?? 0), bytes: s.bytes + d.bytes } : s;
+  // (with the requests of the reads the executor ran: lib/read.js)
+  const d = executorStats(store);
+  return s && d ? { ...s, get: s.get + d.get, getRange: s.getRange + d.getRange, bytes: s.bytes + d.bytes } : s;
 }
 
 /** The cache options of open() for the bridge. */

@@ -264,26 +264,33 @@ function grow(src, limit, run) {
   });
 }
 
-/** A decoder by its known-size and unknown-size forms: decode(bytes, max) or decode(bytes, 0, limit). */
-function either(known, unknown) {
-  return (src, max, limit) => (max > 0 ? known(src, max) : unknown(src, limit));
+/**
+ * Decodes src in format ("zstd", "zlib", "gzip") whose decoded size is not
+ * known, growing the output up to limit bytes: a Uint8Array, or null to
+ * leave it to the engine.
+ */
+export function decodeAny(format, src, limit) {
+  switch (format) {
+    case "zstd":
+      return grow(src, limit, (w, sp, n, pp) => w.zstd_decompress_grow(sp, n, limit, pp));
+    case "zlib":
+    case "gzip":
+      return grow(src, limit, (w, sp, n, pp) => w.inflate_grow(format === "gzip" ? 1 : 0, sp, n, limit, pp));
+  }
+  return null;
 }
 
-/** The decoders by the engine's names: decode(bytes, max) → Uint8Array | null (or decode(bytes, 0, limit)). */
+/** A decoder by its known-size and unknown-size forms: decode(bytes, max) or decode(bytes, 0, limit). */
+function either(format, known) {
+  return (src, max, limit) => (max > 0 ? known(src, max) : decodeAny(format, src, limit));
+}
+
+/** The decoders by format: decode(bytes, max) → Uint8Array | null (or decode(bytes, 0, limit) when the size is not known). */
 export const hostDecoders = {
-  zstd: either(zstdDecode, (src, limit) => grow(src, limit, (w, sp, n, pp) => w.zstd_decompress_grow(sp, n, limit, pp))),
-  zlib: either(
-    (src, max) => inflate(false, src, max),
-    (src, limit) => grow(src, limit, (w, sp, n, pp) => w.inflate_grow(0, sp, n, limit, pp)),
-  ),
-  gzip: either(
-    (src, max) => inflate(true, src, max),
-    (src, limit) => grow(src, limit, (w, sp, n, pp) => w.inflate_grow(1, sp, n, limit, pp)),
-  ),
-  // Whole Blosc chunks of a known size. The engine does not call it (its
-  // Blosc stays Go's, with these decoders for the zstd and zlib streams);
-  // its presence tells the engine that reads on the calling thread
-  // (lib/direct.js) may plan Blosc chunks (decodeTo "blosc").
+  zstd: either("zstd", zstdDecode),
+  zlib: either("zlib", (src, max) => inflate(false, src, max)),
+  gzip: either("gzip", (src, max) => inflate(true, src, max)),
+  // Whole Blosc chunks of a known size (the module's Blosc walker).
   blosc: (src, max) => (max > 0 ? counted(() => withInput(src, max, (w, sp, n) => decodeInto(w, max, (dp) => w.blosc_decode(dp, max, sp, n)))) : null),
 };
 

@@ -5,8 +5,7 @@ import { ZarrError, toZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
 import { cacheOptions } from "./cache.js";
 import { describeValue } from "./values.js";
-import { pooledGet } from "./pooled.js";
-import { directGet } from "./direct.js";
+import { readPlanned } from "./read.js";
 
 // Go-side handles are released when their JS object is garbage collected.
 const registry =
@@ -221,19 +220,16 @@ export class ZarrArray extends ZarrNode {
    * Reads a selection.
    * @param {import("../index.d.ts").Selection} [selection]
    * @param {{signal?: AbortSignal, concurrency?: number, workers?: boolean}} [options]
-   *   workers: false reads on this thread even with a pool of decode workers
+   *   workers: false decodes on this thread even where the read is worth decode workers
    */
   async get(selection = null, options = {}) {
     const sel = normSelection(selection);
-    // With a pool of decode workers, the workers decode (and write) the
-    // chunks of a read worth it (lib/pooled.js); a read whose chunks are
-    // all placed straight from their stored bytes runs here
-    // (lib/direct.js); else the engine reads.
-    // A store that bounds its own requests (FetchStore's `concurrency`) is
-    // read that many chunks at a time.
-    const pooled = options.workers === false ? null : pooledGet;
+    // The engine plans the read and lib/read.js runs the plan; what the
+    // plan leaves to the engine (or the executor hands back) the engine
+    // reads itself. A store that bounds its own requests (FetchStore's
+    // `concurrency`) is read that many chunks at a time.
     const c = options.concurrency ?? (Number.isInteger(this.store?.concurrency) ? this.store.concurrency : undefined);
-    return withSignal(options.signal, async (signal) => (await pooled?.(this, sel, signal, c)) ?? (await directGet(this, sel, signal, c, !!pooled)) ?? this._call("get", sel, signal, c));
+    return withSignal(options.signal, async (signal) => (await readPlanned(this, sel, signal, { concurrency: c, workers: options.workers })) ?? this._call("get", sel, signal, c));
   }
   /**
    * Writes a selection: value is a scalar (broadcast), a TypedArray or

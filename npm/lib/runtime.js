@@ -21,8 +21,8 @@
 // handles are numbered per engine, so they never reach another object).
 import "../wasm_exec.js"; // Go's JS support for GOOS=js (defines globalThis.Go)
 import { ZarrError, toZarrError } from "./errors.js";
-import { loadCodecs, loadEncoders, hostDecoders, hostEncoders, useCodecsModule } from "./codecs.js";
-import { makePlacer, engineResult } from "./place.js";
+import { loadCodecs, loadEncoders, useCodecsModule } from "./codecs.js";
+import { makeHost, engineResult } from "./host.js";
 
 const Go = globalThis.Go;
 
@@ -214,11 +214,6 @@ export function init(source, options = {}) {
   return first.start().then(() => undefined);
 }
 
-/** The compiled module of the full build (compiled now if need be): what decode workers run. */
-export function fullModule() {
-  return builds.full.module();
-}
-
 /** The compiled module of the build new nodes open in (after init), to instantiate it again elsewhere. */
 export function wasmModule() {
   return preferred().compiled ?? null;
@@ -324,17 +319,15 @@ async function start(build) {
   if (raw.version !== 2) throw new ZarrError("INTERNAL", `zarr.wasm speaks bridge version ${raw.version}, this wrapper 2`);
   const api = bridgeFunctions(raw);
   api.setHelpers(helpers);
-  // Decoders the host does faster than Go compiled to WebAssembly.
-  if (await codecsReady) api.setHostDecoders(hostDecoders);
-  // Reads go into results allocated here, chunk by chunk (lib/place.js);
-  // get answers with the result's id, and hands over the data here.
-  if (typeof api.setPlacer === "function") {
-    api.setPlacer(makePlacer(instance.exports.mem));
-    const get = api.get;
-    api.get = (...args) => get(...args).then(engineResult);
-  }
-  // The full build writes: libzstd's and zlib's encoders, a module of their own.
-  if (api.build === "full" && typeof api.setHostEncoders === "function" && (await loadEncoders())) api.setHostEncoders(hostEncoders);
+  // The host (lib/host.js): the decoders and encoders the package runs
+  // faster than Go compiled to WebAssembly, and results allocated here for
+  // the engine's own reads (get answers with the result's id, and hands
+  // over the data here). The full build writes: it waits for the encoders.
+  await codecsReady;
+  if (api.build === "full") await loadEncoders();
+  api.setHost(makeHost(instance.exports.mem));
+  const get = api.get;
+  api.get = (...args) => get(...args).then(engineResult);
   for (const [name, args] of settings) api[name]?.(...args);
   for (const fn of setups) fn(api);
   if (eng.dead) throw eng.dead;
@@ -537,7 +530,7 @@ export function engines() {
 // every running engine (and are replayed on engines that start later);
 // storeStats adds up what each engine counted; the rest go to the build
 // new nodes open in.
-const onHandle = new Set(["release", "arraySpec", "cacheStats", "clearCache", "planRead"]);
+const onHandle = new Set(["release", "arraySpec", "cacheStats", "clearCache", "planRead", "expandShards", "decodeInPlace", "decodeInnerInPlace"]);
 const syncBridge = new Proxy(
   {},
   {

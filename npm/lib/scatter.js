@@ -1,19 +1,20 @@
 // Copies the region of a decoded chunk a read needs into the read's result:
-// the generic strided copy the decode workers (and, for the transfer
-// fallback, the calling thread) run. Both arrays are C order; runs that are
-// contiguous on both sides go as one TypedArray.set, and trailing
-// dimensions that span both arrays whole merge into one run.
+// the one strided copy of the package (the executor, the decode workers and
+// the engine's own reads all place chunks with it). Both arrays are C
+// order; runs that are contiguous on both sides go as one TypedArray.set,
+// and trailing dimensions that span both arrays whole merge into one run.
 
 /**
- * @param {Uint8Array} dst the result's bytes (shape oshape)
- * @param {ArrayLike<number>} oshape
- * @param {Uint8Array} src the decoded chunk's bytes
- * @param {Float64Array} g the read plan's geometry (see jsbridge/pooled.go)
- * @param {number} at where this chunk's geometry starts in g (6·ndim numbers)
+ * @param {Uint8Array} dst the result's bytes (shape full)
+ * @param {ArrayLike<number>} full the result's shape
+ * @param {Uint8Array} src the decoded chunk's bytes (shape shape)
+ * @param {ArrayLike<number>} shape the chunk's shape
+ * @param {ArrayLike<number>} inR per dimension start, step, count of the region read from the chunk
+ * @param {ArrayLike<number>} outR per dimension start, step of where it lands in the result
  * @param {number} itemSize bytes per element
  */
-export function scatter(dst, oshape, src, g, at, itemSize) {
-  const ndim = oshape.length;
+export function scatter(dst, full, src, shape, inR, outR, itemSize) {
+  const ndim = full.length;
   if (ndim === 0) {
     dst.set(src.subarray(0, itemSize), 0);
     return;
@@ -26,29 +27,27 @@ export function scatter(dst, oshape, src, g, at, itemSize) {
   for (let d = ndim - 1; d >= 0; d--) {
     cs[d] = c;
     os[d] = o;
-    c *= g[at + d];
-    o *= oshape[d];
+    c *= shape[d];
+    o *= full[d];
   }
-  const r = at + ndim; // per dimension: in.start, in.step, out.start, out.step, count
   let srcBase = 0;
   let dstBase = 0;
   const inStep = new Array(ndim);
   const outStep = new Array(ndim);
   const count = new Array(ndim);
   for (let d = 0; d < ndim; d++) {
-    const k = r + 5 * d;
-    srcBase += g[k] * cs[d];
-    dstBase += g[k + 2] * os[d];
-    inStep[d] = g[k + 1] * cs[d];
-    outStep[d] = g[k + 3] * os[d];
-    count[d] = g[k + 4];
+    srcBase += inR[3 * d] * cs[d];
+    dstBase += outR[2 * d] * os[d];
+    inStep[d] = inR[3 * d + 1] * cs[d];
+    outStep[d] = outR[2 * d + 1] * os[d];
+    count[d] = inR[3 * d + 2];
     if (count[d] === 0) return;
   }
   // The innermost run: contiguous on both sides, merged with outer
   // dimensions while they continue it on both sides.
   let last = ndim - 1;
   let run = 0; // bytes, when contiguous
-  if (inStep[last] === itemSize && outStep[last] === itemSize) {
+  if ((inStep[last] === itemSize || count[last] === 1) && (outStep[last] === itemSize || count[last] === 1)) {
     run = count[last] * itemSize;
     while (last > 0 && inStep[last - 1] === run && outStep[last - 1] === run) {
       last--;

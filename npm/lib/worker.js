@@ -1,32 +1,62 @@
-// A decode worker: runs its own copy of the engine (the compiled module the
-// main thread sends, and the decoders' module) and decompresses chunks for
-// the pool in workers.js. Works as a browser module worker and as a Node
-// worker thread.
-import { init, callBridge } from "./runtime.js";
-import { pooledMessage } from "./pooled-worker.js";
+// A decode worker (lib/workers.js): it runs only the decoders module
+// (lib/codecs.wasm, compiled by the main thread and handed over) — no
+// engine — and decodes the chunks it is sent, writing each region into
+// the read's result when that is shared memory, else handing the decoded
+// chunk back. A chunk its decoder declines goes back undecoded: the main
+// thread's engine decodes it and reports what is wrong. Works as a browser
+// module worker and as a Node worker thread.
+import { useCodecsModule, loadCodecs, decodeTo } from "./codecs.js";
+import { scatter } from "./scatter.js";
+
+/** Reads in progress, by id: {out (a view of the shared result, or null), full, itemSize}. */
+const reads = new Map();
 
 function serve(post, onMessage) {
-  onMessage(async (msg) => {
-    if (pooledMessage(msg, post)) return;
-    if (msg.type === "init") {
-      try {
-        await init(msg.module, { engine: "full", codecs: msg.codecs ?? undefined });
-        post({ type: "ready" });
-      } catch (e) {
-        post({ type: "failed", message: String(e?.message ?? e) });
-      }
-      return;
-    }
-    if (msg.type === "decode") {
-      try {
-        const out = await callBridge("decodeBytes", msg.name, msg.config, msg.bytes, msg.max);
-        post({ type: "decoded", id: msg.id, bytes: out }, [out.buffer]);
-      } catch (e) {
-        // The main thread decodes it again and reports the engine's error.
-        post({ type: "decoded", id: msg.id, bytes: null, message: String(e?.message ?? e) });
-      }
+  onMessage(async (m) => {
+    switch (m.type) {
+      case "init":
+        useCodecsModule(m.codecs);
+        if (await loadCodecs()) post({ type: "ready" });
+        else post({ type: "failed", message: "the decoders' module did not load" });
+        return;
+      case "read":
+        reads.set(m.read, { out: m.out ? new Uint8Array(m.out) : null, full: m.full, itemSize: m.itemSize });
+        return;
+      case "end":
+        reads.delete(m.read);
+        return;
+      case "chunks":
+        decodeList(m.list, post);
     }
   });
+}
+
+/** Decodes a list of chunks, reporting those written into shared results a few at a time. */
+function decodeList(list, post) {
+  let done = [];
+  for (const job of list) {
+    const r = reads.get(job.read);
+    let data = null;
+    const ok =
+      !!r &&
+      decodeTo(job.decode, job.bytes, job.size, true, (chunk) => {
+        if (r.out) scatter(r.out, r.full, chunk, job.shape, job.in, job.out, r.itemSize);
+        else data = chunk.slice();
+      }) === job.size;
+    if (!ok) {
+      post({ type: "declined", id: job.id });
+    } else if (data) {
+      post({ type: "chunk", id: job.id, data }, [data.buffer]);
+    } else {
+      done.push(job.id);
+      // (every 4: the main thread refills while this worker still has chunks)
+      if (done.length >= 4) {
+        post({ type: "done", ids: done });
+        done = [];
+      }
+    }
+  }
+  if (done.length > 0) post({ type: "done", ids: done });
 }
 
 if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope) {

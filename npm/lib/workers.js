@@ -1,53 +1,102 @@
-// A pool of decode workers. Go compiled to WebAssembly runs on one thread;
-// each worker runs its own copy of the engine (from the module already
-// compiled here) and decompresses chunks, so a read decodes on as many cores
-// as the pool has while this thread fetches and assembles.
+// Decode workers. The engine runs on one thread, and decompressing chunks
+// is where large reads spend their time: a pool of workers, each running
+// only the decoders module (lib/codecs.wasm: libzstd, libdeflate, the Blosc
+// walker — compiled once here and handed over, so a worker downloads
+// nothing but its small script), decodes chunks beside the calling thread.
+// The pool is on by default where the machine has more than one core, with
+// one worker fewer than the cores (the calling thread decodes too), and
+// starts on the first read the engine's plan finds worth it (plan.workers:
+// enough decoded by these decoders, see zarr/hostread); useWorkers(0)
+// turns it off, useWorkers(n) sets its size.
+//
+// A read shares its chunks with the pool through a ReadShare: each worker
+// is kept a few chunks ahead, the calling thread decodes the others one or
+// two a turn of the event loop (so the workers' answers, and their next
+// chunks, are not held up), and towards the end a worker gets no more than
+// its share of what is left. The result lives in a SharedArrayBuffer where
+// there is one (Node; a cross-origin isolated page) and the workers write
+// into it; otherwise each worker hands its decoded chunk back and this
+// thread copies the region. A chunk a worker's decoder declines (corrupt,
+// or Blosc the walker does not cover) is decoded here by the engine, which
+// reports what is wrong.
 import { ZarrError } from "./errors.js";
-import { bridge, fullModule, isNode, onEngineStart } from "./runtime.js";
-import { codecsModule } from "./codecs.js";
+import { isNode } from "./runtime.js";
+import { codecsModule, codecsExports } from "./codecs.js";
 
-/** The pool in use, or null. */
+/** Workers asked for by useWorkers (undefined: the default, the cores less one). */
+let wanted;
+/** useWorkers's shared option: "auto", true or false. */
+let sharedOption = "auto";
+/** useWorkers's minBytes option (undefined: the engine's measured threshold). */
+let minBytesOption;
+/** The pool, once started (or starting), or null. */
 let pool = null;
+/** Set when workers cannot start here (no Worker, a blocked script): the reason. */
+let unavailable = null;
 
-/** The pool in use (for pooled reads, lib/pooled.js), or null. */
-export function currentPool() {
-  return pool;
+/** The machine's cores (2 until known). */
+let cores = globalThis.navigator?.hardwareConcurrency || 0;
+const coresKnown = (async () => {
+  if (cores || !isNode) return;
+  try {
+    const name = "node:os";
+    const os = await import(/* @vite-ignore */ name);
+    cores = os.availableParallelism?.() ?? os.cpus().length;
+  } catch {
+    /* (2 cores assumed) */
+  }
+})();
+
+function defaultCount() {
+  return Math.max(0, Math.min(7, (cores || 2) - 1));
+}
+
+/** The least a read decodes to be worth the workers, when useWorkers set it (else undefined: the engine decides). */
+export function workerMinBytes() {
+  return minBytesOption;
+}
+
+/** How many decode workers a read may plan for (0: none). */
+export function plannedWorkers() {
+  if (wanted === 0 || unavailable) return 0;
+  if (pool) return pool.size;
+  return wanted ?? defaultCount();
 }
 
 /**
- * Starts a pool of `count` decode workers (default: the number of cores,
- * at most 8) and routes chunk decompression to it: bz2 and lzma chunks
- * (zstd, zlib, gzip too where the package's own decoders cannot load) that
- * decode to at least `minBytes` (default 64 KiB).
- * `useWorkers(0)` stops the pool. Resolves when the workers are ready.
+ * The pool a read the plan finds worth workers uses: the running pool
+ * when it has a worker ready, else null (the read decodes on this thread;
+ * the pool starts now for the reads after it).
+ */
+export function poolForRead() {
+  if (!pool && plannedWorkers() > 0) startPool(wanted ?? defaultCount()).catch(() => {});
+  return pool && pool.workers.some((w) => w.alive) ? pool : null;
+}
+
+/**
+ * Sets the pool of decode workers: `count` workers (default: the cores
+ * less one, at most 7), 0 to turn decoding in workers off. Resolves when
+ * the workers are ready, to {size, shared, stats()}.
+ * Options: shared (true, false or "auto": results in a SharedArrayBuffer
+ * the workers write into, where there is one); minBytes, the least a read
+ * decodes to be worth the workers (default: the engine's threshold, 16 MiB
+ * decoded, measured; 0: every read of two chunks or more).
  * @param {number} [count]
- * @param {{minBytes?: number}} [options]
+ * @param {{shared?: boolean | "auto", minBytes?: number}} [options]
  */
 export function useWorkers(count, options = {}) {
-  // One change at a time: a stop must not race a start.
   const run = () => changePool(count, options);
   changing = changing.then(run, run);
   return changing;
 }
 
 let changing = Promise.resolve();
-/** Stops handing the pool to engines that start. */
-let detach = null;
 
 async function changePool(count, options) {
-  if (pool) {
-    const old = pool;
-    pool = null;
-    detach?.();
-    detach = null;
-    (await bridge()).setDecodeWorkers(null);
-    old.terminate();
-  }
-  count = count === undefined ? await defaultCount() : Number(count);
-  if (!Number.isInteger(count) || count < 0) {
+  await coresKnown;
+  if (count !== undefined && (!Number.isInteger(count) || count < 0)) {
     throw new ZarrError("SELECTION", `useWorkers: count must be a whole number ≥ 0, got ${count}`);
   }
-  const minBytes = options.minBytes ?? 65536;
   const shared = options.shared ?? "auto";
   if (shared !== "auto" && typeof shared !== "boolean") {
     throw new ZarrError("SELECTION", `useWorkers: shared is "auto", true or false, got ${JSON.stringify(shared)}`);
@@ -55,39 +104,22 @@ async function changePool(count, options) {
   if (shared === true && !sharedMemory()) {
     throw new ZarrError("UNSUPPORTED", "useWorkers: shared: true needs SharedArrayBuffer (a browser page must be cross-origin isolated)");
   }
-  if (!Number.isFinite(minBytes) || minBytes < 0) {
+  if (options.minBytes !== undefined && !(Number.isFinite(options.minBytes) && options.minBytes >= 0)) {
     throw new ZarrError("SELECTION", `useWorkers: minBytes must be a number ≥ 0, got ${options.minBytes}`);
   }
-  if (count === 0) return poolInfo(null);
-  // Workers run the full build: they decode what only it has (bz2, lzma).
-  // They get the decoders' compiled module too (none: they load it themselves).
-  const [module, codecs] = await Promise.all([fullModule(), codecsModule().catch(() => null)]);
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startWorker(module, codecs)));
-  // (startWorker terminates a worker that fails to start.)
-  const failed = started.find((s) => s.status === "rejected");
-  if (failed) {
-    for (const s of started) if (s.status === "fulfilled") s.value.terminate();
-    throw new ZarrError("INTERNAL", `useWorkers: a decode worker did not start: ${failed.reason?.message ?? failed.reason}`);
+  wanted = count;
+  sharedOption = shared;
+  minBytesOption = options.minBytes;
+  unavailable = null;
+  if (pool) {
+    pool.terminate();
+    pool = null;
   }
-  const p = new Pool(started.map((s) => s.value));
-  // Pooled reads write into a SharedArrayBuffer where there is one (Node;
-  // a cross-origin isolated page), else the workers hand each decoded
-  // chunk back (transferred) and this thread copies it into the result.
-  p.shared = shared === "auto" ? sharedMemory() : shared;
-  p.minBytes = minBytes;
-  p.cores = await cores();
-  pool = p;
-  await bridge();
-  // (again for an engine started after one stopped)
-  detach = onEngineStart((api) =>
-    api.setDecodeWorkers((name, config, bytes, max) => {
-      try {
-        return p.decode(name, config, bytes, max);
-      } catch {
-        return null; // (a throw would stop the engine; null decodes the chunk here)
-      }
-    }, minBytes),
-  );
+  const n = count ?? defaultCount();
+  if (n === 0) return poolInfo(null);
+  const p = await startPool(n);
+  const failed = p.workers.find((w) => w.error);
+  if (failed) throw new ZarrError("INTERNAL", `useWorkers: a decode worker did not start: ${failed.error}`);
   return poolInfo(p);
 }
 
@@ -96,127 +128,94 @@ export function sharedMemory() {
   return typeof SharedArrayBuffer === "function" && (isNode || globalThis.crossOriginIsolated === true);
 }
 
+/** Starts a pool of n workers (the one starting, if any): resolves when each is ready or failed. */
+function startPool(n) {
+  if (pool) return pool.started;
+  const p = new Pool(n, sharedOption === "auto" ? sharedMemory() : sharedOption);
+  pool = p;
+  p.started = (async () => {
+    let module;
+    try {
+      module = await codecsModule();
+    } catch (e) {
+      unavailable = `the decoders' module did not load: ${e?.message ?? e}`;
+      if (pool === p) pool = null;
+      throw e;
+    }
+    await Promise.all(p.workers.map((w) => w.start(module)));
+    if (p.workers.every((w) => !w.alive)) {
+      unavailable = p.workers[0]?.error ?? "no worker started";
+      if (pool === p) pool = null;
+    }
+    return p;
+  })();
+  return p.started;
+}
+
 function poolInfo(p) {
   return {
-    size: p ? p.workers.length : 0,
+    size: p ? p.size : 0,
     /** Whether pooled reads write into a SharedArrayBuffer (else chunks are transferred back). */
     shared: p ? p.shared : false,
     /**
-     * Chunks each worker decoded, and how many it gave back (corrupt data,
-     * decoded here instead); here: chunks of pooled reads the calling
-     * thread decoded itself, and hereDeclined those its decoders declined
-     * (the engine decoded them on the calling thread, or reported them);
-     * takenBack: chunks handed to a worker that the calling thread took
-     * back before the worker started them (counted in here too); reads: pooled reads by how their chunks came back (shared:
-     * written into a SharedArrayBuffer; transfer: transferred and copied
-     * here), and reads left to the engine on this thread.
+     * decoded: chunks each worker decoded; declined: chunks a worker's
+     * decoder declined (the engine decoded them here); here: chunks of
+     * pooled reads this thread decoded itself; reads: reads that used the
+     * pool.
      */
     stats: () => ({
       decoded: p ? p.workers.map((w) => w.decoded) : [],
+      declined: p ? p.workers.reduce((n, w) => n + w.declined, 0) : 0,
       here: p ? p.here : 0,
-      hereDeclined: p ? p.hereDeclined : 0,
-      takenBack: p ? p.takenBack : 0,
-      failed: p ? p.workers.reduce((n, w) => n + w.failed, 0) : 0,
-      reads: p ? { ...p.reads } : { shared: 0, transfer: 0, engine: 0 },
+      reads: p ? p.reads : 0,
     }),
   };
 }
 
-async function defaultCount() {
-  return Math.max(1, Math.min(8, await cores()));
+/** The pool's state for tests and the curious: the same as useWorkers's answer (size 0 when none runs). */
+export function workerPool() {
+  return poolInfo(pool);
 }
 
-/** The machine's cores (2 when it does not say). */
-async function cores() {
-  let n = globalThis.navigator?.hardwareConcurrency;
-  if (!n && isNode) {
-    const osName = "node:os";
-    const os = await import(/* @vite-ignore */ osName);
-    n = os.availableParallelism?.() ?? os.cpus().length;
+/**
+ * How reads share the work (tests/bench change it to compare): depth, the
+ * chunks each worker is given ahead; batch, the most chunks this thread
+ * decodes in one turn of the event loop before it hears from the workers
+ * again.
+ */
+export const tuning = { depth: 8, batch: 2 };
+
+/** Runs f in a later turn of the event loop (after the messages that arrived meanwhile). */
+const later = (() => {
+  if (typeof globalThis.setImmediate === "function") return (f) => globalThis.setImmediate(f);
+  if (typeof MessageChannel === "function") {
+    const ch = new MessageChannel();
+    const queue = [];
+    ch.port1.onmessage = () => queue.shift()?.();
+    return (f) => {
+      queue.push(f);
+      ch.port2.postMessage(0);
+    };
   }
-  return n || 2;
-}
+  return (f) => setTimeout(f, 0);
+})();
+
+let nextRead = 1;
+let nextJob = 1;
 
 class Pool {
-  constructor(workers) {
-    this.workers = workers;
-    this.nextId = 1;
-    this.turn = 0;
-    this.shared = false;
-    this.cores = 2;
-    this.reads = { shared: 0, transfer: 0, engine: 0 };
-    /** Chunks of pooled reads the calling thread decoded itself, and those its decoders declined (the engine decoded them). */
+  constructor(n, shared) {
+    this.size = n;
+    this.shared = shared;
+    this.workers = Array.from({ length: n }, () => new DecodeWorker(this));
     this.here = 0;
-    this.hereDeclined = 0;
-    /** Chunks handed to a worker that the calling thread took back before the worker started them (counted in here too). */
-    this.takenBack = 0;
+    this.reads = 0;
+    this.started = null;
   }
 
-  /** The least busy live worker (ties in turn), or null. */
-  pick() {
-    let w = null;
-    const n = this.workers.length;
-    for (let i = 0; i < n; i++) {
-      const c = this.workers[(this.turn + i) % n];
-      if (c.alive && (!w || c.pending.size < w.pending.size)) w = c;
-    }
-    if (w) this.turn = (this.workers.indexOf(w) + 1) % n;
-    return w;
-  }
-
-  /** Posts m to every live worker. */
-  broadcast(m) {
-    for (const w of this.workers) if (w.alive) w.post(m);
-  }
-
-  /**
-   * Sends a task to worker w (default: the least busy): resolves to the worker's answer
-   * (a message), or null when no worker takes it or the worker died. The
-   * message waits for the others queued in the same turn of the event loop
-   * (a microtask): each worker gets them in one "chunks" message (m.list),
-   * so a burst of chunks costs one message and one wake per worker instead
-   * of one per chunk.
-   */
-  queue(m, transfer, w = this.pick()) {
-    if (!w) return Promise.resolve(null);
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      w.pending.set(id, resolve);
-      w.ref();
-      (w.batch ??= []).push({ ...m, id });
-      if (transfer.length > 0) (w.batchTransfer ??= []).push(...transfer);
-      if (!this.flushing) {
-        this.flushing = true;
-        queueMicrotask(() => this.flush());
-      }
-    });
-  }
-
-  /** Posts each worker's queued messages. */
-  flush() {
-    this.flushing = false;
-    for (const w of this.workers) {
-      const list = w.batch;
-      if (!list) continue;
-      const transfer = w.batchTransfer ?? [];
-      w.batch = w.batchTransfer = null;
-      // (a worker that died meanwhile settled these with null already)
-      if (w.alive) w.post({ type: "chunks", list }, transfer);
-    }
-  }
-
-  /** Resolves to the decoded bytes, or null for "decode it yourself". */
-  decode(name, config, bytes, max) {
-    // The least busy worker; ties go round in turn, so sequential reads
-    // spread over the pool too.
-    const w = this.pick();
-    if (!w) return null;
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      w.pending.set(id, resolve);
-      w.ref();
-      w.post({ type: "decode", id, name, config, bytes, max }, [bytes.buffer]);
-    });
+  /** A share of one read's chunks (see ReadShare). */
+  beginRead(run) {
+    return new ReadShare(this, run);
   }
 
   terminate() {
@@ -224,65 +223,203 @@ class Pool {
   }
 }
 
-/** Starts one worker and hands it the compiled modules (the engine's, the decoders'); resolves when ready. */
-async function startWorker(module, codecs) {
-  const w = await spawn();
-  w.pending = new Map();
-  w.decoded = 0;
-  w.failed = 0;
-  w.alive = true;
-  const dead = () => {
-    w.alive = false;
-    for (const resolve of w.pending.values()) resolve(null);
-    w.pending.clear();
-  };
-  // Browsers say nothing when a worker is terminated: settle its tasks here
-  // (the engine decodes them itself).
-  const terminate = w.terminate;
-  w.terminate = () => {
-    dead();
-    terminate();
-  };
-  const ready = new Promise((resolve, reject) => {
-    w.onError((e) => {
-      dead();
-      reject(new Error(e?.message ?? "the worker failed"));
-    });
-    w.onMessage((m) => {
-      if (m.type === "ready") return resolve();
-      if (m.type === "failed") return reject(new Error(m.message));
-      if (m.type === "chunks-done") {
-        for (const id of m.ids) settle({ type: "chunk-done", id, ok: true });
-        for (const id of m.taken ?? []) settle({ type: "chunk-done", id, ok: true, taken: true });
-        return;
-      }
-      if (m.type !== "decoded" && m.type !== "chunk-done") return;
-      settle(m);
-    });
-    w.post({ type: "init", module, codecs });
-  });
-  // A task's answer: the decoded bytes (decodeBytes), or the message.
-  function settle(m) {
-    const resolveTask = w.pending.get(m.id);
-    if (!resolveTask) return;
-    w.pending.delete(m.id);
-    const ok = m.type === "decoded" ? !!m.bytes : m.ok;
-    if (!m.taken) {
-      // (a chunk the calling thread took back counts as neither)
-      if (ok) w.decoded++;
-      else w.failed++; // the engine decodes it here and reports why
+/** One decode worker. */
+class DecodeWorker {
+  constructor(pool) {
+    this.pool = pool;
+    this.alive = false;
+    this.error = null;
+    this.decoded = 0;
+    this.declined = 0;
+    /** Jobs sent and not answered: id → job. */
+    this.jobs = new Map();
+    this.batch = null;
+    this.transfer = null;
+    this.port = null;
+  }
+
+  async start(module) {
+    try {
+      this.port = await spawn();
+      await new Promise((resolve, reject) => {
+        this.port.onError((e) => {
+          this.died();
+          reject(e);
+        });
+        this.port.onMessage((m) => {
+          if (m.type === "ready") return resolve();
+          if (m.type === "failed") return reject(new Error(m.message));
+          this.answered(m);
+        });
+        this.port.post({ type: "init", codecs: module });
+      });
+      this.alive = true;
+      this.port.unref();
+    } catch (e) {
+      this.error = String(e?.message ?? e);
+      this.port?.terminate();
     }
-    if (w.pending.size === 0) w.unref();
-    resolveTask(m.type === "decoded" ? m.bytes : m);
   }
-  try {
-    await ready;
-  } catch (e) {
-    w.terminate();
-    throw e;
+
+  /** Queues a job (sent with the others of this turn: one message a turn). */
+  send(job) {
+    this.jobs.set(job.id, job);
+    if (this.jobs.size === 1) this.port.ref();
+    const m = { id: job.id, read: job.share.read, decode: job.c.decode, size: job.size, shape: job.c.shape, in: job.c.in, out: job.c.out, bytes: job.copy };
+    (this.batch ??= []).push(m);
+    (this.transfer ??= []).push(job.copy.buffer);
   }
-  w.unref();
-  return w;
+
+  flush() {
+    if (!this.batch) return;
+    const list = this.batch;
+    const transfer = this.transfer;
+    this.batch = this.transfer = null;
+    if (this.alive) this.port.post({ type: "chunks", list }, transfer);
+  }
+
+  post(m) {
+    if (this.alive) this.port.post(m);
+  }
+
+  /** A worker's answer: {type: "done", ids}, {type: "chunk", id, data} or {type: "declined", id}. */
+  answered(m) {
+    const ids = m.type === "done" ? m.ids : [m.id];
+    for (const id of ids) {
+      const job = this.jobs.get(id);
+      if (!job) continue;
+      this.jobs.delete(id);
+      if (m.type === "declined") this.declined++;
+      else this.decoded++;
+      job.share.answered(job, m.type === "declined" ? null : (m.data ?? true));
+    }
+    if (this.jobs.size === 0) this.port.unref();
+  }
+
+  died() {
+    this.alive = false;
+    const jobs = [...this.jobs.values()];
+    this.jobs.clear();
+    for (const job of jobs) job.share.answered(job, null);
+  }
+
+  terminate() {
+    this.died();
+    this.port?.terminate();
+  }
+}
+
+/** One read's chunks shared between this thread and the pool's workers. */
+class ReadShare {
+  constructor(pool, run) {
+    this.pool = pool;
+    this.run = run;
+    this.read = nextRead++;
+    this.workers = pool.workers.filter((w) => w.alive);
+    this.outstanding = 0; // jobs with a worker
+    this.ready = []; // chunks waiting for this thread or a worker: {c, bytes, size}
+    this.readyAt = 0;
+    this.ticking = false;
+    this.over = false;
+    pool.reads++;
+    const m = { type: "read", read: this.read, out: pool.shared ? run.buf : null, full: run.full, itemSize: run.itemSize };
+    for (const w of this.workers) w.post(m);
+  }
+
+  /** Takes chunk c (its stored bytes) to decode here later or in a worker: false when this thread decodes it now. */
+  take(c, bytes, size) {
+    if (this.over || codecsExports() === null || !this.workers.some((w) => w.alive)) return false;
+    this.ready.push({ c, bytes, size });
+    this.run.waitingBytes += bytes.length;
+    this.dispatch();
+    return true;
+  }
+
+  /** Chunks left for this read, as far as it is known: waiting here, and fetches not yet answered. */
+  left() {
+    const r = this.run;
+    return this.ready.length - this.readyAt + (r.fetches.length - r.next) + r.running;
+  }
+
+  /** The live worker with room for another chunk (the least busy), or null. */
+  room() {
+    const cap = Math.min(tuning.depth, Math.max(1, Math.ceil(this.left() / (this.workers.length + 1))));
+    let w = null;
+    for (const c of this.workers) if (c.alive && c.jobs.size < cap && (!w || c.jobs.size < w.jobs.size)) w = c;
+    return w;
+  }
+
+  /** Hands waiting chunks to workers with room; the rest wait for this thread's next turn. */
+  dispatch() {
+    for (let w; this.readyAt < this.ready.length && (w = this.room()); ) {
+      const job = this.ready[this.readyAt];
+      this.ready[this.readyAt++] = null;
+      job.id = nextJob++;
+      job.share = this;
+      // (a copy goes: the store's own bytes stay where they are)
+      job.copy = job.bytes.slice();
+      this.outstanding++;
+      w.send(job);
+    }
+    if (this.readyAt === this.ready.length) this.ready.length = this.readyAt = 0;
+    if (this.readyAt < this.ready.length && !this.ticking) {
+      this.ticking = true;
+      this.flush(); // (the workers start on their chunks before this thread decodes)
+      later(() => this.tick());
+    }
+  }
+
+  /** Decodes a few waiting chunks on this thread. */
+  tick() {
+    this.ticking = false;
+    if (this.over) return;
+    let k = Infinity;
+    for (const w of this.workers) if (w.alive) k = Math.min(k, w.jobs.size);
+    k = k === Infinity ? 4 : Math.max(1, Math.min(tuning.batch, k >> 1));
+    const ok = this.run.guard(() => {
+      for (; k > 0 && this.readyAt < this.ready.length; k--) {
+        const job = this.ready[this.readyAt];
+        this.ready[this.readyAt++] = null;
+        this.run.waitingBytes -= job.bytes.length;
+        this.pool.here++;
+        this.run.here(job.c, job.bytes, job.size);
+      }
+    });
+    if (!ok) return;
+    this.dispatch();
+    this.run.wake();
+  }
+
+  /** A worker's answer for job: true (written into the shared result), the decoded bytes, or null (declined: the engine decodes it here). */
+  answered(job, answer) {
+    this.outstanding--;
+    this.run.waitingBytes -= job.bytes.length;
+    if (this.over) return;
+    const ok = this.run.guard(() => {
+      if (answer === null) this.run.byEngine(job.c, job.bytes);
+      else if (answer !== true) this.run.place(job.c, answer);
+    });
+    if (!ok) return;
+    this.dispatch();
+    this.run.wake();
+  }
+
+  flush() {
+    for (const w of this.workers) w.flush();
+  }
+
+  idle() {
+    return this.outstanding === 0 && this.readyAt === this.ready.length;
+  }
+
+  /** The read is over (failed: its chunks still with workers are dropped). */
+  end(failed) {
+    if (this.over) return;
+    this.over = true;
+    this.flush();
+    for (const w of this.workers) w.post({ type: "end", read: this.read });
+    if (failed) this.ready.length = this.readyAt = 0;
+  }
 }
 
 /** A worker behind one interface for browsers and Node. */

@@ -101,11 +101,8 @@ async function main() {
     console.log(`load average (1, 5, 15 min) ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
     return;
   }
-  // The decode worker pool: bz2 (which zarrita.js cannot read) beside the
-  // arrays above, read by zarr-wasm on this thread and with useWorkers
-  // (pooled reads, npm/lib/pooled.js).
-  const bz2 = onlyReads ? null : await zarr.create(store, { path: "bz2", shape: [N, N], chunks: [C, C], dtype: "<f4", zarrFormat: 2, compressor: { id: "bz2", level: 1 } });
-  if (bz2) await bz2.set(null, { data, shape: [N, N] });
+  // The decode worker pool (npm/lib/workers.js): the arrays above read by
+  // zarr-wasm on this thread and with useWorkers.
   const workers = Number(process.env.WORKERS ?? 2);
   // (ONLY=parallel: just the parallel table)
   const parallelOnly = process.env.ONLY === "parallel";
@@ -149,13 +146,11 @@ async function main() {
   const cores = os.availableParallelism?.() ?? os.cpus().length;
   const filtered = machineBusyMs() !== null;
   const parallel = [];
-  for (const name of ["bz2", "blosc-zstd", "zstd", "blosc-lz4", "raw"]) {
-    const arr = name === "bz2" ? bz2 : await zarr.open(store, { path: name, kind: "array" });
-    for (const [label, selW, , outBytes] of name === "bz2" ? reads.slice(0, 1) : reads.slice(0, 2)) parallel.push({ name, label, arr, sel: selW, outBytes, alone: [], pooled: [], cpuAlone: [], cpuPooled: [], quiet: [] });
+  for (const name of ["blosc-zstd", "zstd", "blosc-lz4", "raw"]) {
+    const arr = await zarr.open(store, { path: name, kind: "array" });
+    for (const [label, selW, , outBytes] of reads.slice(0, 2)) parallel.push({ name, label, arr, sel: selW, outBytes, alone: [], pooled: [], cpuAlone: [], cpuPooled: [], quiet: [] });
   }
-  // A strided read of the sharded array: part of each shard, read on this
-  // thread, which shares the inner chunks with a worker (lib/pooled.js
-  // shardHelper).
+  // A strided read of the sharded array: part of each shard.
   {
     const [label, selW, , outBytes] = reads[2];
     const arr = await zarr.open(store, { path: "v3 sharded zstd", kind: "array" });
@@ -174,8 +169,8 @@ async function main() {
     await p.arr.get(p.sel, { workers: false });
     await p.arr.get(p.sel);
   }
-  const pooledBefore = { ...pool.stats().reads };
-  const pairs = parallel.filter((p) => p.name !== "bz2");
+  const pooledBefore = pool.stats().reads;
+  const pairs = parallel;
   const quietPairs = (p) => p.quiet.filter(Boolean).length;
   for (let r = 0; r < PRUNS || (pairs.some((p) => quietPairs(p) < PRUNS) && Date.now() < parallelUntil); r++) {
     for (const p of pairs) {
@@ -194,18 +189,6 @@ async function main() {
     }
   }
   const poolReads = pool.stats().reads;
-  // bz2 on this thread with no pool at all (with a pool, the engine hands
-  // bz2 chunks of reads it keeps to the workers): the pool stopped and
-  // started again between the two (3 rounds; a read takes seconds).
-  for (let r = 0; r < 3; r++) {
-    for (const p of parallel.filter((p) => p.name === "bz2")) {
-      await zarr.useWorkers(0);
-      await cpuTimed(() => p.arr.get(p.sel), p.alone, p.cpuAlone);
-      await zarr.useWorkers(workers);
-      await cpuTimed(() => p.arr.get(p.sel), p.pooled, p.cpuPooled);
-      p.quiet.push(true); // (not filtered: a read takes seconds)
-    }
-  }
   const poolLoad = os.loadavg().map((x) => x.toFixed(1)).join(" ");
   await zarr.useWorkers(0);
   const printParallel = () => {
@@ -227,7 +210,7 @@ async function main() {
       const [ba, bp] = [median(alone), median(pooled)];
       console.log(`| ${p.name} | ${p.label} | ${f(mb(ba))} (${f(ba, 1)}) | ${f(mb(bp))} (${f(bp, 1)}) | ${f(ratio(alone, pooled), 2)} (${alone.length}) | ${f(median(kept(p.cpuAlone)))} / ${f(median(kept(p.cpuPooled)))} | ${f(ratio(p.alone, p.pooled), 2)} (${p.alone.length}) |`);
     }
-    console.log(`(bz2: 3 rounds, the pool stopped for the one-thread read; the other rows: reads through the pool ${poolReads.shared - pooledBefore.shared} into a SharedArrayBuffer, ${poolReads.transfer - pooledBefore.transfer} transferred, left to the engine ${poolReads.engine - pooledBefore.engine})`);
+    console.log(`(reads shared with the workers: ${poolReads - pooledBefore}, results ${pool.shared ? "in a SharedArrayBuffer" : "transferred"}; raw chunks and windows under 16 MiB stay on the calling thread)`);
     console.log("");
   };
   if (parallelOnly) return printParallel();

@@ -4,7 +4,10 @@
 // zstd in 1024×1024 shards) and a 4096×4096 uint16 image (zstd), read from
 // one in-memory store by zarr-wasm and by zarrita.js alternately: the whole
 // array, a 1000×1000 window and a [::4, ::4] stride, and for some codecs
-// the window again with caches. No Node APIs here.
+// the window again with caches. zarr-wasm is timed as a program gets it
+// (its decode workers on, by default where there are 2 cores or more) and
+// on the calling thread alone (get(sel, {workers: false})), zarrita.js as
+// it comes (one thread). No Node APIs here.
 
 export const N = 4096;
 export const C = 256;
@@ -105,7 +108,7 @@ export async function setupReads(zarr, zarrita, store, only = null) {
     const theirs = await zarrita.open(zarrita.root(store).resolve(name), { kind: "array" });
     const itemSize = ours.dtype === "uint16" ? 2 : 4;
     for (const [label, selW, selZ, outBytes] of reads) {
-      jobs.push({ codec: name, read: label, outBytes: (outBytes / 4) * itemSize, wasm: () => ours.get(selW), zarrita: () => zarrita.get(theirs, selZ), tw: [], tz: [] });
+      jobs.push({ codec: name, read: label, outBytes: (outBytes / 4) * itemSize, wasm: () => ours.get(selW), wasm1: () => ours.get(selW, { workers: false }), zarrita: () => zarrita.get(theirs, selZ), tw: [], t1: [], tz: [] });
     }
     // The same window read again and again with a cache: zarr-wasm's
     // decoded-chunk cache (recheck false: no store request; recheck true:
@@ -157,6 +160,7 @@ export async function timeReads(jobs, runs, tick = () => {}) {
       await j.zarrita();
       const t = Math.max(t1 - t0, performance.now() - t1);
       warm.set(j, Math.min(t, warm.get(j) ?? t));
+      if (j.wasm1) await j.wasm1();
     }
   }
   for (const j of jobs) j.pairs = pairsFor(warm.get(j));
@@ -167,27 +171,29 @@ export async function timeReads(jobs, runs, tick = () => {}) {
   };
   for (let r = 0; r < runs; r++) {
     for (const j of jobs) {
+      // (each in turn first: zarr-wasm, zarrita.js, zarr-wasm on one thread)
+      const order = [
+        [j.wasm, j.tw],
+        [j.zarrita, j.tz],
+      ];
+      if (j.wasm1) order.push([j.wasm1, j.t1]);
       for (let p = 0; p < (j.pairs ?? 1); p++) {
-        if ((r + p) % 2 === 0) {
-          await timed(j.wasm, j.tw);
-          await timed(j.zarrita, j.tz);
-        } else {
-          await timed(j.zarrita, j.tz);
-          await timed(j.wasm, j.tw);
-        }
+        const k = (r + p) % order.length;
+        for (let i = 0; i < order.length; i++) await timed(...order[(k + i) % order.length]);
       }
     }
     tick();
   }
 }
 
-/** The medians: {codec, read, wasmMs, zarritaMs, wasm, zarrita} (MB/s). */
+/** The medians: {codec, read, wasmMs, oneMs, zarritaMs, wasm, one, zarrita} (MB/s; one: zarr-wasm on one thread, when timed). */
 export function readRows(jobs) {
   return jobs.map((j) => {
     const tw = median(j.tw);
     const tz = median(j.tz);
+    const t1 = j.t1?.length ? median(j.t1) : NaN;
     const mbs = (ms) => j.outBytes / 1e6 / (ms / 1000);
-    return { codec: j.codec, read: j.read, wasmMs: tw, zarritaMs: tz, wasm: mbs(tw), zarrita: mbs(tz) };
+    return { codec: j.codec, read: j.read, wasmMs: tw, oneMs: t1, zarritaMs: tz, wasm: mbs(tw), one: mbs(t1), zarrita: mbs(tz) };
   });
 }
 
@@ -195,9 +201,13 @@ const f = (x, d = 0) => x.toFixed(d);
 
 /** The read table (markdown lines). */
 export function readTable(rows, stored) {
-  const lines = ["| codec (stored MB) | read | zarr-wasm MB/s | zarrita.js MB/s | ratio (zarr-wasm / zarrita.js) |", "|---|---|---:|---:|---:|"];
+  const lines = [
+    "| codec (stored MB) | read | zarr-wasm MB/s | zarr-wasm, one thread MB/s | zarrita.js MB/s | ratio | ratio, one thread |",
+    "|---|---|---:|---:|---:|---:|---:|",
+  ];
+  const one = (r) => (Number.isFinite(r.oneMs) ? `${f(r.one)} (${f(r.oneMs, 1)} ms)` : "—");
   for (const r of rows) {
-    lines.push(`| ${r.codec} (${f(stored[r.codec] / 1e6, 1)}) | ${r.read} | ${f(r.wasm)} (${f(r.wasmMs, 1)} ms) | ${f(r.zarrita)} (${f(r.zarritaMs, 1)} ms) | ${f(r.wasm / r.zarrita, 2)} |`);
+    lines.push(`| ${r.codec} (${f(stored[r.codec] / 1e6, 1)}) | ${r.read} | ${f(r.wasm)} (${f(r.wasmMs, 1)} ms) | ${one(r)} | ${f(r.zarrita)} (${f(r.zarritaMs, 1)} ms) | ${f(r.wasm / r.zarrita, 2)} | ${Number.isFinite(r.oneMs) ? f(r.one / r.zarrita, 2) : "—"} |`);
   }
   return lines;
 }
@@ -212,8 +222,13 @@ export function readSummary(rows) {
   const plain = rows.filter((r) => !r.read.includes("cached"));
   const below = plain.filter((r) => ratio(r) < 1).map((r) => `${r.codec} ${r.read} ${f(ratio(r), 2)}`);
   const strided = plain.filter((r) => r.read === "[::4, ::4]").map(ratio);
+  const oneCells = cells.filter((r) => Number.isFinite(r.oneMs));
+  const oneRatio = (r) => r.one / r.zarrita;
+  const oneMean = oneCells.length ? Math.exp(oneCells.reduce((a, r) => a + Math.log(oneRatio(r)), 0) / oneCells.length) : NaN;
+  const oneWorst = oneCells.length ? oneCells.reduce((a, r) => (oneRatio(r) < oneRatio(a) ? r : a)) : null;
   return (
     `geometric mean of the ratios over the ${cells.length} cells of ${meanCodecs.join(", ")}: ${f(geomean, 2)}; lowest ${f(ratio(worst), 2)} (${worst.codec}, ${worst.read}); ` +
-    `below 1.0: ${below.length ? below.join(", ") : "none"}; strided ${f(Math.min(...strided), 2)}–${f(Math.max(...strided), 2)}`
+    `below 1.0: ${below.length ? below.join(", ") : "none"}; strided ${f(Math.min(...strided), 2)}–${f(Math.max(...strided), 2)}` +
+    (oneWorst ? `; on one thread: geometric mean ${f(oneMean, 2)}, lowest ${f(oneRatio(oneWorst), 2)} (${oneWorst.codec}, ${oneWorst.read})` : "")
   );
 }

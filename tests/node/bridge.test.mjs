@@ -120,7 +120,7 @@ describe("sync bridge calls: their arguments' errors", () => {
     }
     assert.match(err(api.planRead(info.id, null)).message, /the array or group was released/);
     assert.match(err(api.planRead(gid, null)).message, /is a group, not an array/);
-    assert.match(err(api.decodeChunkInPlace(info.id, [0], new Uint8Array(2))).message, /the array or group was released/);
+    assert.match(err(api.decodeInPlace(info.id, [0], new Uint8Array(2))).message, /the array or group was released/);
     // no handle: the default pool's
     assert.equal(typeof api.cacheStats().hits, "number");
     assert.ok(!api.clearCache()?.__zarrWasmError);
@@ -130,14 +130,18 @@ describe("sync bridge calls: their arguments' errors", () => {
     const { api, aid, a, store } = await setup();
     await a.set(null, Uint8Array.of(7, 9, 11, 13));
     assert.equal(err(api.planRead(aid, [[0, 9, 0]])).code, "SELECTION");
-    assert.equal(api.planRead(aid, null).__zarrWasmError, undefined);
-    assert.equal(err(api.decodeChunkInPlace(aid, [0, 0], new Uint8Array(2))).code, "SELECTION");
-    assert.equal(err(api.decodeChunkInPlace(aid, [5], new Uint8Array(2))).code, "SELECTION");
-    const f = err(api.decodeChunkInPlace(aid, [0], undefined));
+    const [text, planStore] = api.planRead(aid, null, { decoders: [] });
+    assert.equal(JSON.parse(text).version, 1);
+    assert.equal(planStore, store);
+    assert.equal(err(api.expandShards(aid, "[", new Uint8Array(0))).code, "SELECTION");
+    assert.equal(err(api.expandShards(aid, "[]", undefined)).code, "SELECTION");
+    assert.equal(err(api.decodeInPlace(aid, [0, 0], new Uint8Array(2))).code, "SELECTION");
+    assert.equal(err(api.decodeInPlace(aid, [5], new Uint8Array(2))).code, "SELECTION");
+    const f = err(api.decodeInPlace(aid, [0], undefined));
     assert.equal(f.code, "CODEC");
     assert.match(f.message, /no bytes to decode/);
-    assert.match(err(api.decodeChunkInPlace(aid, [0], new Uint8Array([7, 9]))).message, /cannot decode chunk/);
-    const [addr, len] = api.decodeChunkInPlace(aid, [1], await store.get("/g/a/c/1"));
+    assert.match(err(api.decodeInPlace(aid, [0], new Uint8Array([7, 9]))).message, /cannot decode chunk/);
+    const [addr, len] = api.decodeInPlace(aid, [1], await store.get("/g/a/c/1"));
     assert.equal(len, 2);
     assert.ok(addr > 0);
     assert.equal(err(api.setCacheBytes(-1)).code, "SELECTION");

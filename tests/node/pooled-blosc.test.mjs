@@ -6,7 +6,7 @@
 // to 16 bytes, shuffles, block sizes that leave a short last block, stored
 // chunks) it must give the engine's bytes, and on damaged chunks it may
 // only decline or give what the engine gives; whatever the engine rejects
-// it must decline. Then pooled reads of such arrays, which take that path.
+// it must decline. Then reads of such arrays shared with decode workers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as zarr from "../../npm/index.js";
@@ -281,17 +281,18 @@ test("pooled reads of Blosc arrays (shared and transfer) equal the engine's; a c
       const pool = await zarr.useWorkers(2, { minBytes: 0, shared });
       for (const [name, arr] of arrs) {
         for (const sel of [null, [zarr.slice(10, 150), zarr.slice(5, 120, 3)]]) {
-          const before = pool.stats().reads[shared ? "shared" : "transfer"];
+          const before = pool.stats().reads;
           const alone = await arr.get(sel, { workers: false });
           const pooled = await arr.get(sel);
-          assert.equal(pool.stats().reads[shared ? "shared" : "transfer"], before + 1, `${name}: read by the pool`);
+          // (Blosc the module's walker does not cover is the engine's, decoded on this thread)
+          assert.equal(pool.stats().reads, before + (name.includes("the engine's") ? 0 : 1), `${name}: read by the pool`);
           assert.deepEqual(pooled.shape, alone.shape);
           assert.ok(Buffer.from(bytesOf(pooled.data)).equals(Buffer.from(bytesOf(alone.data))), `${name} (${shared ? "shared" : "transfer"}): values differ`);
         }
       }
     }
-    // A chunk whose zstd stream is damaged: the module declines it, the
-    // worker's engine fails, this thread's engine reports.
+    // A chunk whose zstd stream is damaged: the module declines it, this
+    // thread's engine reports.
     const [, arr] = arrs[0];
     const key = "/zstd f4/1.1";
     const good = await store.get(key);

@@ -1,17 +1,18 @@
-// Pooled reads (npm/lib/pooled.js): with useWorkers, the decode workers
-// decode the chunks of a read and write them into the result themselves,
-// either into a SharedArrayBuffer (shared: true, Node's default) or by
-// transferring each decoded chunk back to be copied here (shared: false,
-// what a page without cross-origin isolation gets). Both paths must run,
-// and give what the engine gives on this thread: the fixtures zarr-python
-// wrote, every selection kind over many codecs and data types, and the
-// same ZarrError for corrupt chunks, failing stores and aborts.
+// Reads shared with decode workers (npm/lib/workers.js): the workers
+// decode chunks of a read the plan finds worth them and write them into the
+// result themselves, either into a SharedArrayBuffer (shared: true, Node's
+// default) or by transferring each decoded chunk back to be copied here
+// (shared: false, what a page without cross-origin isolation gets). Both
+// must run, and give what the engine gives on this thread: the fixtures
+// zarr-python wrote, every selection kind over many codecs and data types,
+// and the same ZarrError for corrupt chunks, failing stores and aborts.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { repoRoot, loadCases, compareCase, exists } from "./helpers.mjs";
+import { readStats } from "../../npm/lib/read.js";
 
 const bytesOf = (d) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 
@@ -43,7 +44,7 @@ for (const shared of [true, false]) {
       test(`${v} fixtures: every case equals what zarr-python wrote`, async (t) => {
         assert.ok(await exists(path.join(dir, "cases.json")), `${dir}/cases.json`);
         const cases = await loadCases(path.join(dir, "cases.json"));
-        const before = pool.stats().reads[mode];
+        const before = pool.stats().reads;
         let compared = 0;
         for (const c of cases) {
           let res;
@@ -59,10 +60,11 @@ for (const shared of [true, false]) {
           compared++;
         }
         const st = pool.stats();
-        const pooled = st.reads[mode] - before;
-        t.diagnostic(`${compared} cases, ${pooled} read by the pool (${mode}); engine: ${st.reads.engine}; chunks per worker: ${st.decoded.join(", ")}`);
-        assert.ok(pooled > compared / 3, `only ${pooled} of ${compared} reads went through the pool`);
-        assert.equal(st.failed, 0);
+        const pooled = st.reads - before;
+        t.diagnostic(`${compared} cases, ${pooled} read with the pool (${mode}); chunks per worker: ${st.decoded.join(", ")}, here: ${st.here}`);
+        // (the v3 fixtures are mostly codecs the workers leave to the engine)
+        assert.ok(pooled > (v === "v2" ? compared / 4 : 10), `only ${pooled} of ${compared} reads went through the pool`);
+        assert.ok(st.decoded.every((n) => n > 0), "each worker decoded");
       });
     }
 
@@ -81,18 +83,24 @@ for (const shared of [true, false]) {
       const n = 150;
       const values = Float64Array.from({ length: n * n }, (_, i) => Math.sin(i / 7) * 1000 + (i % 13));
       const sels = [null, [zarr.slice(17, 133), zarr.slice(5, 149)], [zarr.slice(null, null, 3), zarr.slice(1, null, 7)], [77, null], "10:140:2, -3", [zarr.slice(40, 40), null]];
-      let pooledBefore = pool.stats().reads[mode];
+      let pooledBefore = pool.stats().reads;
       for (const [name, opts] of Object.entries(compressors)) {
         // Chunks of 32 (edges partial), a fill value, and two chunks never written.
         const arr = await zarr.create(store, { path: name, shape: [n, n], chunks: [32, 32], dtype: "<f8", fillValue: -1.5, zarrFormat: 2, ...opts });
         await arr.set([zarr.slice(0, 64), null], { data: values.subarray(0, 64 * n), shape: [64, n] });
         await arr.set([zarr.slice(96, n), zarr.slice(0, 64)], { data: Float64Array.from({ length: (n - 96) * 64 }, (_, i) => i), shape: [n - 96, 64] });
+        // (the workers take zstd, zlib, gzip and Blosc without bitshuffle
+        // over little-endian C-order elements; selections of two chunks or more)
+        const workers = ["zstd", "zlib", "gzip", "blosc-zstd"].includes(name);
         for (const sel of sels) {
           const res = await same(arr, sel, `${name} ${JSON.stringify(sel)}`);
-          assert.equal(res.data.buffer instanceof SharedArrayBuffer, shared, `${name}: buffer kind`);
+          if (workers && res.data.length > 150) assert.equal(res.data.buffer instanceof SharedArrayBuffer, shared, `${name} ${JSON.stringify(sel)}: buffer kind`);
         }
       }
-      assert.ok(pool.stats().reads[mode] >= pooledBefore + 6 * Object.keys(compressors).length - 8, "the reads went through the pool");
+      // (zstd, zlib, gzip and Blosc(zstd) chunks: 5 selections of 6 touch
+      // two chunks or more; raw chunks, bitshuffle, F order and filters
+      // are not the workers')
+      assert.ok(pool.stats().reads >= pooledBefore + 4 * 5, "the reads went through the pool");
       // Data types: big-endian, one byte, 64-bit integers, complex, bool; v3 with whole shards.
       const kinds = [
         [">f4", Float32Array],
@@ -110,21 +118,13 @@ for (const shared of [true, false]) {
         await arr.set(null, dt === "|b1" ? Array.from(d, (x) => x === 1) : { data: d, shape: [70, 50] });
         for (const sel of [...sels.slice(0, 3), "5:60:2, -3"]) await same(arr, sel, `${dt} ${JSON.stringify(sel)}`);
       }
-      pooledBefore = pool.stats().reads[mode];
+      pooledBefore = pool.stats().reads;
       const sharded = await zarr.create(store, { path: "sharded", shape: [64, 64], chunks: [8, 8], shardShape: [32, 32], dtype: "float32", zarrFormat: 3, codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 1 } }] });
       await sharded.set(null, { data: Float32Array.from({ length: 64 * 64 }, (_, i) => i / 4), shape: [64, 64] });
       await same(sharded, null, "whole shards");
-      assert.equal(pool.stats().reads[mode], pooledBefore + 1, "whole shards are read by the pool");
-      const engine = pool.stats().reads.engine;
-      const pooledParts = pool.stats().reads[mode];
+      assert.equal(pool.stats().reads, pooledBefore + 1, "whole shards are read with the pool");
       await same(sharded, [zarr.slice(3, 40), zarr.slice(9, 12)], "part of shards");
-      if (shared) {
-        // (read on this thread, lib/shards.js, its inner chunks shared with a worker)
-        assert.equal(pool.stats().reads.shared, pooledParts + 1, "parts of shards: inner chunks shared with a worker");
-        assert.equal(pool.stats().reads.engine, engine);
-      } else {
-        assert.equal(pool.stats().reads.engine, engine + 1, "parts of shards are not the pool's without shared results");
-      }
+      assert.equal(pool.stats().reads, pooledBefore + 2, "parts of shards are read with the pool");
     });
 
     test("a corrupt chunk fails with the engine's ZarrError; so does a failing store; an abort is ABORTED", async () => {
@@ -137,13 +137,13 @@ for (const shared of [true, false]) {
         bad.fill(0x55, 16);
         await store.set(`/${name}/2.1`, bad);
         const alone = await arr.get(null, { workers: false }).catch((e) => e);
-        const failed = pool.stats().failed + pool.stats().hereDeclined;
+        const failed = pool.stats().declined + readStats.declined;
         const pooled = await arr.get(null).catch((e) => e);
         assert.equal(alone.code, "CODEC", `${name}: ${alone.message}`);
         assert.ok(pooled instanceof zarr.ZarrError, `${name}: ${pooled}`);
         assert.deepEqual([pooled.code, pooled.message, pooled.where], [alone.code, alone.message, alone.where], name);
         // (given back by the worker that had it, or declined by the calling thread's decoder)
-        assert.ok(pool.stats().failed + pool.stats().hereDeclined > failed, `${name}: the chunk was given back to the engine`);
+        assert.ok(pool.stats().declined + readStats.declined > failed, `${name}: the chunk was given back to the engine`);
         await store.set(`/${name}/2.1`, good);
       }
       // A store that fails on one chunk.
@@ -180,7 +180,7 @@ for (const shared of [true, false]) {
           await new Promise((r) => setImmediate(r)); // (a loop of promises alone would starve the workers' messages)
         }
       })();
-      const before = pool.stats().reads[mode];
+      const before = pool.stats().reads;
       for (let r = 0; r < 20; r++) {
         const { data } = await arr.get(null);
         for (const [ci, cj] of [[1, 1], [1, 2], [2, 1], [2, 2]]) {
@@ -190,12 +190,12 @@ for (const shared of [true, false]) {
       }
       writing = false;
       await writer;
-      assert.equal(pool.stats().reads[mode], before + 20);
+      assert.equal(pool.stats().reads, before + 20);
     });
   });
 }
 
-test("reads the pool declines go through the engine: a chunk cache, strings, float16, a store of the engine", async () => {
+test("reads the engine's plan leaves to the engine: a chunk cache, strings, float16", async () => {
   const pool = await zarr.useWorkers(2, { minBytes: 0 });
   try {
     const store = new zarr.MemoryStore();
@@ -206,11 +206,13 @@ test("reads the pool declines go through the engine: a chunk cache, strings, flo
     const f = await zarr.create(store, { path: "f", shape: [64, 64], chunks: [16, 16], dtype: "<f4", zarrFormat: 2, compressor: { id: "zstd", level: 1 } });
     await f.set(null, 2);
     const cached = await zarr.open(store, { path: "f", kind: "array", cacheBytes: 1 << 20 });
-    const engine = pool.stats().reads.engine;
+    const engine = readStats.engineReads;
+    const pooled = pool.stats().reads;
     assert.equal((await arr.get(null)).data[4095], 1.5);
     assert.equal((await s.get(null)).data[39], "ab");
     assert.equal((await cached.get(null)).data[4095], 2);
-    assert.equal(pool.stats().reads.engine, engine + 3);
+    assert.equal(readStats.engineReads, engine + 3);
+    assert.equal(pool.stats().reads, pooled);
   } finally {
     await zarr.useWorkers(0);
   }

@@ -323,24 +323,6 @@ func (c *Chain) Plain() (bb BytesToBytes, ok bool) {
 	return nil, true
 }
 
-// HostDecodable is a bytes→bytes codec that a host decoder can decode
-// (jsbridge: the npm package's libzstd and zlib): HostDecoder names it
-// ("zstd", "zlib", "gzip"), or is "" when the host has none now.
-type HostDecodable interface {
-	HostDecoder() string
-}
-
-// DirectDecodable is a bytes→bytes codec whose whole stored chunks a host
-// decoder turns into their bytes where the host runs a read itself
-// (npm/lib/direct.js: Blosc through the decoders module's walker):
-// DirectDecoder names it ("blosc"), or is "" when the host has none now.
-// Unlike HostDecodable it does not change how the engine decodes: the
-// engine's own reads keep their decoders, and decode what the host's
-// decoder declines.
-type DirectDecodable interface {
-	DirectDecoder() string
-}
-
 // Corrupt returns the CODEC error for undecodable chunk data.
 func Corrupt(codec string, format string, args ...any) error {
 	return errs.New(errs.Codec, codec, format, args...)

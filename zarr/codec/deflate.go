@@ -53,12 +53,20 @@ func newGzip(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	return &gzipCodec{level: level}, nil
 }
 
-func (c *zlibCodec) Encode(b []byte) ([]byte, error) { return deflateZlib(b, c.level) }
+func (c *zlibCodec) Encode(b []byte) ([]byte, error) {
+	if out, ok := hostEncode("zlib", c.level, false, b); ok {
+		return out, nil
+	}
+	return deflateZlib(b, c.level)
+}
 
 func (c *zlibCodec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
 
 func (c *zlibCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 	limit := ratioLimit(effectiveLimit(max), len(b), deflateMaxRatio, 1024)
+	if out, ok := hostDecode("zlib", b, max, limit); ok {
+		return out, nil
+	}
 	var out []byte
 	var err error
 	switch {
@@ -81,12 +89,20 @@ func isZlibHeader(b []byte) bool {
 	return len(b) >= 2 && b[0]&0x0f == 8 && b[0]>>4 <= 7 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0
 }
 
-func (c *gzipCodec) Encode(b []byte) ([]byte, error) { return deflateGzip(b, c.level) }
+func (c *gzipCodec) Encode(b []byte) ([]byte, error) {
+	if out, ok := hostEncode("gzip", c.level, false, b); ok {
+		return out, nil
+	}
+	return deflateGzip(b, c.level)
+}
 
 func (c *gzipCodec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
 
 func (c *gzipCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 	limit := ratioLimit(effectiveLimit(max), len(b), deflateMaxRatio, 1024)
+	if out, ok := hostDecode("gzip", b, max, limit); ok {
+		return out, nil
+	}
 	out, err := gunzip(b, limit)
 	if err != nil {
 		return nil, decodeFailed("gzip", len(b), err)

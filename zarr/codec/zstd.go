@@ -42,7 +42,16 @@ func newZstd(cfg jsonx.RawMessage, _ Spec) (any, error) {
 	return &zstdCodec{level: level, checksum: checksum}, nil
 }
 
-func (c *zstdCodec) Encode(b []byte) ([]byte, error) { return zstdCompress(b, c.level, c.checksum) }
+func (c *zstdCodec) Encode(b []byte) ([]byte, error) {
+	level := c.level
+	if level == 0 {
+		level = 3 // the zstd library's default, as the Go encoder maps it
+	}
+	if out, ok := hostEncode("zstd", level, c.checksum, b); ok {
+		return out, nil
+	}
+	return zstdCompress(b, c.level, c.checksum)
+}
 
 func (c *zstdCodec) Decode(b []byte) ([]byte, error) { return c.DecodeLimit(b, 0) }
 
@@ -54,6 +63,9 @@ func (c *zstdCodec) DecodeLimit(b []byte, max int) ([]byte, error) {
 	}
 	if bound > limit {
 		return nil, &errs.Error{Code: errs.Codec, Where: "zstd", Msg: fmtx.Sprintf("frames may decode to %d bytes, more than the limit of %d", bound, limit), Err: ErrTooLarge}
+	}
+	if out, ok := hostDecode("zstd", b, max, bound); ok {
+		return out, nil
 	}
 	return zstdDecompress(b)
 }

@@ -2,7 +2,6 @@ package refs
 
 import (
 	"context"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,8 +12,8 @@ import (
 
 // Defaults for reading targets (Options documents them).
 const (
-	DefaultMaxGap      = 64_000      // fsspec's max_gap
-	DefaultMaxBlock    = 256_000_000 // fsspec's max_block
+	DefaultMaxGap      = 64 << 10 // store.DefaultCoalescing's gap
+	DefaultMaxBlock    = 16 << 20 // store.DefaultCoalescing's largest request
 	DefaultWindow      = 2 * time.Millisecond
 	DefaultConcurrency = 16
 )
@@ -133,19 +132,22 @@ func (c *coalescer) plan(reqs []*request) []*block {
 		whole.reqs = append(whole.reqs, ranged...)
 		return out
 	}
-	sort.SliceStable(ranged, func(i, j int) bool { return ranged[i].off < ranged[j].off })
-	var cur *block
-	for _, r := range ranged {
-		end := r.off + r.n
-		if cur != nil && c.maxGap >= 0 && r.off-(cur.off+cur.n) <= c.maxGap && end-cur.off <= c.maxBlock {
-			if end > cur.off+cur.n {
-				cur.n = end - cur.off
-			}
-			cur.reqs = append(cur.reqs, r)
-			continue
+	if c.maxGap < 0 { // no merging
+		for _, r := range ranged {
+			out = append(out, &block{off: r.off, n: r.n, reqs: []*request{r}})
 		}
-		cur = &block{off: r.off, n: r.n, reqs: []*request{r}}
-		out = append(out, cur)
+		return out
+	}
+	extents := make([]store.Extent, len(ranged))
+	for i, r := range ranged {
+		extents[i] = store.Extent{Offset: r.off, Length: r.n}
+	}
+	for _, m := range (store.Coalescing{Gap: c.maxGap, MaxRequest: c.maxBlock}).Coalesce(extents) {
+		b := &block{off: m.Offset, n: m.Length}
+		for _, i := range m.Members {
+			b.reqs = append(b.reqs, ranged[i])
+		}
+		out = append(out, b)
 	}
 	return out
 }

@@ -96,10 +96,10 @@ type Options struct {
 	AllowedTargets []string
 
 	// MaxGap is the largest gap between two ranges of one target that are
-	// still read as one request (0: DefaultMaxGap, 64 000 bytes as in
-	// fsspec; negative: never merge).
+	// still read as one request (0: DefaultMaxGap, the engine's one
+	// coalescing policy, store.DefaultCoalescing; negative: never merge).
 	MaxGap int64
-	// MaxBlock bounds a merged request (0: DefaultMaxBlock, 256 MB).
+	// MaxBlock bounds a merged request (0: DefaultMaxBlock, the policy's).
 	MaxBlock int64
 	// Window is how long a read waits for other reads of the same target
 	// to merge with (0: DefaultWindow, 2 ms; negative: no waiting, every

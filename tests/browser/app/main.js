@@ -2,8 +2,8 @@
 // .wasm as an asset, which init() is pointed at explicitly.
 import * as zarr from "zarr-wasm";
 import wasmUrl from "zarr-wasm/zarr.wasm?url";
-import { direct } from "zarr-wasm/lib/direct.js";
+import { executor, readStats } from "zarr-wasm/lib/read.js";
 import { install } from "../pages/check.js";
 
 await zarr.init(wasmUrl);
-install(zarr, "vite", direct);
+install(zarr, "vite", { executor, readStats });

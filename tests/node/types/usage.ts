@@ -80,7 +80,7 @@ export async function usage(signal: AbortSignal): Promise<number> {
   await zarr.init(new URL("https://cdn/zarr.wasm"));
   const pool: zarr.DecodePool = await zarr.useWorkers(4, { minBytes: 1 << 16 });
   const perWorker: number[] = pool.stats().decoded;
-  const onThisThread: number = pool.stats().here + pool.stats().hereDeclined;
+  const onThisThread: number = pool.stats().here + pool.stats().declined + pool.stats().reads;
   await zarr.useWorkers(0);
   void [perWorker, onThisThread, shape, chunks, shards, dims, dtype, fmt, fill, attrs, data, s2, stride, r2, names, a2, g2, ra, loc, sent, listed];
   return data instanceof Float32Array ? data.length : 0;

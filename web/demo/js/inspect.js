@@ -6,9 +6,10 @@ import { errorLog } from "./banner.js";
 
 export function exposeState() {
   window.zarrDemo = {
-    /** The decode worker pool's counts, once it runs. */
+    /** The decode worker pool's counts, once it runs (the package starts it on a read worth it). */
     get workers() {
-      return app.workers ? { size: app.workers.size, ...app.workers.stats() } : null;
+      const pool = zarr.workerPool();
+      return pool.size > 0 ? { size: pool.size, ...pool.stats() } : null;
     },
     get status() {
       return app.status;

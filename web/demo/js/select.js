@@ -81,7 +81,6 @@ export async function select(t, extra = {}) {
   app.imageNode = image ? n : null;
   app.labelNames = image?.labels ?? [];
   app.labelsGroup = image?.labelsGroup ?? null;
-  startWorkersFor(a);
   const kind = numericKind(a);
   app.dimNames = dimNames(a, image?.axes);
   app.coords = a.shape.map(() => null);
@@ -104,24 +103,6 @@ export async function select(t, extra = {}) {
     if (ctrl.signal.aborted) return;
     showError(e, "select");
   }
-}
-
-/**
- * The first array whose codecs the decode worker pool takes (bz2, lzma:
- * only Go decodes them, slowly) starts the pool; the viewer works without.
- */
-function startWorkersFor(a) {
-  const names = [];
-  const walk = (cs) => (cs ?? []).forEach((c) => (names.push(c.name), walk(c.configuration?.codecs)));
-  walk(a.codecs);
-  if (app.workersStarting || !names.some((n) => /(^|\.)(bz2|lzma)$/.test(n))) return;
-  app.workersStarting = zarr
-    .useWorkers()
-    .then((pool) => {
-      app.workers = pool;
-      updateStatusLine();
-    })
-    .catch((e) => console.warn("decode workers unavailable:", e));
 }
 
 async function showTable(a, signal) {

@@ -21,8 +21,6 @@ export const app = {
   renders: 0,
   openSerial: 0,
   selectCtrl: null,
-  workers: null, // the decode worker pool, once started
-  workersStarting: null,
   image: null, // the OME-Zarr image shown (ome.js describeImage), or null
   imageNode: null, // its group
   channels: null, // a composite's channels [{index, label, color, lo, hi, visible, auto}], or null

@@ -55,7 +55,8 @@ export function updateStatusLine() {
   const v = app.view.view;
   const p = app.progress;
   const bits = [`zoom ${formatNumber(Math.round(v.z * 1000) / 10)}%`];
-  if (app.workers) bits.push(`${app.workers.size} decode worker${app.workers.size === 1 ? "" : "s"}`);
+  const workers = zarr.workerPool().size;
+  if (workers > 0) bits.push(`${workers} decode worker${workers === 1 ? "" : "s"}`);
   if (p) {
     const level = p.source?.level ? `pyramid level ${p.source.level}${p.source.stride > 1 ? `, stride ${p.source.stride}` : ""}` : null;
     bits.push(level ?? (p.stride > 1 ? `stride ${p.stride}${p.budgetRaised ? " (chunk budget)" : ""}` : "full resolution"));

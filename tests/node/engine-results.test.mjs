@@ -1,14 +1,13 @@
-// The calling thread's placer (npm/lib/place.js, jsbridge/place.go): reads
-// the engine runs into results allocated in JS. A store answer that comes
-// as a promise is kept by the placer under a number until the engine asks
-// for it (place, take); a read that ends before the answer comes (aborted,
-// or failed on another chunk) must not leave that answer kept: the
-// placer's maps must be empty once every promise has settled.
+// The engine's own reads (jsbridge/read.go readToJS) go into results
+// allocated in JS and kept by the host (npm/lib/host.js) under a number
+// until the wrapper takes them: a read that ends (placed, aborted, or
+// failed on one chunk while others are pending) must not leave its result
+// kept.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import * as zarr from "../../npm/index.js";
-import { withDirect } from "./direct-helpers.mjs";
-import { placerStats } from "../../npm/lib/place.js";
+import { withDirect } from "./executor-helpers.mjs";
+import { hostStats } from "../../npm/lib/host.js";
 
 const enc = new TextEncoder();
 
@@ -49,7 +48,7 @@ function heldStore(n, { reject = () => false } = {}) {
   };
 }
 
-/** Runs fn with the direct path off: the engine reads, through the placer. */
+/** Runs fn with the executor off: the engine reads. */
 const engineReads = (fn) => withDirect(false, fn);
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
@@ -60,7 +59,7 @@ async function until(cond, what) {
   }
 }
 
-describe("the placer keeps nothing of a read that ended", () => {
+describe("the host keeps nothing of an engine's read that ended", () => {
   test("a read whose answers come later: placed, nothing kept", async () => {
     await engineReads(async () => {
       const s = heldStore(3);
@@ -70,7 +69,7 @@ describe("the placer keeps nothing of a read that ended", () => {
       s.release();
       const r = await p;
       assert.deepEqual(Array.from(r.data), Array.from({ length: 12 }, (_, k) => k));
-      assert.deepEqual(placerStats(), { results: 0, answers: 0 });
+      assert.deepEqual(hostStats(), { results: 0 });
     });
   });
 
@@ -85,13 +84,13 @@ describe("the placer keeps nothing of a read that ended", () => {
       await assert.rejects(p, (e) => e.code === "ABORTED");
       s.release(); // the store ignores the signal and answers after all
       await settle();
-      assert.deepEqual(placerStats(), { results: 0, answers: 0 });
+      assert.deepEqual(hostStats(), { results: 0 });
       // The engine reads the array again, whole.
       const again = arr.get(null);
       await until(() => s.held() === 3, "the chunks to be asked for again");
       s.release();
       assert.deepEqual(Array.from((await again).data), Array.from({ length: 12 }, (_, k) => k));
-      assert.deepEqual(placerStats(), { results: 0, answers: 0 });
+      assert.deepEqual(hostStats(), { results: 0 });
     });
   });
 
@@ -104,7 +103,7 @@ describe("the placer keeps nothing of a read that ended", () => {
       assert.ok(s.held() > 0, "some chunks were pending when the read failed");
       s.release();
       await settle();
-      assert.deepEqual(placerStats(), { results: 0, answers: 0 });
+      assert.deepEqual(hostStats(), { results: 0 });
     });
   });
 });

@@ -1,11 +1,11 @@
-// Sharded reads on the calling thread (npm/lib/shards.js, run by
-// lib/direct.js): the engine plans the read and lists each shard's inner
-// chunks from its index; JS fetches the index and the inner chunks' byte
-// ranges (on condition that the shard is still the version whose index it
-// read), decodes and places them. These reads must return what the
-// engine's own read returns (direct.enabled = false), with the same errors,
-// never values of two versions of a shard, and must really be taken
-// (shardStats.placed counts the reads this path finished itself).
+// Sharded reads by the executor (npm/lib/read.js): the engine plans the
+// read and lists each shard's inner chunks from its index (expandShards);
+// JS fetches the index and the inner chunks' byte ranges (on condition
+// that the shard is still the version whose index it read), decodes and
+// places them. These reads must return what the engine's own read returns
+// (executor.enabled = false), with the same errors, never values of two
+// versions of a shard, and must really be taken (readStats.finished counts
+// the reads the executor finished itself).
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
@@ -13,23 +13,22 @@ import * as os from "node:os";
 import { promises as fs } from "node:fs";
 import * as zarr from "../../npm/node.js";
 import { FileSystemStore } from "../../npm/node.js";
-import { direct, directStats } from "../../npm/lib/direct.js";
-import { withDirect, outcome } from "./direct-helpers.mjs";
-import { shardStats } from "../../npm/lib/shards.js";
+import { executorStats as directStats, readStats } from "../../npm/lib/read.js";
+import { withDirect, outcome } from "./executor-helpers.mjs";
 import { repoRoot, sharedDir, exists, startServer } from "./helpers.mjs";
 import { twoShardVersions, alternatingRoutes, readMany, valueA, valueB } from "./versions.mjs";
 
 /** Reads the versions' window n times (versions.mjs readMany); placed: the reads the sharded direct path finished itself. */
 async function readVersions(arr, n) {
-  const out = await readMany(zarr, arr, n, { counter: () => shardStats.placed });
+  const out = await readMany(zarr, arr, n, { counter: () => readStats.finished });
   return { ...out, placed: out.counted };
 }
 
 /** The read with the path on and off: both outcomes, and whether this path finished it. */
 async function both(arr, sel) {
-  const before = shardStats.placed;
+  const before = readStats.finished;
   const mine = await withDirect(true, () => outcome(() => arr.get(sel)));
-  const placed = shardStats.placed > before;
+  const placed = readStats.finished > before;
   const engine = await withDirect(false, () => outcome(() => arr.get(sel)));
   return { mine, engine, placed };
 }
@@ -215,9 +214,9 @@ describe("sharded direct reads", () => {
       const one = await withDirect(true, () => outcome(() => arr.get(sel)));
       const single = { ...store.stats };
       store.stats.getRange = store.stats.get = 0;
-      const before = shardStats.placed;
+      const before = readStats.finished;
       const all = await withDirect(true, () => Promise.all(Array.from({ length: 10 }, () => outcome(() => arr.get(sel)))));
-      assert.equal(shardStats.placed - before, 10);
+      assert.equal(readStats.finished - before, 10);
       for (const r of all) assert.deepEqual(r, one);
       assert.deepEqual(store.stats, single, `[${sel}]: 10 concurrent reads made ${JSON.stringify(store.stats)} requests, one read ${JSON.stringify(single)}`);
     }
@@ -243,18 +242,21 @@ describe("sharded direct reads", () => {
     }
   });
 
-  test("a store without getRange, a chunk cache: the engine reads", async () => {
+  test("a store without getRange: whole shards, each asked for once; a chunk cache: the engine reads", async () => {
     const map = new Map();
     const plain = { get: (k) => map.get(k), set: (k, v) => void map.set(k, new Uint8Array(v)) };
     const w = await zarr.create(plain, { path: "a", shape: [8, 8], chunks: [2, 2], shardShape: [4, 4], dtype: "int32", zarrFormat: 3 });
     await w.set(null, 3);
-    for (const [store, o] of [[plain, {}], [rangeStore(map), { cacheBytes: 1 << 20 }]]) {
-      const arr = await zarr.open(store, { path: "a", kind: "array", ...o });
-      const before = shardStats.reads;
-      assert.equal((await arr.get("1:7, 1:7")).data[0], 3);
-      assert.equal(shardStats.reads, before);
-    }
-    assert.equal(directStats(plain)?.get ?? 0, 0);
+    const arr = await zarr.open(plain, { path: "a", kind: "array" });
+    const gets = directStats(plain)?.get ?? 0;
+    const finished = readStats.finished;
+    assert.equal((await arr.get("1:7, 1:7")).data[0], 3);
+    assert.equal(readStats.finished - finished, 1, "the executor read it");
+    assert.equal(directStats(plain).get - gets, 4, "the 4 shards, whole");
+    const cached = await zarr.open(rangeStore(map), { path: "a", kind: "array", cacheBytes: 1 << 20 });
+    const before = readStats.reads;
+    assert.equal((await cached.get("1:7, 1:7")).data[0], 3);
+    assert.equal(readStats.reads, before, "the engine read it");
   });
 });
 
@@ -323,7 +325,7 @@ describe("a shard that changes while the direct path reads it", () => {
       const arr = await zarr.open(store, { path: "a", kind: "array" });
       const out = { good: 0, conflicts: 0, mixed: 0, placed: 0 };
       for (let i = 0; i < 100; i++) {
-        const before = shardStats.placed;
+        const before = readStats.finished;
         try {
           const { data } = await arr.get(sel);
           const adds = new Set(Array.from(data, (v, j) => v - flat[j]));
@@ -333,7 +335,7 @@ describe("a shard that changes while the direct path reads it", () => {
           if (e.code === "CONFLICT") out.conflicts++;
           else throw e;
         }
-        if (shardStats.placed > before) out.placed++;
+        if (readStats.finished > before) out.placed++;
       }
       return out;
     };

@@ -1,15 +1,15 @@
-// Helpers for the tests that compare reads with the calling thread's direct
-// path (npm/lib/direct.js, shards.js) on and off.
-import { direct } from "../../npm/lib/direct.js";
+// Helpers for the tests that compare the read executor's reads
+// (npm/lib/read.js) with the engine's own.
+import { executor } from "../../npm/lib/read.js";
 
-/** Runs fn with the direct path on (true) or off. */
+/** Runs fn with the executor on (true) or off (every read the engine's). */
 export async function withDirect(on, fn) {
-  const was = direct.enabled;
-  direct.enabled = on;
+  const was = executor.enabled;
+  executor.enabled = on;
   try {
     return await fn();
   } finally {
-    direct.enabled = was;
+    executor.enabled = was;
   }
 }
 

@@ -1,26 +1,24 @@
-// Reads the calling thread runs itself (npm/lib/direct.js): the engine
-// plans a read whose chunks are all placed straight from their stored
-// bytes (raw, or one zstd/zlib/gzip compressor or a Blosc the decoders
-// module walks, over little-endian elements)
-// and JS fetches, decodes and places each chunk with no call into the
-// engine. These reads must return what the engine's own read returns
-// (direct.enabled = false sends every read to the engine), with the same
-// errors, and must really be taken (the store's requests counted by
-// directStats: zero without this path).
+// Reads the executor runs (npm/lib/read.js): the engine plans, and JS
+// fetches, decodes (raw, or one zstd/zlib/gzip compressor or a Blosc the
+// decoders module walks, over little-endian elements; the engine decodes
+// the rest) and places each chunk. These reads must return what the
+// engine's own read returns (executor.enabled = false sends every read to
+// the engine), with the same errors, and must really be taken (the store's
+// requests counted by executorStats: zero without the executor).
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { promises as fs } from "node:fs";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
-import { direct, directStats } from "../../npm/lib/direct.js";
-import { withDirect, outcome } from "./direct-helpers.mjs";
+import { executor as direct, readStats, executorStats as directStats } from "../../npm/lib/read.js";
+import { withDirect, outcome } from "./executor-helpers.mjs";
 import { repoRoot, sharedDir, loadCases, exists, gate, until } from "./helpers.mjs";
 
 const gets = (store) => directStats(store)?.get ?? 0;
 
 /** Chunks the direct path decoded with the decoder of codec name ("blosc-lz4": the Blosc walker). */
-const decodedBy = (name) => direct.decoded[name.startsWith("blosc") ? "blosc" : name];
+const decodedBy = (name) => readStats.decoded[name.startsWith("blosc") ? "blosc" : name];
 
 /** A plain store over a Map (what a zarrita store looks like). */
 function mapStore(map, { async = false, fail = null } = {}) {
@@ -144,12 +142,12 @@ describe("Blosc on the direct path: every Blosc fixture reads as the engine read
         }
         let walked = false;
         for (const sel of [null, "::2", "..., 1:"]) {
-          const decoded = direct.decoded.blosc;
+          const decoded = readStats.decoded.blosc;
           const mine = await withDirect(true, () => outcome(() => arr.get(sel)));
-          if (direct.decoded.blosc > decoded) walked = true;
-          const before = direct.decoded.blosc;
+          if (readStats.decoded.blosc > decoded) walked = true;
+          const before = readStats.decoded.blosc;
           const engine = await withDirect(false, () => outcome(() => arr.get(sel)));
-          assert.equal(direct.decoded.blosc, before, "the switch sends reads to the engine");
+          assert.equal(readStats.decoded.blosc, before, "the switch sends reads to the engine");
           assert.deepEqual(mine, engine, `${a.path} [${sel}]`);
         }
         if (walked) taken++;
@@ -179,9 +177,9 @@ describe("Blosc on the direct path: every Blosc fixture reads as the engine read
         ["/a/0", new Uint8Array(await fs.readFile(path.join(dir, f)))],
       ]);
       const arr = await zarr.open(mapStore(map), { path: "a", kind: "array" });
-      const decoded = direct.decoded.blosc;
+      const decoded = readStats.decoded.blosc;
       const mine = await withDirect(true, () => outcome(() => arr.get(null)));
-      const walked = direct.decoded.blosc > decoded;
+      const walked = readStats.decoded.blosc > decoded;
       const engine = await withDirect(false, () => outcome(() => arr.get(null)));
       assert.deepEqual(mine, engine, f);
       assert.equal(mine.error, undefined, `${f}: ${mine.message}`);
@@ -288,9 +286,9 @@ describe("direct reads", () => {
       for (const async of [false, true]) {
         const store = mapStore(map, { async });
         const arr = await zarr.open(store, { path: "a", kind: "array" });
-        const decoded = direct.decoded.blosc;
+        const decoded = readStats.decoded.blosc;
         const mine = await withDirect(true, () => outcome(() => arr.get(null)));
-        assert.ok(direct.decoded.blosc - decoded >= 3, `${name}: the 3 intact chunks were walked`);
+        assert.ok(readStats.decoded.blosc - decoded >= 3, `${name}: the 3 intact chunks were walked`);
         const engine = await withDirect(false, () => outcome(() => arr.get(null)));
         assert.deepEqual(mine, engine, name);
         if (fails) {
@@ -323,10 +321,10 @@ describe("direct reads", () => {
       for (const async of [false, true]) {
         const store = mapStore(map, { async });
         const arr = await zarr.open(store, { path: "a", kind: "array" });
-        const decoded = direct.decoded.blosc;
+        const decoded = readStats.decoded.blosc;
         const mine = await withDirect(true, () => outcome(() => arr.get(null)));
         // (a byte shuffle of another type size is the walker's too)
-        assert.equal(direct.decoded.blosc - decoded, compressor.walked ? 4 : 3, `${JSON.stringify(compressor)}: the 3 other chunks walked`);
+        assert.equal(readStats.decoded.blosc - decoded, compressor.walked ? 4 : 3, `${JSON.stringify(compressor)}: the 3 other chunks walked`);
         const engine = await withDirect(false, () => outcome(() => arr.get(null)));
         assert.equal(mine.error, undefined, JSON.stringify(mine));
         assert.deepEqual(mine, engine, JSON.stringify(compressor));
@@ -437,33 +435,39 @@ describe("direct reads", () => {
     assert.ok(s1.bytes > s0.bytes);
   });
 
-  test("declined: a chunk cache, Blosc the walker does not cover (blosclz, snappy, bitshuffle), big-endian, F order, sharding, float16 go to the engine", async () => {
-    const cases = [
+  test("a chunk cache and float16 go to the engine; Blosc the walker does not cover (blosclz, snappy, bitshuffle), big-endian, F order, filters, shards of such chunks are decoded by the engine in the executor's read", async () => {
+    const engineReads = [
       [{ ...codecs.zstd }, { cacheBytes: 1 << 20 }],
       [{ ...codecs["blosc-lz4"] }, { cacheBytes: 1 << 20 }],
-      [{ zarrFormat: 2, compressor: { id: "blosc", cname: "blosclz", clevel: 5, shuffle: 1 } }, {}],
-      [{ zarrFormat: 2, compressor: { id: "blosc", cname: "snappy", clevel: 5, shuffle: 0 } }, {}],
-      [{ zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 2 } }, {}],
-      [blosc3("zstd", "bitshuffle"), {}],
-      [{ zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 }, dtype: ">i4" }, {}],
-      [{ zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 }, order: "F" }, {}],
-      [{ zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 }, filters: [{ id: "delta", dtype: "<i4" }] }, {}],
-      [{ zarrFormat: 3, shardShape: [8, 10], codecs: blosc3("lz4", "shuffle").codecs }, {}],
-      [{ zarrFormat: 2, compressor: null, dtype: ">i4" }, {}],
-      [{ zarrFormat: 2, compressor: null, order: "F" }, {}],
-      [{ zarrFormat: 3, shardShape: [8, 10] }, {}],
       [{ zarrFormat: 3, dtype: "float16", fillValue: 0 }, {}],
     ];
-    for (const [opts, openOpts] of cases) {
+    const engineDecodes = [
+      { zarrFormat: 2, compressor: { id: "blosc", cname: "blosclz", clevel: 5, shuffle: 1 } },
+      { zarrFormat: 2, compressor: { id: "blosc", cname: "snappy", clevel: 5, shuffle: 0 } },
+      { zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 2 } },
+      blosc3("zstd", "bitshuffle"),
+      { zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 }, dtype: ">i4" },
+      { zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 }, order: "F" },
+      { zarrFormat: 2, compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 }, filters: [{ id: "delta", dtype: "<i4" }] },
+      { zarrFormat: 2, compressor: null, dtype: ">i4" },
+      { zarrFormat: 2, compressor: null, order: "F" },
+    ];
+    for (const [opts, openOpts] of [...engineReads, ...engineDecodes.map((o) => [o, {}])]) {
       const map = new Map();
       const store = mapStore(map);
       const w = await zarr.create(store, { path: "a", shape: [10, 12], chunks: [4, 5], dtype: "int32", fillValue: 0, ...opts });
       await w.set(null, 3);
       const arr = await zarr.open(store, { path: "a", kind: "array", ...openOpts });
       const before = gets(store);
+      const decoded = readStats.decoded.engine;
       const r = await arr.get(null);
       assert.equal(r.data[5], 3);
-      assert.equal(gets(store), before, `${JSON.stringify(opts)} ${JSON.stringify(openOpts)} was read directly`);
+      if (engineDecodes.includes(opts)) {
+        assert.equal(gets(store) - before, 9, `${JSON.stringify(opts)}: the executor fetched every chunk`);
+        assert.equal(readStats.decoded.engine - decoded, 9, `${JSON.stringify(opts)}: the engine decoded every chunk`);
+      } else {
+        assert.equal(gets(store), before, `${JSON.stringify(opts)} ${JSON.stringify(openOpts)} was read by the executor`);
+      }
     }
   });
 
