@@ -783,11 +783,17 @@ export interface OpenOptions {
 /** Where open() and create() are aimed: a store (with options.path) or a location or node (options.path relative to it). */
 export type Target = Store | Location<any> | ZarrGroup;
 
+/**
+ * What open() also takes: a URL, or a URL pipeline such as
+ * "https://host/data.zip|zip:path/in/zip|zarr3:group/array" (see locate).
+ */
+export type OpenTarget = Target | string | URL;
+
 export interface OpenFunction {
-  <Q extends DataTypeQuery>(where: Target, options: OpenOptions & { kind: "array"; dtype: Q }): Promise<ZarrArray<NarrowDataType<DataTypeName, Q>>>;
-  (where: Target, options: OpenOptions & { kind: "array" }): Promise<ZarrArray<DataTypeName>>;
-  (where: Target, options: OpenOptions & { kind: "group" }): Promise<ZarrGroup>;
-  (where: Target, options?: OpenOptions | string): Promise<ZarrArray<DataTypeName> | ZarrGroup>;
+  <Q extends DataTypeQuery>(where: OpenTarget, options: OpenOptions & { kind: "array"; dtype: Q }): Promise<ZarrArray<NarrowDataType<DataTypeName, Q>>>;
+  (where: OpenTarget, options: OpenOptions & { kind: "array" }): Promise<ZarrArray<DataTypeName>>;
+  (where: OpenTarget, options: OpenOptions & { kind: "group" }): Promise<ZarrGroup>;
+  (where: OpenTarget, options?: OpenOptions | string): Promise<ZarrArray<DataTypeName> | ZarrGroup>;
 }
 
 /**
@@ -976,7 +982,7 @@ export declare function useWorkers(count?: number, options?: { minBytes?: number
 export declare function workerPool(): DecodePool;
 
 // Opening what a user names: a URL of any kind, picked or dropped files.
-export { storeFromUrl, type StoreFromUrlOptions } from "./lib/sources.js";
+export { storeFromUrl, locate, type StoreFromUrlOptions, type LocateOptions } from "./lib/sources.js";
 export { FileListStore, BlobStore } from "./lib/files.js";
 
 // ---- the chunk cache -------------------------------------------------------

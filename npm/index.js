@@ -3,7 +3,8 @@
 export { init, wasmModule } from "./lib/runtime.js";
 export { useWorkers, workerPool } from "./lib/workers.js";
 export { ZarrError, codes, isZarritaError } from "./lib/errors.js";
-export { open, create, createGroup, slice, ZarrArray, ZarrGroup, Location, root } from "./lib/core.js";
+export { create, createGroup, slice, ZarrArray, ZarrGroup, Location, root } from "./lib/core.js";
+export { open } from "./lib/open.js";
 export { ZarrArray as Array, ZarrGroup as Group } from "./lib/core.js";
 export { conventionsOf } from "./lib/conventions.js";
 export { get, set, select, consolidate } from "./lib/functions.js";
@@ -13,5 +14,5 @@ export { ReferenceStore } from "./lib/refs.js";
 export { openSpec, memoryKvStore } from "./lib/spec.js";
 export { ZipStore } from "./lib/zip.js";
 export { setCacheBytes, cacheStats, clearCache, storeStats } from "./lib/cache.js";
-export { storeFromUrl } from "./lib/sources.js";
+export { storeFromUrl, locate } from "./lib/sources.js";
 export { FileListStore, BlobStore } from "./lib/files.js";

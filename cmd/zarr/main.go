@@ -5,9 +5,10 @@
 //	zarr cat <array-path-or-url> [selection] [--all]   the values
 //
 // A location is a directory, an http(s) URL (read through zarr/store/http),
-// or a reference set (kerchunk / fsspec: a .json file, .json.gz, .json.zst,
+// a reference set (kerchunk / fsspec: a .json file, .json.gz, .json.zst,
 // or a .parq/.parquet directory, local or a URL) followed by the path
-// inside it (refs.json/temperature). A name that is not found is reported
+// inside it (refs.json/temperature), or a URL pipeline
+// (https://host/data.zip|zip:path/in/zip|zarr3:group/array). A name that is not found is reported
 // with the nearest existing one ("did you mean").
 package main
 
@@ -27,6 +28,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 	zhttp "github.com/zarr-wasm/zarr-wasm/zarr/store/http"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
 const usage = `usage: zarr info <path-or-url> [node-path]
@@ -74,7 +76,15 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 }
 
 func command(ctx context.Context, cmd, location, third string, haveThird, all bool, stdout io.Writer) error {
-	s, inner, err := locate(ctx, location)
+	var s zarr.Store
+	var inner string
+	var opts []zarr.OpenOption // a URL pipeline's zarr2: or zarr3:
+	var err error
+	if urlx.IsPipeline(location) {
+		s, inner, opts, err = locatePipeline(ctx, location)
+	} else {
+		s, inner, err = locate(ctx, location)
+	}
 	if err != nil {
 		return err
 	}
@@ -83,7 +93,7 @@ func command(ctx context.Context, cmd, location, third string, haveThird, all bo
 		if haveThird {
 			path = third
 		}
-		n, err := openNode(ctx, location, s, path, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.Open(ctx, s, p) })
+		n, err := openNode(ctx, location, s, path, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.Open(ctx, s, p, opts...) })
 		if err != nil {
 			return openError{err}
 		}
@@ -100,7 +110,7 @@ func command(ctx context.Context, cmd, location, third string, haveThird, all bo
 		fmt.Fprintln(stdout, strings.Join(out, "\n"))
 		return nil
 	}
-	n, err := openNode(ctx, location, s, inner, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.OpenArray(ctx, s, p) })
+	n, err := openNode(ctx, location, s, inner, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.OpenArray(ctx, s, p, opts...) })
 	if err != nil {
 		return openError{err}
 	}

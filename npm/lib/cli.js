@@ -4,7 +4,8 @@
 //   zarr-wasm cat <array-path-or-url> [selection] [--all]   the values (NumPy-style selection, e.g. "0:5, ::2")
 // A location may be a reference set (kerchunk / fsspec): a .json file or a
 // .parq/.parquet directory, local or a URL, followed by the path inside it
-// (refs.json/temperature).
+// (refs.json/temperature), or a URL pipeline
+// (https://host/data.zip|zip:path/in/zip|zarr3:group/array).
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
@@ -21,8 +22,16 @@ const usage = `usage: zarr-wasm info <path-or-url> [node-path]
 
 const refsRe = /^(.*?\.(?:json(?:\.gz|\.zst)?|parq|parquet))(?:\/+(.*))?$/i;
 
-/** {store, path}: path is the node inside a reference set ("" otherwise). */
+/**
+ * {store, path, zarrFormat?}: path is the node inside a reference set or a
+ * URL pipeline ("" otherwise); a pipeline's zarr2:/zarr3: gives zarrFormat.
+ */
 async function storeFor(location) {
+  if (location.includes("|")) {
+    // a URL pipeline: its root an http(s) URL or a local path
+    const rootStore = (dir) => (/^https?:\/\//i.test(dir) ? new zarr.FetchStore(dir) : new zarr.FileSystemStore(dir.startsWith("file:") ? fileURLToPath(dir) : nodePath.resolve(dir)));
+    return zarr.locate(location, { rootStore });
+  }
   const m = refsRe.exec(location);
   if (m) {
     const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(m[1]) ? m[1] : pathToFileURL(nodePath.resolve(m[1])).href;
@@ -261,11 +270,11 @@ async function command(argv, log, error) {
     error(usage);
     return cmd === "-h" || cmd === "--help" ? 0 : 2;
   }
-  const { store, path: inner } = await storeFor(location);
+  const { store, path: inner, zarrFormat } = await storeFor(location);
   if (cmd === "info") {
     let node;
     try {
-      node = await openNode(location, store, third ?? inner, {});
+      node = await openNode(location, store, third ?? inner, { zarrFormat });
     } catch (e) {
       e.message = `${location}: ${e.message}`;
       throw e;
@@ -278,7 +287,7 @@ async function command(argv, log, error) {
   }
   let arr;
   try {
-    arr = await openNode(location, store, inner, { kind: "array" });
+    arr = await openNode(location, store, inner, { kind: "array", zarrFormat });
   } catch (e) {
     e.message = `${location}: ${e.message}`;
     throw e;
