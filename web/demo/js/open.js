@@ -1,5 +1,6 @@
 // Opening a store: by URL (a Zarr hierarchy over HTTP, a .zip, a kerchunk
-// reference set, JSON or Parquet) or a store made from local files; then
+// reference set, JSON or Parquet, a URL pipeline) or a store made from
+// local files; then
 // the tree is read and the node the address names (or the first image)
 // is selected.
 import * as zarr from "zarr-wasm";
@@ -10,8 +11,10 @@ import { hideLoading, showLoading, showMode } from "./stage.js";
 import { expand, findPath, firstDrawable, makeTreeNode, renderTree } from "./tree.js";
 import { select } from "./select.js";
 
+/** url against the page; of a URL pipeline (root|zip:…|zarr3:…), its root. */
 export function absolute(url) {
-  return new URL(url, location.href).href;
+  const [root, ...adapters] = url.split("|");
+  return [new URL(root, location.href).href, ...adapters].join("|");
 }
 
 export async function openURL(url, path = "", extra = {}) {
@@ -23,8 +26,12 @@ export async function openURL(url, path = "", extra = {}) {
   showLoading(`Opening ${url}…`);
   let store;
   try {
-    // The package tells a hierarchy, a zip and reference sets apart.
-    store = await zarr.storeFromUrl(url);
+    // The package tells a hierarchy, a zip and reference sets apart, and
+    // reads URL pipelines (data.zip|zip:path/in/zip|zarr3:group/array):
+    // their node is selected unless the address names another.
+    let inner;
+    ({ store, path: inner } = await zarr.locate(url));
+    path ||= inner;
   } catch (e) {
     if (serial !== app.openSerial) return;
     hideLoading();
