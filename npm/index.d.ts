@@ -978,8 +978,12 @@ export interface DecodePool {
  */
 export declare function useWorkers(count?: number, options?: { minBytes?: number; shared?: boolean | "auto" }): Promise<DecodePool>;
 
-/** The pool of decode workers as it stands (size 0 until a read worth it started one, or after useWorkers(0)). */
-export declare function workerPool(): DecodePool;
+/**
+ * The pool of decode workers as it stands (size 0 until a read worth it
+ * started one, or after useWorkers(0)); `unavailable` says why no worker
+ * could start here (no Worker, a script the page's policy blocks), if so.
+ */
+export declare function workerPool(): DecodePool & { unavailable?: string };
 
 // Opening what a user names: a URL of any kind, picked or dropped files.
 export { storeFromUrl, locate, type StoreFromUrlOptions, type LocateOptions } from "./lib/sources.js";

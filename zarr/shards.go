@@ -55,12 +55,22 @@ func (a *Array) partialRegion(ctx context.Context, idx []int, in []nd.Range, p c
 }
 
 // shardIndex returns the index bytes of a shard and the shard's
-// generation, from the pool when the policy allows.
+// generation, from the pool when the policy allows; without a pool, from
+// the indexes kept between reads (shardIndexes: the inner chunks are then
+// fetched on condition that the shard has not changed; a pool may answer
+// them from what it holds, so with one the pool's policy alone decides).
 func (a *Array) shardIndex(ctx context.Context, key string, id chunkID, p codec.PartialDecoder, reload bool) ([]byte, store.Generation, bool, error) {
 	pool := a.src.pool
 	if e, hit := pool.get(id, indexPart); hit && !reload && a.src.recheck.fresh(e.checked, a.src.opened, time.Now()) {
 		pool.count(true)
 		return e.raw, e.gen, !e.absent, nil
+	}
+	if reload {
+		shardIndexes.forget(id)
+	} else if !pool.on() {
+		if raw, gen, ok := shardIndexes.get(id); ok {
+			return raw, gen, true, nil
+		}
 	}
 	type result struct {
 		raw []byte
@@ -88,6 +98,9 @@ func (a *Array) shardIndex(ctx context.Context, key string, id chunkID, p codec.
 		}
 		pool.count(false)
 		pool.put(cacheEntry{id: id, part: indexPart, gen: v.Generation, checked: now, absent: !v.Found, raw: v.Data})
+		if v.Found {
+			shardIndexes.put(id, v.Generation, v.Data)
+		}
 		return result{v.Data, v.Generation, v.Found}, nil
 	})
 	if err != nil {

@@ -580,3 +580,61 @@ func TestWritesWithReadersOnAStoreWithoutVersions(t *testing.T) {
 		}
 	}
 }
+
+// Shard indexes are kept between reads (without a chunk cache): a second
+// read of the same window over HTTP asks only for its inner chunks; after
+// the shards are rewritten the kept indexes fail their condition and the
+// read starts over with fresh ones, so it returns the new values.
+func TestShardIndexesKeptBetweenReads(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ds, err := zarr.NewDirectoryStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := zarr.CreateArray(ctx, ds, "a", zarr.ArrayOptions{Shape: []int{40, 40}, Chunks: []int{5, 5}, ShardShape: []int{20, 20}, DType: "<i4", ZarrFormat: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := func(base int32) *zarr.NDArray {
+		b := make([]byte, 40*40*4)
+		for i := range 40 * 40 {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(base+int32(i)))
+		}
+		nd, _ := zarr.NDArrayFromBytes(w.DType(), []int{40, 40}, b)
+		return nd
+	}
+	if err := w.Write(ctx, nil, values(0)); err != nil {
+		t.Fatal(err)
+	}
+	srv := newCountingServer(t, dir)
+	hs, _ := zhttp.NewStore(srv.URL, zhttp.Options{})
+	arr, err := zarr.OpenArray(ctx, hs, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (one inner chunk in each of the 4 shards: 4 index and 4 chunk requests)
+	sel, _ := zarr.ParseSelection("18:22, 18:22")
+	read := func() (*zarr.NDArray, int64) {
+		srv.requests.Store(0)
+		got, err := arr.Read(ctx, sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, srv.requests.Load()
+	}
+	first, n1 := read()
+	again, n2 := read()
+	if n1 != 8 || n2 != 4 || !again.Equal(first) {
+		t.Fatalf("requests %d then %d (want 8 then 4), same values %v", n1, n2, again.Equal(first))
+	}
+	time.Sleep(2 * time.Millisecond)
+	if err := w.Write(ctx, nil, values(1000)); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := w.Read(ctx, sel)
+	got, _ := read()
+	if !got.Equal(want) || got.Equal(first) {
+		t.Fatal("after the shards were rewritten the read did not return the new values")
+	}
+}

@@ -54,6 +54,51 @@ export function executorStats(store) {
 /** Requests in flight, per store object: request id → promise of the answer. */
 const pending = new WeakMap();
 
+/**
+ * Shard indexes kept between reads, per store object: key → {gen, bytes},
+ * the least recently used first (a Map's order), at most maxIndexBytes in
+ * all. Only indexes read with a generation: the inner chunks are then
+ * fetched on condition that the shard is still that generation, so a
+ * shard rewritten since hands the read to the engine (which starts over
+ * with a fresh index), and the store's kept indexes are dropped.
+ */
+const indexes = new WeakMap();
+const maxIndexBytes = 16 << 20;
+let indexBytes = 0;
+
+function keptIndex(store, key) {
+  const m = indexes.get(store);
+  const e = m?.get(key);
+  if (!e) return null;
+  m.delete(key);
+  m.set(key, e); // (now the most recent)
+  return e;
+}
+
+function keepIndex(store, key, gen, bytes) {
+  if (!gen || bytes.length > maxIndexBytes) return;
+  let m = indexes.get(store);
+  if (!m) indexes.set(store, (m = new Map()));
+  const old = m.get(key);
+  if (old) indexBytes -= old.bytes.length;
+  m.delete(key);
+  m.set(key, { gen, bytes: bytes.slice() });
+  indexBytes += bytes.length;
+  // (the oldest of this store's first: stores nobody holds go with their map)
+  for (const [k, e] of m) {
+    if (indexBytes <= maxIndexBytes) break;
+    m.delete(k);
+    indexBytes -= e.bytes.length;
+  }
+}
+
+function dropIndexes(store) {
+  const m = indexes.get(store);
+  if (!m) return;
+  for (const e of m.values()) indexBytes -= e.bytes.length;
+  indexes.delete(store);
+}
+
 /** Arrays every read of which the engine reads (their handle: a node moved to the other build is asked again). */
 const declined = new WeakMap();
 
@@ -168,6 +213,7 @@ class Run {
   stop(v, error = false) {
     if (this.failed) return;
     this.failed = true;
+    if (v === FALLBACK) dropIndexes(this.store); // (one may be why)
     this.share?.end(v === FALLBACK || error);
     this.settle?.(v, error);
   }
@@ -182,6 +228,11 @@ class Run {
       for (;;) {
         while (!this.failed && this.next < this.fetches.length && this.running < this.plan.concurrency && (this.waitingBytes < maxWaitingBytes || this.running === 0)) {
           const f = this.fetches[this.next++];
+          const kept = f.shard && !f.shard.whole ? keptIndex(this.store, f.key) : null;
+          if (kept) {
+            this.shards.push({ f, bytes: kept.bytes, gen: kept.gen });
+            continue;
+          }
           const a = this.ask(f);
           if (thenable(a)) {
             this.running++;
@@ -290,6 +341,7 @@ class Run {
     if (f.shard) {
       const s = f.shard;
       if (bytes.length < s.indexLength || (!s.whole && bytes.length !== s.indexLength)) throw FALLBACK;
+      if (!s.whole) keepIndex(this.store, f.key, a.gen, bytes);
       this.shards.push({ f, bytes, gen: a.gen });
       return;
     }

@@ -64,13 +64,15 @@ export function plannedWorkers() {
 }
 
 /**
- * The pool a read the plan finds worth workers uses: the running pool
- * when it has a worker ready, else null (the read decodes on this thread;
- * the pool starts now for the reads after it).
+ * The pool a read the plan finds worth workers uses (started now if need
+ * be), or null when workers are off or cannot run here. Workers that are
+ * still starting join the read when they are ready: meanwhile this thread
+ * decodes its chunks a few a turn of the event loop, so a program that
+ * never yields to it otherwise still lets the workers start.
  */
 export function poolForRead() {
   if (!pool && plannedWorkers() > 0) startPool(wanted ?? defaultCount()).catch(() => {});
-  return pool && pool.workers.some((w) => w.alive) ? pool : null;
+  return pool && !pool.failed ? pool : null;
 }
 
 /**
@@ -145,6 +147,8 @@ function startPool(n) {
     await Promise.all(p.workers.map((w) => w.start(module)));
     if (p.workers.every((w) => !w.alive)) {
       unavailable = p.workers[0]?.error ?? "no worker started";
+      p.failed = true;
+      for (const share of p.shares) share.dispatch(); // (their chunks: this thread's)
       if (pool === p) pool = null;
     }
     return p;
@@ -172,18 +176,25 @@ function poolInfo(p) {
   };
 }
 
-/** The pool's state for tests and the curious: the same as useWorkers's answer (size 0 when none runs). */
+/**
+ * The pool as it stands: the same as useWorkers's answer (size 0 when none
+ * runs), with `unavailable`, why no worker could start here, if so.
+ */
 export function workerPool() {
-  return poolInfo(pool);
+  const info = poolInfo(pool);
+  if (unavailable) info.unavailable = unavailable;
+  return info;
 }
 
 /**
  * How reads share the work (tests/bench change it to compare): depth, the
  * chunks each worker is given ahead; batch, the most chunks this thread
  * decodes in one turn of the event loop before it hears from the workers
- * again.
+ * again. (Whole-array reads of the bench's zstd, Blosc(zstd) and
+ * Blosc(lz4) arrays with one worker on 2 cores: 8 and 2 left the worker
+ * idle a quarter of the time; 16 to 32 and 1 kept it busy.)
  */
-export const tuning = { depth: 8, batch: 2 };
+export const tuning = { depth: 32, batch: 1 };
 
 /** Runs f in a later turn of the event loop (after the messages that arrived meanwhile). */
 const later = (() => {
@@ -211,6 +222,10 @@ class Pool {
     this.here = 0;
     this.reads = 0;
     this.started = null;
+    /** No worker could start. */
+    this.failed = false;
+    /** The reads shared with the pool now (a worker that becomes ready joins them). */
+    this.shares = new Set();
   }
 
   /** A share of one read's chunks (see ReadShare). */
@@ -255,6 +270,7 @@ class DecodeWorker {
       });
       this.alive = true;
       this.port.unref();
+      for (const share of this.pool.shares) share.join(this);
     } catch (e) {
       this.error = String(e?.message ?? e);
       this.port?.terminate();
@@ -315,20 +331,28 @@ class ReadShare {
     this.pool = pool;
     this.run = run;
     this.read = nextRead++;
-    this.workers = pool.workers.filter((w) => w.alive);
+    this.workers = [];
     this.outstanding = 0; // jobs with a worker
     this.ready = []; // chunks waiting for this thread or a worker: {c, bytes, size}
     this.readyAt = 0;
     this.ticking = false;
     this.over = false;
     pool.reads++;
-    const m = { type: "read", read: this.read, out: pool.shared ? run.buf : null, full: run.full, itemSize: run.itemSize };
-    for (const w of this.workers) w.post(m);
+    pool.shares.add(this);
+    for (const w of pool.workers) if (w.alive) this.join(w);
+  }
+
+  /** Worker w takes part in this read from now on. */
+  join(w) {
+    if (this.over || this.workers.includes(w)) return;
+    this.workers.push(w);
+    w.post({ type: "read", read: this.read, out: this.pool.shared ? this.run.buf : null, full: this.run.full, itemSize: this.run.itemSize });
+    this.dispatch();
   }
 
   /** Takes chunk c (its stored bytes) to decode here later or in a worker: false when this thread decodes it now. */
   take(c, bytes, size) {
-    if (this.over || codecsExports() === null || !this.workers.some((w) => w.alive)) return false;
+    if (this.over || codecsExports() === null || this.pool.failed) return false;
     this.ready.push({ c, bytes, size });
     this.run.waitingBytes += bytes.length;
     this.dispatch();
@@ -416,6 +440,7 @@ class ReadShare {
   end(failed) {
     if (this.over) return;
     this.over = true;
+    this.pool.shares.delete(this);
     this.flush();
     for (const w of this.workers) w.post({ type: "end", read: this.read });
     if (failed) this.ready.length = this.readyAt = 0;
@@ -427,7 +452,9 @@ async function spawn() {
   if (isNode) {
     const name = "node:worker_threads";
     const { Worker } = await import(/* @vite-ignore */ name);
-    const w = new Worker(new URL("./" + "worker.js", import.meta.url));
+    // (not the program's --input-type: a worker is a file; Node refuses it for one)
+    const execArgv = process.execArgv.filter((a) => !a.startsWith("--input-type"));
+    const w = new Worker(new URL("./" + "worker.js", import.meta.url), { execArgv });
     return {
       post: (m, transfer) => w.postMessage(m, transfer),
       onMessage: (f) => w.on("message", f),

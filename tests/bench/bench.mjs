@@ -136,10 +136,6 @@ async function main() {
   // not the pool: on a shared machine the medians come from the quiet pairs
   // (rounds go on until every row has PRUNS of them, or PARALLEL_SECONDS,
   // default 120, have passed), and every pair's speed-up is given beside.
-  // (A pooled read costs the same CPU time, thread by thread, in this
-  // process as in one that holds only the pooled arrays; what kept the
-  // unfiltered speed-ups below parallel-split.mjs's filtered ones was the
-  // other processes' load during the pairs.)
   const PRUNS = Math.max(RUNS, 15);
   const quietShare = Number(process.env.PARALLEL_QUIET ?? 0.15);
   const parallelUntil = Date.now() + Number(process.env.PARALLEL_SECONDS ?? 120) * 1000;

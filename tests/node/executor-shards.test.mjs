@@ -185,40 +185,52 @@ describe("sharded direct reads", () => {
     }
   });
 
-  test("requests: the same ranges as the engine's (coalesced inner chunks), counted in storeStats", async () => {
-    const store = rangeStore(new Map(), { versions: true });
-    const w = await zarr.create(store, { path: "a", shape: [64, 64], chunks: [8, 8], shardShape: [32, 32], dtype: "float32", zarrFormat: 3 });
+  test("requests: the same ranges as the engine's (coalesced inner chunks), counted in storeStats; indexes kept for the next read", async () => {
+    const map = new Map();
+    const w = await zarr.create(rangeStore(map), { path: "a", shape: [64, 64], chunks: [8, 8], shardShape: [32, 32], dtype: "float32", zarrFormat: 3 });
     await w.set(null, Float32Array.from({ length: 64 * 64 }, (_, i) => Math.sin(i)));
-    const arr = await zarr.open(store, { path: "a", kind: "array" });
     for (const sel of ["3:45, 10:50", "::4, ::4", null, "0, :"]) {
-      store.stats.get = store.stats.getRange = 0;
-      const s0 = await zarr.storeStats(store);
+      // (fresh stores over the same data: each side keeps the indexes it reads, by store)
+      const ours = rangeStore(map, { versions: true });
+      const theirs = rangeStore(map, { versions: true });
+      const arr = await zarr.open(ours, { path: "a", kind: "array" });
+      const eng = await zarr.open(theirs, { path: "a", kind: "array" });
+      ours.stats.get = ours.stats.getRange = 0;
+      const s0 = await zarr.storeStats(ours);
       const mine = await withDirect(true, () => outcome(() => arr.get(sel)));
-      const asked = { ...store.stats };
-      const s1 = await zarr.storeStats(store);
-      store.stats.get = store.stats.getRange = 0;
-      const engine = await withDirect(false, () => outcome(() => arr.get(sel)));
+      const asked = { ...ours.stats };
+      const s1 = await zarr.storeStats(ours);
+      theirs.stats.get = theirs.stats.getRange = 0;
+      const engine = await withDirect(false, () => outcome(() => eng.get(sel)));
       assert.deepEqual(mine, engine);
-      assert.deepEqual(asked, store.stats, `[${sel}]: requests of the direct path vs the engine's`);
+      assert.deepEqual(asked, theirs.stats, `[${sel}]: requests of the executor vs the engine's`);
       assert.equal(s1.get - s0.get + s1.getRange - s0.getRange, asked.get + asked.getRange, "storeStats counts them");
+      // The same read again: the shards' indexes are kept (a whole shard
+      // is read whole, and its inner chunks come from it: nothing kept).
+      ours.stats.get = ours.stats.getRange = 0;
+      theirs.stats.get = theirs.stats.getRange = 0;
+      assert.deepEqual(await withDirect(true, () => outcome(() => arr.get(sel))), mine);
+      assert.deepEqual(await withDirect(false, () => outcome(() => eng.get(sel))), mine);
+      assert.deepEqual(ours.stats, theirs.stats, `[${sel}]: requests of a second read, the executor's vs the engine's`);
+      if (sel !== null) assert.ok(ours.stats.getRange < asked.getRange, `[${sel}]: a second read asks for no index`);
     }
   });
 
   test("concurrent reads of one window (or of whole shards) share the index, inner chunk and shard requests", async () => {
-    const store = rangeStore(new Map(), { async: true, versions: true });
-    const w = await zarr.create(store, { path: "a", shape: [64, 64], chunks: [8, 8], shardShape: [32, 32], dtype: "float32", zarrFormat: 3 });
+    const map = new Map();
+    const w = await zarr.create(rangeStore(map), { path: "a", shape: [64, 64], chunks: [8, 8], shardShape: [32, 32], dtype: "float32", zarrFormat: 3 });
     await w.set(null, Float32Array.from({ length: 64 * 64 }, (_, i) => i));
-    const arr = await zarr.open(store, { path: "a", kind: "array" });
     for (const sel of ["3:45, 10:50", null]) {
-      store.stats.getRange = store.stats.get = 0;
-      const one = await withDirect(true, () => outcome(() => arr.get(sel)));
-      const single = { ...store.stats };
-      store.stats.getRange = store.stats.get = 0;
+      // (fresh stores: the second must not find the indexes the first kept)
+      const first = rangeStore(map, { async: true, versions: true });
+      const second = rangeStore(map, { async: true, versions: true });
+      const one = await withDirect(true, () => outcome(async () => (await zarr.open(first, { path: "a", kind: "array" })).get(sel)));
+      const arr = await zarr.open(second, { path: "a", kind: "array" });
       const before = readStats.finished;
       const all = await withDirect(true, () => Promise.all(Array.from({ length: 10 }, () => outcome(() => arr.get(sel)))));
       assert.equal(readStats.finished - before, 10);
       for (const r of all) assert.deepEqual(r, one);
-      assert.deepEqual(store.stats, single, `[${sel}]: 10 concurrent reads made ${JSON.stringify(store.stats)} requests, one read ${JSON.stringify(single)}`);
+      assert.deepEqual(second.stats, first.stats, `[${sel}]: 10 concurrent reads made ${JSON.stringify(second.stats)} requests, one read ${JSON.stringify(first.stats)}`);
     }
   });
 

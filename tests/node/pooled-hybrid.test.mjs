@@ -32,7 +32,7 @@ for (const shared of [true, false]) {
       pool = await zarr.useWorkers(2, { minBytes: 0, shared });
     });
     after(async () => {
-      Object.assign(tuning, { depth: 8 });
+      Object.assign(tuning, { depth: 32 });
       await zarr.useWorkers(0);
     });
 
@@ -101,7 +101,7 @@ for (const shared of [true, false]) {
         assert.ok(pool.stats().here > after.here, "the calling thread decodes again in the next read");
         assert.ok(Buffer.from(bytesOf(whole.data)).equals(Buffer.from(bytesOf((await engineRead(arr, null)).data))));
       } finally {
-        Object.assign(tuning, { depth: 8 });
+        Object.assign(tuning, { depth: 32 });
       }
     });
   });

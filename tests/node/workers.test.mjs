@@ -104,3 +104,32 @@ test("useWorkers calls take effect in order; stopping the pool mid-read leaves t
   const { data } = await reading;
   assert.deepEqual(data, values);
 });
+
+test("by default, a read worth the workers starts them, and they join it even when the program never yields to the event loop", async () => {
+  // (a fresh process: the default pool, no useWorkers call)
+  const { execFileSync } = await import("node:child_process");
+  const script = `
+    import * as zarr from ${JSON.stringify(new URL("../../npm/index.js", import.meta.url).href)};
+    const store = new zarr.MemoryStore();
+    const a = await zarr.create(store, { shape: [2048, 2048], chunks: [256, 256], dtype: "<f4", zarrFormat: 2, compressor: { id: "zstd", level: 1 } });
+    const values = Float32Array.from({ length: 2048 * 2048 }, (_, i) => Math.sin(i / 5000));
+    await a.set(null, { data: values, shape: [2048, 2048] });
+    const small = await a.get([zarr.slice(0, 300), zarr.slice(0, 300)]);
+    const afterSmall = zarr.workerPool().stats().reads;
+    let same = true;
+    for (let r = 0; r < 3; r++) {
+      const { data } = await a.get(null); // (16 MiB: worth the workers)
+      same &&= data.every((x, i) => x === values[i]);
+    }
+    const s = zarr.workerPool().stats();
+    console.log(JSON.stringify({ size: zarr.workerPool().size, afterSmall, reads: s.reads, decoded: s.decoded, same, small: small.data[301] === values[2048 + 1] }));
+    process.exit(0);
+  `;
+  const out = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
+  assert.equal(out.same, true, "the values");
+  assert.equal(out.small, true);
+  assert.equal(out.afterSmall, 0, "a small read starts no workers");
+  assert.ok(out.size >= 1, "a default pool on 2 cores or more");
+  assert.equal(out.reads, 3, "each large read shared with the workers");
+  assert.ok(out.decoded.reduce((x, y) => x + y, 0) > 0, `the workers decoded chunks: ${out.decoded}`);
+});

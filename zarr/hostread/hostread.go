@@ -381,7 +381,17 @@ type Expansion struct {
 // the shard).
 func Expand(arr *zarr.Array, reqs []ShardRequest, h Host) ([]Expansion, error) {
 	out := make([]Expansion, len(reqs))
+	m := arr.Metadata()
+	grid := m.Grid.Shape(m.Shape)
 	for i, r := range reqs {
+		for d, c := range r.Coords {
+			if c < 0 || c >= max(grid[d], 1) {
+				return nil, errs.New(errs.Selection, "shard requests", "malformed: shard coordinates %v outside the grid", r.Coords)
+			}
+		}
+		if !slices.Equal(r.Shape, m.Grid.ChunkShape(r.Coords)) {
+			return nil, errs.New(errs.Selection, "shard requests", "malformed: shard %v has another shape", r.Coords)
+		}
 		parts, l, err := arr.ShardParts(r.Coords, r.Index, r.In)
 		if err != nil {
 			return nil, err
