@@ -6,7 +6,7 @@ NODE ?= node
 NPM ?= npm
 
 .PHONY: all build test test-go vet fixtures bench fuzz
-.PHONY: bench-startup wasm npm-deps test-js test-node test-browser test-zarrita-suite bench-js pack codecs-wasm check-codecs-wasm check-core-linked notices check-notices FORCE
+.PHONY: bench-startup wasm npm-deps test-js test-node test-browser test-zarrita-suite bench-js pack codecs-wasm check-codecs-wasm check-core-linked notices check-notices codes check-codes FORCE
 
 all: build wasm
 
@@ -16,17 +16,18 @@ build:
 # vet also checks the format strings of internal/fmtx (the engine's own
 # fmt) and of every wrapper of it; vet knows %w only for fmt.Errorf, so its
 # complaint about fmtx.Errorf's %w is left out (internal/fmtx's
-# TestCallSites checks %w).
+# TestCallSites checks %w). The go command's own progress lines (modules it
+# downloads into an empty cache: `go: downloading ...`) are not findings.
 FMTX = github.com/zarr-wasm/zarr-wasm/internal/fmtx
 VET = $(GO) vet -printf.funcs=$(FMTX).Sprintf,$(FMTX).Errorf,$(FMTX).Appendf,$(FMTX).Sprint
-VET_FILTER = 2>&1 | grep -v -e '^\#' -e 'fmtx.Errorf does not support error-wrapping directive %w' | { ! grep .; }
+VET_FILTER = 2>&1 | grep -v -e '^\#' -e '^go: downloading ' -e 'fmtx.Errorf does not support error-wrapping directive %w' | { ! grep .; }
 
 vet:
 	$(VET) ./... $(VET_FILTER)
 	GOOS=js GOARCH=wasm $(VET) ./jsbridge/ ./wasm/ $(VET_FILTER)
 	GOOS=js GOARCH=wasm $(VET) -tags zarrcore ./jsbridge/ ./wasm/ $(VET_FILTER)
 
-test: vet check-codecs-wasm check-core-linked check-notices test-go test-js test-demo
+test: vet check-codecs-wasm check-core-linked check-notices check-codes test-go test-js test-demo
 
 test-go: npm-deps
 	$(GO) test -count=1 ./...
@@ -133,6 +134,16 @@ notices:
 
 check-notices:
 	npm/notices.sh --check
+
+# The error codes: zarr/errs/errs.go lists them; npm/lib/errors.js's codes,
+# npm/index.d.ts's ZarrErrorCode and zarr/zarr.go's Code constants are
+# generated from it (internal/errcodes); check-codes fails when they are not
+# current.
+codes:
+	$(GO) run ./internal/errcodes
+
+check-codes:
+	$(GO) run ./internal/errcodes -check
 
 check-codecs-wasm:
 	@if ! command -v clang >/dev/null || [ ! -f /usr/lib/wasm32-wasi/libc.a ] || ! apt-cache showsrc libdeflate 2>/dev/null | grep -q '^Package: libdeflate'; then \

@@ -85,7 +85,8 @@ func shapedResult(shape []int) js.Value {
 	return o
 }
 
-// dataToJS converts the elements of a by the DESIGN.md mapping.
+// dataToJS converts the elements of a to the JS values a read returns
+// (docs/javascript.md, "What a read returns").
 func dataToJS(a *zarr.NDArray) (js.Value, error) {
 	dt := a.DType()
 	n := a.Len()

@@ -1,21 +1,35 @@
 // Type declarations for zarr-wasm (the "." entry: browsers and Node).
 
-/** Error codes of ZarrError (the Go engine's *zarr.Error codes). */
+// Generated from zarr/errs/errs.go by internal/errcodes (make codes): do not edit.
+/** Error codes of ZarrError: the Go engine's (zarr/errs), then those only this package gives. */
 export type ZarrErrorCode =
+  /** No node, key or field of that name (the nearest existing one is suggested). */
   | "NOT_FOUND"
+  /** A metadata document, spec or option breaks the format's rules. */
   | "INVALID_METADATA"
+  /** Valid, but not something zarr-wasm reads or writes yet. */
   | "UNSUPPORTED"
+  /** A chunk's stored bytes could not be decoded (or encoded) by its codecs. */
   | "CODEC"
+  /** The selection does not fit the array (out of bounds, a bad step, the wrong number of dimensions). */
   | "SELECTION"
+  /** The store failed to read, write or list. */
   | "STORE"
+  /** The call was cancelled (its AbortSignal, or context). */
   | "ABORTED"
+  /** The store, or the node, cannot be written. */
   | "READ_ONLY"
+  /** A node is already there (creating without overwrite). */
   | "EXISTS"
+  /** A request would need more memory than the engine's budget (zarr/budget); nothing was allocated, the engine stays usable. */
+  | "TOO_LARGE"
   /** A value changed while it was read (a shard rewritten between its index and its chunks), or kept changing under a write, and retrying did not get past it. */
   | "CONFLICT"
-  | "TOO_LARGE"
+  /** The WebAssembly engine stopped (a panic, out of memory) while the call ran; the next call starts a fresh engine, and nodes must be opened again. */
   | "ENGINE_EXITED"
+  /** The package itself is broken or incomplete (a file missing, builds that do not match, a decode worker that did not start). */
   | "INTERNAL";
+// End of the generated error codes.
 
 export declare const codes: readonly ZarrErrorCode[];
 
@@ -98,7 +112,7 @@ export type VersionedWrite = { generation?: string | null } | { changed: true };
  * WriteOptions; the engine then ties the reads of a shard to one version,
  * confirms cached chunks cheaply and makes read-modify-writes conditional.
  * A store that answers plain bytes still works, without those guarantees
- * (README, "Versions, concurrent writes and the chunk cache").
+ * (docs/stores.md, "Versions, concurrent writes and the chunk cache").
  */
 export interface Readable {
   get(key: AbsolutePath, options?: GetOptions): Uint8Array | undefined | VersionedValue | Promise<Uint8Array | undefined | VersionedValue>;
@@ -167,7 +181,7 @@ export interface FetchStoreOptions extends HTTPPolicy {
   /**
    * Replaces fetch (auth, presigning, remapping statuses); receives a Request.
    * Without it, in Node, requests go through node:http(s) (the same requests
-   * and answers for less CPU; see the README's "Reading over HTTP"): pass
+   * and answers for less CPU; see docs/stores.md, "How requests are sent in Node"): pass
    * `fetch: (r) => fetch(r)` to send them with fetch.
    */
   fetch?: (request: Request) => Promise<Response>;

@@ -1,5 +1,5 @@
 // zarr-wasm: Zarr for JavaScript, backed by a Go engine compiled to
-// WebAssembly. See README.md and index.d.ts.
+// WebAssembly. See docs/javascript.md and index.d.ts.
 export { init, wasmModule } from "./lib/runtime.js";
 export { useWorkers, workerPool } from "./lib/workers.js";
 export { ZarrError, codes, isZarritaError } from "./lib/errors.js";

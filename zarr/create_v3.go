@@ -1,3 +1,7 @@
+// The zarr.json of a new v3 array, from ArrayOptions: the codec chain
+// (zarr-python's defaults, sharding), the chunk grid, the byte order (the
+// document itself is package meta's).
+
 package zarr
 
 import (
@@ -7,7 +11,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
 )
 
-// v3ArrayDocument builds the zarr.json of a new v3 array.
+// v3ArrayDocument writes the zarr.json of a new v3 array.
 func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOptions) ([]byte, error) {
 	if dt.Kind == dtype.Object {
 		return nil, errs.New(errs.Unsupported, p+": dtype", "v3 has no object type; use \"string\" or \"bytes\"")
@@ -68,35 +72,21 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 		if len(opt.ShardShape) != ndim {
 			return nil, errs.New(errs.InvalidMetadata, p+": shards", "%d shard sizes for %d dimensions", len(opt.ShardShape), ndim)
 		}
-		indexEndian := map[string]any{"name": "bytes", "configuration": map[string]any{"endian": "little"}}
-		codecs = []any{map[string]any{"name": "sharding_indexed", "configuration": map[string]any{
-			"chunk_shape":    intsJSON(chunks),
-			"codecs":         codecs,
-			"index_codecs":   []any{indexEndian, map[string]any{"name": "crc32c"}},
-			"index_location": "end",
-		}}}
+		codecs = []any{meta.ShardingCodec(chunks, codecs)}
 		gridChunks = opt.ShardShape
 	}
-	var chunkGrid any = map[string]any{"name": "regular", "configuration": map[string]any{"chunk_shape": intsJSON(gridChunks)}}
+	chunkGrid := meta.RegularGrid(gridChunks)
 	if opt.ChunkSizes != nil {
 		if len(opt.ChunkSizes) != ndim {
 			return nil, errs.New(errs.InvalidMetadata, p+": chunk sizes", "%d entries for %d dimensions", len(opt.ChunkSizes), ndim)
 		}
-		shapes := make([]any, ndim)
-		for d, sizes := range opt.ChunkSizes {
-			if sizes == nil {
-				shapes[d] = gridChunks[d]
-				continue
-			}
-			shapes[d] = runLengths(sizes)
-		}
-		chunkGrid = map[string]any{"name": "rectilinear", "configuration": map[string]any{"kind": "inline", "chunk_shapes": shapes}}
+		chunkGrid = meta.RectilinearGrid(opt.ChunkSizes, gridChunks)
 	}
 	sep := opt.DimensionSeparator
 	if sep == "" {
 		sep = "/"
 	}
-	doc, err := meta.V3ArrayDoc(opt.Shape, dt, chunkGrid, sep, fill, codecs, opt.Attributes, opt.DimensionNames)
+	doc, err := meta.NewV3ArrayDocument(opt.Shape, dt, chunkGrid, sep, fill, codecs, opt.Attributes, opt.DimensionNames)
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, p, err, "cannot write metadata")
 	}
@@ -108,35 +98,13 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 		if _, err := meta.ParseKeyEncoding(p+": ChunkKeyEncoding", raw, len(opt.Shape)); err != nil {
 			return nil, err
 		}
-		doc["chunk_key_encoding"] = opt.ChunkKeyEncoding
+		doc.ChunkKeyEncoding = opt.ChunkKeyEncoding
 	}
-	data, err := jsonx.Marshal(doc, "  ")
+	data, err := doc.Marshal()
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, p, err, "cannot write metadata")
 	}
 	return data, nil
-}
-
-// runLengths writes edge lengths with [value, count] pairs where a value
-// repeats, when that is shorter (as zarr-python does).
-func runLengths(sizes []int) []any {
-	var out []any
-	for i := 0; i < len(sizes); {
-		j := i
-		for j < len(sizes) && sizes[j] == sizes[i] {
-			j++
-		}
-		if j-i > 1 {
-			out = append(out, []any{sizes[i], j - i})
-		} else {
-			out = append(out, sizes[i])
-		}
-		i = j
-	}
-	if len(out) >= len(sizes) {
-		return intsJSON(sizes)
-	}
-	return out
 }
 
 // withBytesEndian gives a "bytes" codec that names no endian the default

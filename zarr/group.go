@@ -420,15 +420,13 @@ func Consolidate(ctx context.Context, s Store, path string) error {
 		if doc["node_type"] != "group" {
 			return errs.New(errs.InvalidMetadata, p, "only groups can be consolidated")
 		}
-		doc["consolidated_metadata"] = map[string]any{"kind": "inline", "must_understand": false, "metadata": entries}
-		data, err := jsonx.Marshal(doc, "  ")
+		data, err := meta.GroupDocWithConsolidated(doc, entries)
 		if err != nil {
 			return errs.Wrap(errs.InvalidMetadata, prefix+keyZarrJSON, err, "cannot write")
 		}
 		return setKey(ctx, w, prefix+keyZarrJSON, data)
 	}
-	doc := map[string]any{"zarr_consolidated_format": 1, "metadata": entries}
-	data, err := jsonx.Marshal(doc, "    ")
+	data, err := meta.ConsolidatedV2(entries)
 	if err != nil {
 		return errs.Wrap(errs.InvalidMetadata, prefix+keyZmetadata, err, "cannot write")
 	}

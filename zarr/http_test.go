@@ -20,8 +20,8 @@ import (
 // is loaded, one inner chunk costs two requests (index, chunk), and the
 // values equal what zarrita.js reads.
 func TestShardedOverHTTP(t *testing.T) {
-	shared := peers.RequireShared(t)
-	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v3", "data.zarr")
+	testdata := peers.TestData()
+	root := filepath.Join(testdata, "zarrita", "v3", "data.zarr")
 	var requests atomic.Int64
 	files := http.FileServer(http.Dir(root)) // serves Range requests
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -46,7 +46,7 @@ func TestShardedOverHTTP(t *testing.T) {
 	if n := requests.Load(); n > 2 {
 		t.Errorf("one inner chunk cost %d requests, want at most 2", n)
 	}
-	cases := zarritaCases(t, filepath.Join(shared, "peer-fixtures", "zarrita", "v3"), "data.zarr")
+	cases := zarritaCases(t, filepath.Join(testdata, "zarrita", "v3"), "data.zarr")
 	for _, c := range cases {
 		if c.Path != "3d.chunked.compressed.sharded.i2" {
 			continue
@@ -66,8 +66,8 @@ func TestShardedOverHTTP(t *testing.T) {
 // TestZipOverHTTP reads zarr-python's zipped v3 hierarchy over HTTP without
 // downloading it: a few range requests, far fewer bytes than the file.
 func TestZipOverHTTP(t *testing.T) {
-	shared := peers.RequireShared(t)
-	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v3")
+	testdata := peers.TestData()
+	root := filepath.Join(testdata, "zarrita", "v3")
 	var requests, sent atomic.Int64
 	files := http.FileServer(http.Dir(root))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -23,9 +23,9 @@ import (
 // TestZarritaV2Fixtures reads zarrita.js's v2 fixture store (written by
 // zarr-python) and compares every array with what zarr-python 2 reads.
 func TestZarritaV2Fixtures(t *testing.T) {
-	shared := peers.RequireShared(t)
+	testdata := peers.TestData()
 	py := peers.RequirePython(t, "zarr")
-	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v2")
+	root := filepath.Join(testdata, "zarrita", "v2")
 	out := filepath.Join(t.TempDir(), "cases.json")
 	script := filepath.Join(peers.RepoRoot(), "tests", "python", "dump_cases.py")
 	if b, err := exec.Command(py, script, root, "data.zarr", out).CombinedOutput(); err != nil {
@@ -103,8 +103,8 @@ func zarritaCases(t *testing.T, root, storeName string, extra ...string) []confo
 // zarr-python 3: sharded, ragged, strings, transposed, consolidated) and
 // compares every array with what zarrita.js reads.
 func TestZarritaV3Fixtures(t *testing.T) {
-	shared := peers.RequireShared(t)
-	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v3")
+	testdata := peers.TestData()
+	root := filepath.Join(testdata, "zarrita", "v3")
 	cases := zarritaCases(t, root, "data.zarr")
 	if len(cases) < 40 {
 		t.Fatalf("only %d arrays found", len(cases))
@@ -153,8 +153,8 @@ func TestZarritaV3Fixtures(t *testing.T) {
 // zip files through the zip store and compares with zarrita's reading of
 // the directory.
 func TestZarritaV3ZippedFixtures(t *testing.T) {
-	shared := peers.RequireShared(t)
-	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v3")
+	testdata := peers.TestData()
+	root := filepath.Join(testdata, "zarrita", "v3")
 	cases := zarritaCases(t, root, "data.zarr")
 	ctx := context.Background()
 	dir, _ := zarr.NewDirectoryStore(root)
@@ -194,8 +194,8 @@ func TestZarritaV3ZippedFixtures(t *testing.T) {
 // arrays by inner-chunk coordinates (as zarrita.js's getChunk numbers
 // them): the values are those zarrita's own tests state for these fixtures.
 func TestReadChunkInnerChunks(t *testing.T) {
-	shared := peers.RequireShared(t)
-	s, err := zarr.NewDirectoryStore(filepath.Join(shared, "peer-fixtures", "zarrita", "v3", "data.zarr"))
+	testdata := peers.TestData()
+	s, err := zarr.NewDirectoryStore(filepath.Join(testdata, "zarrita", "v3", "data.zarr"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -395,3 +395,105 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestZarrPythonReadsOurConsolidated writes a v2 hierarchy (nested groups
+// with attributes, arrays of numbers and strings), consolidates it and
+// removes every other metadata document, so zarr-python 2.13 reads the
+// hierarchy through the .zmetadata the engine wrote alone: the values, and
+// the groups' attributes.
+func TestZarrPythonReadsOurConsolidated(t *testing.T) {
+	py := peers.RequirePython(t, "zarr", "numcodecs")
+	ctx := context.Background()
+	root := t.TempDir()
+	dir := filepath.Join(root, "rtc.zarr")
+	s, err := zarr.NewDirectoryStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rootAttrs := map[string]any{"title": "consolidated by the engine", "scale": 0.5, "nan": math.NaN()}
+	gAttrs := map[string]any{"levels": []any{1, 2, 3}}
+	if _, err := zarr.CreateGroup(ctx, s, "", zarr.GroupOptions{ZarrFormat: 2, Attributes: rootAttrs}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zarr.CreateGroup(ctx, s, "g", zarr.GroupOptions{ZarrFormat: 2, Attributes: gAttrs}); err != nil {
+		t.Fatal(err)
+	}
+	var cases []map[string]any
+	for _, c := range []struct {
+		path   string
+		opt    zarr.ArrayOptions
+		values func(int) any
+	}{
+		{"a", zarr.ArrayOptions{DType: "<i4", Shape: []int{13, 9}, Chunks: []int{5, 4}, Attributes: map[string]any{"units": "m"}}, numbers("<i4")},
+		{"g/b", zarr.ArrayOptions{DType: ">f8", Shape: []int{20}, Chunks: []int{6}, FillValue: 1.5}, numbers(">f8")},
+		{"g/h/c", zarr.ArrayOptions{DType: "|O", Shape: []int{7, 3}, Chunks: []int{4, 2}, Filters: []map[string]any{{"id": "vlen-utf8"}}}, stringsValues},
+	} {
+		c.opt.ZarrFormat = 2
+		arr, err := zarr.CreateArray(ctx, s, c.path, c.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.path, err)
+		}
+		n := 1
+		for _, d := range c.opt.Shape {
+			n *= d
+		}
+		rawDT, _ := arr.DType().V2JSON()
+		entry := map[string]any{"name": c.path, "store": "rtc.zarr", "path": c.path, "zarr_format": 2, "selection": "", "shape": c.opt.Shape, "dtype": rawDT}
+		var nd *zarr.NDArray
+		switch v := c.values(n).(type) {
+		case []byte:
+			nd, err = zarr.NDArrayFromBytes(arr.DType(), c.opt.Shape, v)
+			entry["bytes"] = base64.StdEncoding.EncodeToString(v)
+		case []any:
+			nd, err = zarr.NDArrayFromObjects(arr.DType(), c.opt.Shape, v)
+			entry["objects"] = v
+		}
+		if err == nil {
+			err = arr.Write(ctx, nil, nd)
+		}
+		if err != nil {
+			t.Fatalf("%s: write: %v", c.path, err)
+		}
+		cases = append(cases, entry)
+	}
+	if err := zarr.Consolidate(ctx, s, ""); err != nil {
+		t.Fatal(err)
+	}
+	removed := 0
+	err = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && (info.Name() == ".zarray" || info.Name() == ".zgroup" || info.Name() == ".zattrs") {
+			removed++
+			return os.Remove(p)
+		}
+		return err
+	})
+	if err != nil || removed != 9 { // 3 groups (.zgroup; .zattrs for 2), 3 arrays (.zattrs for 1)
+		t.Fatalf("removed %d metadata documents (%v)", removed, err)
+	}
+
+	data, err := jsonx.MarshalStrict(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	casesFile := filepath.Join(root, "cases.json")
+	if err := os.WriteFile(casesFile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, filepath.Join(peers.RepoRoot(), "tests", "python", "verify_cases.py"), root, casesFile).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "3 passed, 0 failed") {
+		t.Fatalf("zarr-python: %v\n%s", err, out)
+	}
+	const attrsScript = `import json, math, sys, zarr
+g = zarr.open_consolidated(sys.argv[1], mode="r")
+nan = g.attrs["nan"]
+print(json.dumps({"root": {k: v for k, v in g.attrs.items() if k != "nan"}, "nan": isinstance(nan, float) and math.isnan(nan),
+    "g": dict(g["g"].attrs), "a": dict(g["a"].attrs), "groups": sorted(n for n, _ in g.groups()) + sorted("g/" + n for n, _ in g["g"].groups())}, sort_keys=True))`
+	out, err = exec.Command(py, "-c", attrsScript, dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("zarr-python: %v\n%s", err, out)
+	}
+	want := `{"a": {"units": "m"}, "g": {"levels": [1, 2, 3]}, "groups": ["g", "g/h"], "nan": true, "root": {"scale": 0.5, "title": "consolidated by the engine"}}`
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("zarr-python reads\n%s\nwant\n%s", got, want)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
-	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 	"github.com/zarr-wasm/zarr-wasm/zarr/tsspec"
@@ -288,7 +287,7 @@ func openSpecV2(ctx context.Context, s *tsspec.Spec, st Store, path string) (*Ar
 			return nil, err
 		}
 	}
-	doc, err := jsonx.Marshal(m.Document(), "    ")
+	doc, err := m.Document().Marshal()
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, key, err, "cannot write metadata")
 	}
@@ -326,7 +325,7 @@ func createV2(ctx context.Context, st Store, prefix, key string, m *tsspec.V2Met
 	if !ok {
 		return errs.New(errs.ReadOnly, key, "the store cannot be written")
 	}
-	doc, err := jsonx.Marshal(m.Document(), "    ")
+	doc, err := m.Document().Marshal()
 	if err != nil {
 		return errs.Wrap(errs.InvalidMetadata, key, err, "cannot write metadata")
 	}

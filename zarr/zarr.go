@@ -4,7 +4,7 @@
 // opens a TensorStore JSON spec (zarr2 and zarr3 drivers). Every format is
 // parsed into one array model (package meta), and reading and writing
 // chunks work on that model only; creating nodes, SetAttrs and Consolidate
-// write each format's own documents.
+// write each format's own documents (which package meta builds).
 //
 // An array's chunks are read and decoded in one place, which a pool of
 // decoded chunks wraps (CachePool, WithCache, WithRecheck); the reads that
@@ -45,7 +45,9 @@ type Error = errs.Error
 // ErrorCode classifies errors.
 type ErrorCode = errs.Code
 
-// Error codes.
+// Generated from zarr/errs/errs.go by internal/errcodes (make codes): do not edit.
+
+// Error codes (see package errs).
 const (
 	CodeNotFound        = errs.NotFound
 	CodeInvalidMetadata = errs.InvalidMetadata
@@ -56,8 +58,11 @@ const (
 	CodeAborted         = errs.Aborted
 	CodeReadOnly        = errs.ReadOnly
 	CodeExists          = errs.Exists
+	CodeTooLarge        = errs.TooLarge
 	CodeConflict        = errs.Conflict
 )
+
+// End of the generated error codes.
 
 // ErrorCodeOf returns the code of err ("" if it is not a zarr error).
 func ErrorCodeOf(err error) ErrorCode { return errs.CodeOf(err) }

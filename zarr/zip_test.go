@@ -18,9 +18,9 @@ import (
 // the zipped stores (zarr-python's ZipStore, zipped from within and from the
 // parent directory) and compares what it reads with the directory store.
 func TestZipStoreArrays(t *testing.T) {
-	shared := peers.RequireShared(t)
+	testdata := peers.TestData()
 	ctx := context.Background()
-	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v2")
+	root := filepath.Join(testdata, "zarrita", "v2")
 	dir, err := zarr.NewDirectoryStore(filepath.Join(root, "data.zarr"))
 	if err != nil {
 		t.Fatal(err)

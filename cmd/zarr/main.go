@@ -1,5 +1,6 @@
 // Command zarr inspects Zarr hierarchies with the Go engine, with the same
-// arguments and output as the npm package's zarr-wasm command:
+// arguments and output as the npm package's zarr-wasm command (both print
+// with internal/clitext):
 //
 //	zarr info <path-or-url> [node-path]            the hierarchy as a tree
 //	zarr cat <array-path-or-url> [selection] [--all]   the values
@@ -23,6 +24,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/zarr-wasm/zarr-wasm/internal/clitext"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
@@ -105,30 +107,18 @@ func command(ctx context.Context, cmd, location, third string, haveThird, all bo
 				name = location
 			}
 		}
-		var out []string
-		printTree(ctx, n, name, "", "", &out)
-		fmt.Fprintln(stdout, strings.Join(out, "\n"))
+		fmt.Fprintln(stdout, clitext.Tree(ctx, n, name))
 		return nil
 	}
 	n, err := openNode(ctx, location, s, inner, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.OpenArray(ctx, s, p, opts...) })
 	if err != nil {
 		return openError{err}
 	}
-	arr := n.(*zarr.Array)
-	sel, err := zarr.ParseSelection(third)
+	text, err := clitext.Cat(ctx, n.(*zarr.Array), third, all)
 	if err != nil {
 		return err
 	}
-	res, err := arr.Read(ctx, sel)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "shape %s  dtype %s\n", tuple(res.Shape()), dtypeText(arr))
-	text, err := elementText(res, arr.DTypeName())
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, formatArray(res.Shape(), text, all))
+	fmt.Fprintln(stdout, text)
 	return nil
 }
 

@@ -69,8 +69,8 @@ build() { # output.wasm "flags" zstd-source-dir sources...
 # wasm32, so they refill after every 24-25 bits as on 32-bit CPUs, although
 # WebAssembly's 64-bit integers are native: both are built from copies of
 # their sources edited to read 64 bits at a time, as on 64-bit targets
-# (README "Decoder builds": same output and same refusals as the unpatched
-# builds on thousands of valid and damaged streams). Each edit must change
+# (same output and same refusals as the unpatched builds on thousands of
+# valid and damaged streams: the commits that made the edits). Each edit must change
 # the expected number of lines, or the build stops: a new version of either
 # library needs them looked at again.
 edit() { # pristine-dir patched-dir file expected-changed-lines sed-expressions...
@@ -107,8 +107,8 @@ edit "$zstd" "$zdec" huf_decompress.c 3 -e '/^#define HUF_DECODE_SYMBOLX1_[12]/,
 # byte at a time, writes more of a stream whose last bytes expand the most
 # (a Blosc stream of float exponents: 94 bytes into 64 KiB, 1.5x slower):
 # there a match of offset 1, a run of one byte, is a memset. zlib 1.04x
-# per CPU second with both, 1.13x with glue.c's Adler-32 (README "Decoder
-# builds").
+# per CPU second with both, 1.13x with glue.c's Adler-32 (docs/performance.md,
+# "Decoders").
 ldorig="$tmp/pristine/libdeflate-$libdeflate_version"
 edit "$ldorig" "$libdeflate" lib/deflate_decompress.c 2 -e 's/^typedef machine_word_t bitbuf_t;/typedef u64 bitbuf_t;/' \
   -e 's/get_unaligned_leword(in_next)/get_unaligned_le64(in_next)/'
@@ -117,7 +117,7 @@ edit "$ldorig" "$libdeflate" lib/decompress_template.h 1 \
 # The decoders: -Os, libzstd's single-symbol Huffman decoder only and its
 # short-offset sequence decoder only: 29 KB brotli instead of 37, and as
 # fast on the bench's data (tests/bench/decoders.mjs: every codec within
-# 2 %; README "Decoder builds"). With WebAssembly's 128-bit SIMD
+# 2 %; docs/performance.md, "Decoders"). With WebAssembly's 128-bit SIMD
 # (-msimd128: libzstd's 16-byte match and literal copies become one load
 # and one store) zstd decodes 1.13x faster, Blosc(zstd) 1.07x; -O2/-O3
 # with it gave zstd nothing and 37 % more bytes.
@@ -125,7 +125,8 @@ build "$tmp/codecs.wasm" "-Os -msimd128 -DHUF_FORCE_DECOMPRESS_X1 -DZSTD_FORCE_D
   "$here/glue.c" "${zstd_files[@]/#/$zdec/}" "${libdeflate_files[@]/#/$libdeflate/}"
 # The encoders: -O3. zlib and gzip are written with libdeflate's compressor,
 # not zlib's deflate: at level 1 it took 2.5x less time on the bench's
-# chunks (and level 6 4.8x less) with 7 % smaller output (README "Writes").
+# chunks (and level 6 4.8x less) with 7 % smaller output (docs/performance.md,
+# "Writes").
 build "$tmp/encode.wasm" "-O3" "$zstd" "$here/encode.c" "${zstd_encode_files[@]/#/$zstd/}" "${libdeflate_encode_files[@]/#/$libdeflate/}"
 install -m 644 "$tmp/codecs.wasm" "$out"
 echo "$out: $(stat -c %s "$out") bytes of WebAssembly"

@@ -1,5 +1,6 @@
 // The zarr-wasm command (bin/zarr-wasm.js runs it; cmd/zarr is the same
-// command in Go):
+// command in Go, and both print with the engine's internal/clitext, here
+// through the bridge in the engine's full build):
 //   zarr-wasm info <path-or-url> [node-path]   the hierarchy as a tree: shape, dtype, chunks, codecs, attributes
 //   zarr-wasm cat <array-path-or-url> [selection] [--all]   the values (NumPy-style selection, e.g. "0:5, ::2")
 // A location may be a reference set (kerchunk / fsspec): a .json file or a
@@ -113,141 +114,6 @@ async function fileFetch(req) {
   }
 }
 
-function tuple(a) {
-  return `(${a.join(", ")}${a.length === 1 ? "," : ""})`;
-}
-
-function codecText(c) {
-  const cfg = c.configuration ?? {};
-  const parts = Object.entries(cfg)
-    .filter(([k]) => k !== "id")
-    .map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v, big) : String(v)}`);
-  return parts.length ? `${c.name}(${parts.join(", ")})` : c.name;
-}
-
-function big(_k, v) {
-  return typeof v === "bigint" ? v.toString() : v;
-}
-
-function attrText(attrs) {
-  if (!attrs || Object.keys(attrs).length === 0) return "";
-  return `  attrs ${JSON.stringify(attrs, (k, v) => (typeof v === "bigint" ? v.toString() : typeof v === "number" && !Number.isFinite(v) ? String(v) : v))}`;
-}
-
-/** The data type's name, with the stored v2 typestr beside it when it says more (byte order). */
-function dtypeText(arr) {
-  const name = typeof arr.dtype === "string" ? arr.dtype : arr.dtype.name;
-  const stored = arr.dataType.stored;
-  if (stored === undefined || stored === name) return name;
-  return `${name} (${typeof stored === "string" ? stored : JSON.stringify(stored)})`;
-}
-
-function describe(node) {
-  if (node.kind === "group") {
-    return `group v${node.zarrFormat}${node.consolidated ? " (consolidated)" : ""}${attrText(node.attrs)}`;
-  }
-  const chunks = node.chunks ? tuple(node.chunks) : JSON.stringify(node.chunkSizes);
-  return `array v${node.zarrFormat}  shape ${tuple(node.shape)}  dtype ${dtypeText(node)}  chunks ${chunks}${node.shards ? `  shards ${tuple(node.shards)}` : ""}  codecs ${node.codecs.map(codecText).join(", ")}${attrText(node.attrs)}`;
-}
-
-async function printTree(node, name, prefix, childPrefix, out) {
-  out.push(`${prefix}${name}${node.kind === "group" ? "/" : ""}  ${describe(node)}`);
-  if (node.kind !== "group") return;
-  let kids;
-  try {
-    kids = await node.children();
-  } catch (e) {
-    out.push(`${childPrefix}└── (children not listed: ${e.code}: ${e.message})`);
-    return;
-  }
-  for (let i = 0; i < kids.length; i++) {
-    const last = i === kids.length - 1;
-    if (!kids[i].node) {
-      out.push(`${childPrefix}${last ? "└── " : "├── "}${kids[i].name}  (cannot be opened: ${kids[i].error.code}: ${kids[i].error.message})`);
-      continue;
-    }
-    await printTree(kids[i].node, kids[i].name, childPrefix + (last ? "└── " : "├── "), childPrefix + (last ? "    " : "│   "), out);
-  }
-}
-
-// ---- values ---------------------------------------------------------------
-
-/** The shortest decimal that reads back as the same float32. */
-function fmtFloat32(x) {
-  if (!Number.isFinite(x) || x === 0) return fmtNumber(x);
-  for (let p = 1; p <= 9; p++) {
-    const s = x.toPrecision(p);
-    if (Math.fround(Number(s)) === x) return String(Number(s));
-  }
-  return String(x);
-}
-
-function fmtNumber(x) {
-  if (typeof x === "bigint") return x.toString();
-  if (Number.isNaN(x)) return "nan";
-  if (x === Infinity) return "inf";
-  if (x === -Infinity) return "-inf";
-  if (Object.is(x, -0)) return "-0.0";
-  return String(x);
-}
-
-/**
- * A function giving element i as text, for the array's data type (type:
- * dataType, how values look in JS; dtype: the type's name or description).
- */
-function elementText(type, data, dtype) {
-  switch (type.js) {
-    case "string":
-      return (i) => JSON.stringify(data[i]);
-    case "bytes":
-      return (i) => `b'${[...data[i]].map((b) => (b >= 32 && b < 127 && b !== 39 && b !== 92 ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`)).join("")}'`;
-    case "object":
-      return (i) => {
-        const v = data[i];
-        if (v instanceof Uint8Array) return `<${v.length} bytes>`;
-        return JSON.stringify(v, big) ?? String(v);
-      };
-    case "struct": {
-      const parts = type.fields.map((f, k) => {
-        const n = f.shape.reduce((a, b) => a * b, 1);
-        const inner = elementText(f.type, data[f.name], dtype?.fields?.[k]?.dtype);
-        return n === 1 && f.shape.length === 0 ? inner : (i) => `[${Array.from({ length: n }, (_, k) => inner(i * n + k)).join(", ")}]`;
-      });
-      return (i) => `(${parts.map((p) => p(i)).join(", ")})`;
-    }
-  }
-  const num = data instanceof Float32Array ? fmtFloat32 : fmtNumber;
-  if (type.items === 2) {
-    return (i) => {
-      const re = data[2 * i];
-      const im = data[2 * i + 1];
-      const sign = im < 0 || Object.is(im, -0) ? "-" : "+";
-      return `${num(re)}${sign}${num(Math.abs(im))}j`;
-    };
-  }
-  if (dtype === "bool") return (i) => (data[i] ? "True" : "False");
-  return (i) => num(data[i]);
-}
-
-/** NumPy-like nested brackets; long dimensions are summarised with "...". */
-function formatArray(shape, text, all) {
-  const total = shape.reduce((a, b) => a * b, 1);
-  const edge = 3;
-  const summarise = !all && total > 1000;
-  const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
-  const rec = (d, offset, indent) => {
-    if (d === shape.length) return text(offset);
-    const n = shape[d];
-    const idx = summarise && n > 2 * edge ? [...Array(edge).keys(), -1, ...Array.from({ length: edge }, (_, k) => n - edge + k)] : [...Array(n).keys()];
-    const parts = idx.map((i) => (i < 0 ? "..." : rec(d + 1, offset + i * strides[d], `${indent} `)));
-    if (d === shape.length - 1) return `[${parts.join(" ")}]`;
-    const sep = `\n${"\n".repeat(Math.max(0, shape.length - d - 2))}${indent} `;
-    return `[${parts.join(sep)}]`;
-  };
-  if (shape.length === 0) return text(0);
-  return rec(0, 0, "");
-}
-
 /**
  * Runs the command with argv (without node and the script); out and err
  * take lines of text. Resolves to the exit status: 0, 1 for an error, 2 for
@@ -270,6 +136,9 @@ async function command(argv, log, error) {
     error(usage);
     return cmd === "-h" || cmd === "--help" ? 0 : 2;
   }
+  // What the command prints is written by the engine's full build: start
+  // that one alone.
+  await zarr.init(undefined, { engine: "full" });
   const { store, path: inner, zarrFormat } = await storeFor(location);
   if (cmd === "info") {
     let node;
@@ -280,9 +149,7 @@ async function command(argv, log, error) {
       throw e;
     }
     const name = third || location.replace(/\/+$/, "").split("/").pop() || location;
-    const out = [];
-    await printTree(node, name, "", "", out);
-    log(out.join("\n"));
+    log(await node._call("cliInfo", name));
     return 0;
   }
   let arr;
@@ -292,9 +159,7 @@ async function command(argv, log, error) {
     e.message = `${location}: ${e.message}`;
     throw e;
   }
-  const res = await arr.get(third ?? null);
-  log(`shape ${tuple(res.shape)}  dtype ${dtypeText(arr)}`);
-  log(formatArray(res.shape, elementText(arr.dataType, res.data, arr.dtype), all));
+  log(await arr._call("cliCat", third ?? "", all));
   return 0;
 }
 

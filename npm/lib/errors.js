@@ -1,10 +1,23 @@
 // ZarrError: every failure of the API, with a machine-readable code.
 
-/** Error codes (the Go engine's *zarr.Error codes). */
+// Generated from zarr/errs/errs.go by internal/errcodes (make codes): do not edit.
+/** Error codes: the Go engine's (zarr/errs), then those only this package gives. */
 export const codes = Object.freeze([
-  "NOT_FOUND", "INVALID_METADATA", "UNSUPPORTED", "CODEC", "SELECTION",
-  "STORE", "ABORTED", "READ_ONLY", "EXISTS", "TOO_LARGE", "CONFLICT", "ENGINE_EXITED", "INTERNAL",
+  "NOT_FOUND",
+  "INVALID_METADATA",
+  "UNSUPPORTED",
+  "CODEC",
+  "SELECTION",
+  "STORE",
+  "ABORTED",
+  "READ_ONLY",
+  "EXISTS",
+  "TOO_LARGE",
+  "CONFLICT",
+  "ENGINE_EXITED",
+  "INTERNAL",
 ]);
+// End of the generated error codes.
 
 export class ZarrError extends Error {
   /**

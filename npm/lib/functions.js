@@ -1,7 +1,7 @@
 // The zarrita.js-style forms of the API: locations (root, resolve), get
 // and set as functions with zarrita's result conventions, named-dimension
 // selections and consolidation. Code written against zarrita 0.7 runs with
-// its import changed (README: "Coming from zarrita.js").
+// its import changed (docs/from-zarrita.md).
 import { callBridge, bridgeIfRunning } from "./runtime.js";
 import { ZarrError } from "./errors.js";
 import { ZarrArray, ZarrGroup, Location } from "./core.js";

@@ -186,7 +186,7 @@ export class HTTPError extends Error {
 /**
  * The retry and timeout policy of every HTTP read the package makes
  * (FetchStore, reference files and targets): the same numbers as Go's
- * zarr/store/http (README, "Reading over HTTP"). Times in milliseconds.
+ * zarr/store/http (docs/stores.md, "Timeouts, caps and retries"). Times in milliseconds.
  */
 export const httpDefaults = Object.freeze({
   /** One attempt: the response headers, and then each next piece of the body, must come within this. */

@@ -1,6 +1,6 @@
 // Turns what a caller passes to arr.set() into the descriptor the Go bridge
 // reads, coercing to the element representation of the array's data type
-// (the same mapping get() returns; see DESIGN.md / README).
+// (the same mapping get() returns: docs/javascript.md, "What a read returns").
 import { ZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
 

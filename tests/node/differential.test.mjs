@@ -1,6 +1,6 @@
 // Differential test: the same arrays read by zarr-wasm and by zarrita.js
 // (npm), values compared element by element. Stores: zarrita.js's own
-// fixtures (../shared/peer-fixtures/zarrita: v2 and v3, written by
+// fixtures (tests/testdata/zarrita: v2 and v3, written by
 // zarr-python) and the project's fixtures (tests/fixtures/v2, v3). Arrays
 // zarrita.js cannot read are skipped with its error; an array zarr-wasm
 // cannot read is a failure unless the engine says UNSUPPORTED (skipped,
@@ -16,7 +16,7 @@ import { promises as fs } from "node:fs";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { zarrita, ZarritaFileSystemStore, ZarritaFetchStore } from "../../npm/dev/deps.mjs";
-import { repoRoot, sharedDir, exists, peersRequired, startServer, loadCases, compareCase } from "./helpers.mjs";
+import { repoRoot, testData, startServer, loadCases, compareCase } from "./helpers.mjs";
 
 /** Every array below root: [{path, format}]. */
 async function findArrays(root, rel = "") {
@@ -102,18 +102,13 @@ async function readZarrita(root, p) {
 }
 
 const sources = [];
-const peerRoot = path.join(sharedDir, "peer-fixtures", "zarrita");
-if (await exists(peerRoot)) {
-  for (const v of ["v2", "v3"]) sources.push({ name: `zarrita ${v} fixtures`, root: path.join(peerRoot, v, "data.zarr"), peer: true });
-} else if (peersRequired) {
-  throw new Error(`${peerRoot} is missing (ZARR_WASM_REQUIRE_PEERS=1)`);
-}
+const peerRoot = path.join(testData, "zarrita");
+for (const v of ["v2", "v3"]) sources.push({ name: `zarrita ${v} fixtures`, root: path.join(peerRoot, v, "data.zarr"), peer: true });
 // The writers' recorded values of the project's fixtures, by store and path.
 const recorded = new Map();
 for (const v of ["v2", "v3"]) {
   const dir = path.join(repoRoot, "tests", "fixtures", v);
   const data = path.join(dir, "data");
-  if (!(await exists(data))) continue;
   for (const c of await loadCases(path.join(dir, "cases.json"))) {
     if (c.selection === "") recorded.set(path.join(data, c.store, c.path), c);
   }
@@ -187,45 +182,43 @@ describe("differential coverage", () => {
   test("arrays compared", (t) => {
     t.diagnostic(`${compared} arrays compared with zarrita.js; ${zarritaCannot} arrays zarrita.js cannot read; ${divergences.length} where zarrita.js diverges from the writer's values (zarr-wasm agrees with the writer)`);
     for (const d of divergences) t.diagnostic(`  ${d}`);
-    if (sources.some((s) => s.peer)) assert.ok(compared >= 60, `only ${compared} arrays compared`);
+    assert.ok(compared >= 60, `only ${compared} arrays compared`);
   });
 });
 
 // zarrita.js stores used as zarr-wasm stores.
-if (await exists(peerRoot)) {
-  for (const v of ["v2", "v3"]) {
-    const root = path.join(peerRoot, v, "data.zarr");
-    const arrays = await findArrays(root);
-    describe(`zarr-wasm reads the zarrita ${v} fixtures through @zarrita/storage stores`, () => {
-      let server;
-      before(async () => {
-        server = await startServer(root);
-      });
-      after(async () => {
-        await server.close();
-      });
-      for (const a of arrays) {
-        test(a.path, async (t) => {
-          let want;
-          try {
-            want = await (await zarr.open(new FileSystemStore(root), { path: a.path })).get();
-          } catch (e) {
-            if (e.code === "UNSUPPORTED") return t.skip(`zarr-wasm reports UNSUPPORTED: ${e.message}`);
-            throw e;
-          }
-          for (const store of [new ZarritaFileSystemStore(root), new ZarritaFetchStore(server.url)]) {
-            const got = await (await zarr.open(store, { path: a.path, kind: "array" })).get();
-            assert.deepEqual(got.shape, want.shape);
-            assert.equal(got.data.length, want.data.length);
-            for (let i = 0; i < want.data.length; i++) {
-              if (!same(got.data[i], want.data[i])) assert.fail(`${store.constructor.name}: element ${i} differs`);
-            }
-          }
-        });
-      }
-      test("ranged reads went through zarrita's getRange", () => {
-        if (v === "v3") assert.ok(server.stats.rangeRequests > 0, "sharded arrays read byte ranges");
-      });
+for (const v of ["v2", "v3"]) {
+  const root = path.join(peerRoot, v, "data.zarr");
+  const arrays = await findArrays(root);
+  describe(`zarr-wasm reads the zarrita ${v} fixtures through @zarrita/storage stores`, () => {
+    let server;
+    before(async () => {
+      server = await startServer(root);
     });
-  }
+    after(async () => {
+      await server.close();
+    });
+    for (const a of arrays) {
+      test(a.path, async (t) => {
+        let want;
+        try {
+          want = await (await zarr.open(new FileSystemStore(root), { path: a.path })).get();
+        } catch (e) {
+          if (e.code === "UNSUPPORTED") return t.skip(`zarr-wasm reports UNSUPPORTED: ${e.message}`);
+          throw e;
+        }
+        for (const store of [new ZarritaFileSystemStore(root), new ZarritaFetchStore(server.url)]) {
+          const got = await (await zarr.open(store, { path: a.path, kind: "array" })).get();
+          assert.deepEqual(got.shape, want.shape);
+          assert.equal(got.data.length, want.data.length);
+          for (let i = 0; i < want.data.length; i++) {
+            if (!same(got.data[i], want.data[i])) assert.fail(`${store.constructor.name}: element ${i} differs`);
+          }
+        }
+      });
+    }
+    test("ranged reads went through zarrita's getRange", () => {
+      if (v === "v3") assert.ok(server.stats.rangeRequests > 0, "sharded arrays read byte ranges");
+    });
+  });
 }

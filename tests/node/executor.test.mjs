@@ -13,7 +13,7 @@ import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { executor as direct, readStats, executorStats as directStats } from "../../npm/lib/read.js";
 import { withDirect, outcome } from "./executor-helpers.mjs";
-import { repoRoot, sharedDir, loadCases, exists, gate, until } from "./helpers.mjs";
+import { repoRoot, testData, loadCases, gate, until } from "./helpers.mjs";
 
 const gets = (store) => directStats(store)?.get ?? 0;
 
@@ -42,7 +42,6 @@ describe("direct reads equal the engine's for every fixture", () => {
   for (const v of ["v2", "v3"]) {
     const dir = path.join(repoRoot, "tests", "fixtures", v);
     test(`${v} fixtures`, async (t) => {
-      if (!(await exists(path.join(dir, "cases.json")))) return t.skip("no fixtures");
       const cases = await loadCases(path.join(dir, "cases.json"));
       let taken = 0;
       const sels = (c) => [c.selection, null, "1:, ::2", "..., -1"];
@@ -122,12 +121,11 @@ describe("Blosc on the direct path: every Blosc fixture reads as the engine read
     ["our v2 fixtures", path.join(repoRoot, "tests", "fixtures", "v2", "data")],
     ["our v3 fixtures", path.join(repoRoot, "tests", "fixtures", "v3", "data")],
     ["tests/compat (numcodecs' vectors, zarrs' arrays and snapshots)", path.join(repoRoot, "tests", "compat", "data")],
-    ["zarrita's v2 fixtures (zarr-python)", path.join(sharedDir, "peer-fixtures", "zarrita", "v2", "data.zarr")],
-    ["zarrita's v3 fixtures (zarr-python)", path.join(sharedDir, "peer-fixtures", "zarrita", "v3", "data.zarr")],
+    ["zarrita's v2 fixtures (zarr-python)", path.join(testData, "zarrita", "v2", "data.zarr")],
+    ["zarrita's v3 fixtures (zarr-python)", path.join(testData, "zarrita", "v3", "data.zarr")],
   ];
   for (const [name, root] of roots) {
     test(name, async (t) => {
-      if (!(await exists(root))) return t.skip(`${root} missing`);
       const arrays = await bloscArrays(root);
       assert.ok(arrays.length > 0, "Blosc arrays found");
       const store = new FileSystemStore(root);
@@ -162,8 +160,7 @@ describe("Blosc on the direct path: every Blosc fixture reads as the engine read
   }
 
   test("c-blosc's compatibility chunks (blosc 1.3.0 to 1.18.0, every compressor) as one-chunk v2 arrays", async (t) => {
-    const dir = path.join(sharedDir, "peer-fixtures", "c-blosc-compat");
-    if (!(await exists(dir))) return t.skip(`${dir} missing`);
+    const dir = path.join(testData, "c-blosc-compat");
     const want = Int32Array.from({ length: 1000000 }, (_, i) => i);
     let taken = 0;
     let files = 0;

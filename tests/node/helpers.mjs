@@ -8,10 +8,11 @@ import { fileURLToPath } from "node:url";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const npmDir = path.join(repoRoot, "npm");
-export const sharedDir = path.resolve(repoRoot, "..", "shared");
+/** Data other projects wrote, copied in with their licences (tests/testdata/README.md). */
+export const testData = path.join(repoRoot, "tests", "testdata");
 export const fixturesV2 = path.join(repoRoot, "tests", "fixtures", "v2");
 
-/** Whether a missing peer (../shared, zarrita) must fail instead of skip. */
+/** Whether a missing peer (zarr-python, zarrita.js) must fail instead of skip. */
 export const peersRequired = process.env.ZARR_WASM_REQUIRE_PEERS === "1";
 
 export async function exists(p) {

@@ -10,11 +10,9 @@ import * as zarr from "../../npm/index.js";
 import { zarrita } from "../../npm/dev/deps.mjs";
 import * as path from "node:path";
 import { FileSystemStore } from "../../npm/node.js";
-import { sharedDir, startServer, exists, peersRequired } from "./helpers.mjs";
+import { testData, startServer } from "./helpers.mjs";
 
-const peerRoot = path.join(sharedDir, "peer-fixtures", "zarrita");
-const haveFixtures = await exists(peerRoot);
-if (!haveFixtures && peersRequired) throw new Error(`${peerRoot} is missing`);
+const peerRoot = path.join(testData, "zarrita");
 
 /** A MemoryStore zarrita can read too (it passes keys as "/a/zarr.json"). */
 function store() {
@@ -186,7 +184,7 @@ describe("zarrita.js-style functions, compared with zarrita.js on the same store
   });
 });
 
-describe("zarrita.js conventions over zarr-python's data (peer fixtures)", { skip: haveFixtures ? false : "../shared/peer-fixtures missing" }, () => {
+describe("zarrita.js conventions over zarr-python's data (peer fixtures)", () => {
   test("withConsolidatedMetadata over HTTP: opening arrays asks for no metadata; values equal zarrita.js's", async () => {
     const server = await startServer(path.join(peerRoot, "v2", "data.zarr"));
     try {

@@ -1,11 +1,12 @@
-// Every JavaScript block of README.md, run as written (tests/readme runs the
-// Go ones): each block is a module in a directory where "zarr-wasm" is this
-// package (node_modules/zarr-wasm → npm/), next to the data it opens. What
-// a test cannot have is replaced, each entry listed below and required to
-// match: hosts on the network become a local server, and names a block
-// uses without defining (a signal, a URL of the reader's) get a definition.
-// The data behind the URLs is written by zarr-python 2.13 where a block
-// reads what another program wrote (a zip, a v2 array).
+// Every JavaScript block of README.md and docs/*.md, run as written
+// (tests/readme runs the Go ones): each block is a module in a directory
+// where "zarr-wasm" is this package (node_modules/zarr-wasm → npm/), run in
+// a fresh copy of the data it opens, so no block sees what another wrote.
+// What a test cannot have is replaced, each entry listed below and
+// required to match: hosts on the network become a local server, and names
+// a block uses without defining (a signal, a URL of the reader's) get a
+// definition. The data behind the URLs is written by zarr-python 2.13
+// where a block reads what another program wrote (a zip, a v2 array).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
@@ -20,13 +21,13 @@ import { FileSystemStore } from "../../npm/node.js";
 const run = promisify(execFile);
 const python = "/usr/bin/python3";
 
-/** README.md's fenced blocks: {lang, line (of the first line of code), code}. */
-function blocks(text) {
+/** A document's fenced blocks: {file, lang, line (of the first line of code), code}. */
+function blocks(file, text) {
   const lines = text.split("\n");
   const out = [];
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i].startsWith("```")) continue;
-    const b = { lang: lines[i].slice(3).trim(), line: i + 2, code: [] };
+    const b = { file, lang: lines[i].slice(3).trim(), line: i + 2, code: [] };
     for (i++; i < lines.length && !lines[i].startsWith("```"); i++) b.code.push(lines[i]);
     out.push({ ...b, code: `${b.code.join("\n")}\n` });
   }
@@ -45,10 +46,19 @@ g.create_dataset("temperature", data=np.arange(8, dtype="<f4"), chunks=(4,))
 zs.close()
 `;
 
-test("README.md's JavaScript blocks run", async (t) => {
-  const text = await fs.readFile(path.join(repoRoot, "README.md"), "utf8");
-  const js = blocks(text).filter((b) => b.lang === "js" || b.lang === "ts");
-  assert.ok(js.length >= 5, `only ${js.length} JavaScript blocks`);
+/** README.md, then docs/*.md (as tests/readme walks them). */
+async function docFiles() {
+  const pages = (await fs.readdir(path.join(repoRoot, "docs"))).filter((f) => f.endsWith(".md")).sort();
+  return ["README.md", ...pages.map((p) => `docs/${p}`)];
+}
+
+test("the JavaScript blocks of README.md and docs/*.md run", async (t) => {
+  const js = [];
+  for (const file of await docFiles()) {
+    const text = await fs.readFile(path.join(repoRoot, file), "utf8");
+    js.push(...blocks(file, text).filter((b) => b.lang === "js" || b.lang === "ts"));
+  }
+  assert.ok(js.length >= 15, `only ${js.length} JavaScript blocks`);
 
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-readme-"));
   const served = path.join(dir, "served");
@@ -62,8 +72,10 @@ test("README.md's JavaScript blocks run", async (t) => {
     t.skip(`zarr-python 2.13 (${python}) is needed to write the served data: ${e.message}`);
     return;
   }
-  // The API overview's data.zarr: a group with a 3-d array a/b.
-  const local = new FileSystemStore(path.join(dir, "data.zarr"));
+  // The local data (each block runs in a fresh copy of it, work): data.zarr, a group with a 3-d array a/b.
+  const pristine = path.join(dir, "pristine");
+  const work = path.join(dir, "work");
+  const local = new FileSystemStore(path.join(pristine, "data.zarr"));
   await zarr.createGroup(local, {});
   await zarr.create(local, { path: "a/b", shape: [20, 5, 4], chunks: [10, 5, 4], dtype: "float32" });
   // A reference set with a "temperature" array (inline chunk).
@@ -82,6 +94,7 @@ test("README.md's JavaScript blocks run", async (t) => {
   const base = server.url;
   const substitutions = [
     { old: '"https://host/data/"', new: JSON.stringify(`${base}/data/`), why: "a local server instead of a host on the network" },
+    { old: '"https://host/data.zarr/"', new: JSON.stringify(`${base}/data/data.zarr/`), why: "a local server (zarr-python's v2 array)" },
     { old: '"https://host/data/refs.json"', new: JSON.stringify(`${base}/data/refs.json`), why: "a local server" },
     { old: '"https://host/data/refs.parq/"', new: JSON.stringify(`${base}/data/refs.parq/`), why: "a local server (a Parquet reference set of tests/refs)" },
     { old: '"http://127.0.0.1:8080/data.zarr/|zarr2:"', new: JSON.stringify(`${base}/data/data.zarr/|zarr2:`), why: "the local server's port" },
@@ -96,7 +109,8 @@ test("README.md's JavaScript blocks run", async (t) => {
   const used = new Set();
   try {
     for (const b of js) {
-      await t.test(`README.md:${b.line}`, async () => {
+      const where = `${b.file}:${b.line}`;
+      await t.test(where, async () => {
         let code = b.code;
         for (const s of substitutions) {
           if (code.includes(s.old)) {
@@ -112,13 +126,15 @@ test("README.md's JavaScript blocks run", async (t) => {
             used.add(d.name);
           }
         }
-        // The prelude goes on the block's first line, so line numbers match README's.
-        const file = path.join(dir, `block-${b.line}.mjs`);
+        // The prelude goes on the block's first line, so line numbers match the document's.
+        const file = path.join(dir, `block-${b.file.replaceAll("/", "-")}-${b.line}.mjs`);
         await fs.writeFile(file, `${prelude.join(" ")}${code}`);
+        await fs.rm(work, { recursive: true, force: true });
+        await fs.cp(pristine, work, { recursive: true });
         try {
-          await run(process.execPath, [file], { cwd: dir });
+          await run(process.execPath, [file], { cwd: work });
         } catch (e) {
-          assert.fail(`README.md:${b.line} failed (line N of the block is README line ${b.line}+N-1):\n${e.stderr || e.message}`);
+          assert.fail(`${where} failed (line N of the block is line ${b.line}+N-1 of ${b.file}):\n${e.stderr || e.message}`);
         }
       });
     }

@@ -10,11 +10,11 @@ import { promises as fs } from "node:fs";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 import { listNames } from "../../npm/lib/files.js";
-import { repoRoot, sharedDir, startServer, exists, peersRequired, loadCases } from "./helpers.mjs";
+import { repoRoot, testData, startServer, loadCases } from "./helpers.mjs";
 
 const fixtures = path.join(repoRoot, "tests", "fixtures", "v2");
 const refsData = path.join(repoRoot, "tests", "refs", "data");
-const zips = path.join(sharedDir, "peer-fixtures", "zarrita", "v3");
+const zips = path.join(testData, "zarrita", "v3");
 const v2Cases = await loadCases(path.join(fixtures, "cases.json"));
 const refCases = await loadCases(path.join(repoRoot, "tests", "refs", "cases.json"));
 
@@ -31,9 +31,7 @@ async function check(store, kase, what) {
 }
 
 test("storeFromUrl tells a hierarchy, a zip, JSON and Parquet reference sets apart, and counts requests", async (t) => {
-  const haveZips = await exists(zips);
-  if (!haveZips && peersRequired) assert.fail(`${zips} is missing`);
-  const { url, stats, close } = await startServer(fixtures, { mounts: { "/refs": refsData, ...(haveZips ? { "/zips": zips } : {}) } });
+  const { url, stats, close } = await startServer(fixtures, { mounts: { "/refs": refsData, "/zips": zips } });
   try {
     const seen = (prefix) => stats.paths.filter((p) => p.startsWith(prefix)).length;
 
@@ -66,7 +64,7 @@ test("storeFromUrl tells a hierarchy, a zip, JSON and Parquet reference sets apa
     }
 
     // A zip of a hierarchy, read by ranges; its counts are the FetchStore's underneath.
-    if (haveZips) {
+    {
       const before = seen("/zips/");
       const zip = await zarr.storeFromUrl(`${url}/zips/data.zipped_from_parent.zarr.zip`);
       assert.ok(zip instanceof zarr.ZipStore && zip.source instanceof zarr.FetchStore);
@@ -77,8 +75,6 @@ test("storeFromUrl tells a hierarchy, a zip, JSON and Parquet reference sets apa
       assert.deepEqual(Array.from((await arr.get(null)).data), Array.from(want.data));
       assert.equal(zip.requests, seen("/zips/") - before, "ZipStore.requests: the requests for the zip file");
       assert.ok(stats.log.filter((l) => l.path.startsWith("/zips/")).every((l) => l.range), "the zip is read by ranges only");
-    } else {
-      t.diagnostic("zarrita's zipped fixtures are not beside the checkout: zip case skipped");
     }
 
     // Nothing there: the engine's NOT_FOUND, not a guess.
@@ -124,11 +120,6 @@ test("FileListStore: a picked folder that wraps the hierarchy opens at the hiera
 });
 
 test("BlobStore: a picked zip read by ZipStore through ranges of the Blob", async (t) => {
-  if (!(await exists(zips))) {
-    if (peersRequired) assert.fail(`${zips} is missing`);
-    t.skip("../shared is not beside the checkout");
-    return;
-  }
   const bytes = await fs.readFile(path.join(zips, "data.zipped_from_within.zarr.zip"));
   const blob = new File([bytes], "data.zipped_from_within.zarr.zip");
   const source = new zarr.BlobStore(blob);

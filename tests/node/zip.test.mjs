@@ -5,16 +5,11 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
-import { sharedDir, startServer, exists, peersRequired } from "./helpers.mjs";
+import { testData, startServer } from "./helpers.mjs";
 
-const v3 = path.join(sharedDir, "peer-fixtures", "zarrita", "v3");
+const v3 = path.join(testData, "zarrita", "v3");
 
 test("ZipStore reads zarr-python's zips over HTTP by ranges", async (t) => {
-  if (!(await exists(v3))) {
-    if (peersRequired) assert.fail(`${v3} is missing`);
-    t.skip("../shared is not beside the checkout");
-    return;
-  }
   const { url, stats, close } = await startServer(v3);
   try {
     const dir = new FileSystemStore(path.join(v3, "data.zarr"));

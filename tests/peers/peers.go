@@ -47,22 +47,9 @@ func RepoRoot() string {
 	return filepath.Dir(filepath.Dir(filepath.Dir(file)))
 }
 
-// Shared returns the ../shared directory beside the checkout, or "" if absent.
-func Shared() string {
-	dir := filepath.Join(RepoRoot(), "..", "shared")
-	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-		return dir
-	}
-	return ""
-}
-
-// RequireShared returns the ../shared directory, skipping the test (or
-// failing it under CI) when it is not beside the checkout.
-func RequireShared(t testing.TB) string {
-	t.Helper()
-	dir := Shared()
-	if dir == "" {
-		Unavailable(t, "../shared is not beside the checkout")
-	}
-	return dir
+// TestData returns tests/testdata: data other projects wrote (zarrita.js's
+// fixture stores, c-blosc's compatibility chunks), copied into the
+// repository with their licences (tests/testdata/README.md).
+func TestData() string {
+	return filepath.Join(RepoRoot(), "tests", "testdata")
 }

@@ -1,10 +1,12 @@
 package readme
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -17,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -24,23 +27,27 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 )
 
-// Block is one fenced code block of README.md.
+// Block is one fenced code block of a Markdown file.
 type Block struct {
+	File string // relative to the repository root: README.md, docs/go.md
 	Lang string
-	Line int // README line of the first line of code
+	Line int // line of the block's first line of code in File
 	Code string
 }
 
-// Blocks returns README.md's fenced code blocks in order.
-func Blocks(readme string) []Block {
+// Where names the block as file:line.
+func (b Block) Where() string { return fmt.Sprintf("%s:%d", b.File, b.Line) }
+
+// Blocks returns the fenced code blocks of text, in order.
+func Blocks(file, text string) []Block {
 	var out []Block
-	lines := strings.Split(readme, "\n")
+	lines := strings.Split(text, "\n")
 	for i := 0; i < len(lines); i++ {
 		open, ok := strings.CutPrefix(lines[i], "```")
 		if !ok {
 			continue
 		}
-		b := Block{Lang: strings.TrimSpace(open), Line: i + 2}
+		b := Block{File: file, Lang: strings.TrimSpace(open), Line: i + 2}
 		var code []string
 		for i++; i < len(lines) && !strings.HasPrefix(lines[i], "```"); i++ {
 			code = append(code, lines[i])
@@ -51,67 +58,123 @@ func Blocks(readme string) []Block {
 	return out
 }
 
-// notRun are the README blocks that are not programs, by their first line.
+// DocFiles lists the documents whose blocks run: README.md, then docs/*.md.
+func DocFiles(root string) ([]string, error) {
+	files := []string{"README.md"}
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(pages)
+	for _, p := range pages {
+		rel, _ := filepath.Rel(root, p)
+		files = append(files, filepath.ToSlash(rel))
+	}
+	return files, nil
+}
+
+// notRun are the blocks that are not programs (other than json blocks,
+// which must parse), by their first line, with the reason. A listed line that no block starts with fails the test, so
+// the list stays current.
 var notRun = map[string]string{
-	"make demo    # the main job: build the .wasm and the sample data, serve the viewer on 127.0.0.1 (prints the URL)": "the repository's make targets",
-	"zarr/          the engine (pure Go): stores, metadata, data types, grids, codecs, arrays, groups":                 "the repository's layout",
+	"make                 # build: the engine's two .wasm files, wasm_exec.js":                                                  "the repository's make targets (make test runs every suite)",
+	"make pack                                          # npm/zarr-wasm-0.1.0.tgz (builds the .wasm files first)":               "an install command",
+	"go get github.com/zarr-wasm/zarr-wasm/zarr":                                                                                "an install command",
+	"make demo    # build the .wasm files and the sample data, serve the viewer on 127.0.0.1":                                   "the viewer's make target (make test-demo drives it in Chromium)",
+	"npx zarr-wasm info data.zarr                          # the hierarchy as a tree: shape, dtype, chunks, codecs, attributes": "the CLI (tests/node/cli.test.mjs runs it on every fixture)",
+	"make bench                     # make bench-js, then the Go benchmarks of ./zarr/...":                                      "benchmark commands: they take minutes and print figures, not pass/fail",
+	"zarr/          the engine (pure Go): open, create, read, write; arrays, groups, the chunk cache":                           "the repository's layout",
+	"go test ./zarr/...                         # the engine":                                                                   "the test commands make test runs",
 }
 
 // substitution replaces text of a block before it runs, for what the
-// README names but a test cannot have: a host on the network, an absolute
-// directory. Each must match, so a stale entry fails.
+// documents name but a test cannot have: a host on the network, an absolute
+// directory. Each must match some block, so a stale entry fails.
 type substitution struct{ old, new, why string }
 
-func TestReadmeBlocks(t *testing.T) {
+func TestDocBlocks(t *testing.T) {
 	root := peers.RepoRoot()
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	files, err := DocFiles(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := t.TempDir()
+	// Each block runs in work, a fresh copy of data, so no block sees
+	// what another wrote; the server serves data itself.
+	data, work := t.TempDir(), filepath.Join(t.TempDir(), "work")
 	server := httptest.NewServer(http.FileServer(http.Dir(data)))
 	defer server.Close()
 	writeData(t, data)
 	subs := []substitution{
 		{"https://host/refs.json", server.URL + "/refs.json", "a local server instead of a host on the network"},
-		{"file:///data/", "file://" + filepath.ToSlash(data) + "/", "the test's directory instead of /data"},
+		{"https://host/data.zarr/", server.URL + "/data.zarr/", "a local server instead of a host on the network"},
+		{"file:///data/", "file://" + filepath.ToSlash(work) + "/", "the block's directory instead of /data"},
 	}
 	used := map[string]bool{}
-	goBlocks := 0
-	for _, b := range Blocks(string(text)) {
-		first := strings.SplitN(b.Code, "\n", 2)[0]
-		switch b.Lang {
-		case "go":
-			goBlocks++
-			code := b.Code
-			for _, s := range subs {
-				if strings.Contains(code, s.old) {
-					code = strings.ReplaceAll(code, s.old, s.new)
-					used[s.old] = true
+	seen := map[string]bool{}
+	var fragments, programs []Block
+	for _, file := range files {
+		text, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range Blocks(file, string(text)) {
+			first := strings.SplitN(b.Code, "\n", 2)[0]
+			switch b.Lang {
+			case "go":
+				for _, s := range subs {
+					if strings.Contains(b.Code, s.old) {
+						b.Code = strings.ReplaceAll(b.Code, s.old, s.new)
+						used[s.old] = true
+					}
 				}
-			}
-			t.Run(fmt.Sprintf("README.md:%d", b.Line), func(t *testing.T) { runGo(t, root, data, b.Line, code) })
-		case "js", "ts":
-			// tests/node/readme.test.mjs
-		default:
-			if _, ok := notRun[first]; !ok {
-				t.Errorf("README.md:%d: a %q block that is neither run nor listed as not a program: %q", b.Line, b.Lang, first)
+				if strings.HasPrefix(b.Code, "package main\n") {
+					programs = append(programs, b)
+				} else {
+					fragments = append(fragments, b)
+				}
+			case "js", "ts":
+				// tests/node/readme.test.mjs
+			case "json":
+				// A document, not a program: it must at least be JSON.
+				if !json.Valid([]byte(b.Code)) {
+					t.Errorf("%s: the json block is not valid JSON", b.Where())
+				}
+			default:
+				if _, ok := notRun[first]; !ok {
+					t.Errorf("%s: a %q block that is neither run nor listed as not a program: %q", b.Where(), b.Lang, first)
+				}
+				seen[first] = true
 			}
 		}
 	}
-	if goBlocks < 3 {
-		t.Errorf("only %d Go blocks found", goBlocks)
+	if len(fragments)+len(programs) < 8 {
+		t.Errorf("only %d Go blocks found in %v", len(fragments)+len(programs), files)
 	}
 	for _, s := range subs {
 		if !used[s.old] {
 			t.Errorf("substitution %q (%s) matches no block", s.old, s.why)
 		}
 	}
+	for first, why := range notRun {
+		if !seen[first] {
+			t.Errorf("notRun lists %q (%s), which starts no block", first, why)
+		}
+	}
+
+	// The fragments are one program (one build): each block a function,
+	// run by name in a process of its own.
+	bin := buildFragments(t, root, fragments)
+	for _, b := range fragments {
+		t.Run(b.Where(), func(t *testing.T) { run(t, data, work, b, bin, funcName(b)) })
+	}
+	for _, b := range programs {
+		t.Run(b.Where(), func(t *testing.T) { run(t, data, work, b, buildProgram(t, root, b), "") })
+	}
 }
 
-// writeData writes what the README's Go blocks open: data.zarr with a 3-d
-// weather/temperature array, and refs.json, a reference set (v1) with a
-// temperature array.
+// writeData writes what the Go blocks open: data.zarr with a 3-d
+// weather/temperature array (and data.zarr.zip, the same zipped), and
+// refs.json, a reference set (v1) with a temperature array.
 func writeData(t *testing.T, dir string) {
 	ctx := context.Background()
 	s, err := zarr.NewDirectoryStore(filepath.Join(dir, "data.zarr"))
@@ -135,42 +198,85 @@ func writeData(t *testing.T, dir string) {
 	if err := os.WriteFile(filepath.Join(dir, "refs.json"), []byte(refs), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	zipDir(t, filepath.Join(dir, "data.zarr"), filepath.Join(dir, "data.zarr.zip"))
+}
+
+// zipDir zips the files under dir "from within" (entries named relative to
+// dir), as zarr-python's ZipStore writes a store.
+func zipDir(t *testing.T, dir, out string) {
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := zip.NewWriter(f)
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		e, err := w.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		_, err = e.Write(data)
+		return err
+	})
+	if err == nil {
+		err = w.Close()
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+var nonWord = regexp.MustCompile(`\W+`)
+
+// funcName is the function a fragment becomes: block_docs_go_md_12.
+func funcName(b Block) string {
+	return "block_" + nonWord.ReplaceAllString(b.File, "_") + "_" + fmt.Sprint(b.Line)
 }
 
 var importLine = regexp.MustCompile(`(?s)^\s*import\s+(\([^)]*\)|"[^"]*")\s*\n`)
 
-// runGo compiles the block as the body of main (its imports kept, ctx
-// given), with every error it assigns checked and every name it declares
-// used, and runs it in dir.
-func runGo(t *testing.T, root, dir string, line int, code string) {
+// fragmentFile turns a block into a file of package main holding one
+// function (its imports kept, ctx given), with every error it assigns
+// checked and every name it declares used.
+func fragmentFile(t *testing.T, b Block) []byte {
+	code := b.Code
 	var imports []string
 	if m := importLine.FindStringSubmatch(code); m != nil {
-		spec := strings.Trim(m[1], "()")
-		for _, l := range strings.Split(spec, "\n") {
+		for _, l := range strings.Split(strings.Trim(m[1], "()"), "\n") {
 			if l = strings.TrimSpace(l); l != "" {
 				imports = append(imports, l)
 			}
 		}
-		code = code[len(m[0]):]
+		// Blank lines keep the block's lines where they were.
+		code = strings.Repeat("\n", strings.Count(m[0], "\n")) + code[len(m[0]):]
 	}
 	have := strings.Join(imports, "\n")
-	for _, need := range []string{`"context"`, `"log"`} {
-		imports = append(imports, need)
-	}
+	imports = append(imports, `"context"`, `"log"`)
 	if strings.Contains(code, "zarr.") && !strings.Contains(have, `"github.com/zarr-wasm/zarr-wasm/zarr"`) {
 		imports = append(imports, `"github.com/zarr-wasm/zarr-wasm/zarr"`)
 	}
-	// The block's first line is line 3 of main's body (after ctx).
-	src := "package main\n\nimport (\n" + strings.Join(imports, "\n") + "\n)\n\nfunc main() {\nctx := context.Background()\n" + code + "}\n"
-	const offset = 8 // lines before the block's first line in src
+	name := funcName(b)
+	// The block's first line follows the function's first line.
+	src := "package main\n\nimport (\n" + strings.Join(imports, "\n") + "\n)\n\nvar _ = log.Fatalf\n\nfunc " + name + "(ctx context.Context) {\n" + code + "}\n"
+	offset := 8 + len(imports) // lines of src before the block's first line
 	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "main.go", src, 0)
+	file, err := parser.ParseFile(fset, name+".go", src, 0)
 	if err != nil {
-		t.Fatalf("the block does not parse as a function body: %v\n%s", err, src)
+		t.Fatalf("%s does not parse as a function body: %v\n%s", b.Where(), err, src)
 	}
 	var body *ast.BlockStmt
 	for _, d := range file.Decls {
-		if f, ok := d.(*ast.FuncDecl); ok && f.Name.Name == "main" {
+		if f, ok := d.(*ast.FuncDecl); ok && f.Name.Name == name {
 			body = f.Body
 		}
 	}
@@ -193,37 +299,78 @@ func runGo(t *testing.T, root, dir string, line int, code string) {
 				order = append(order, id.Name)
 			}
 			if id.Name == "err" {
-				at := fset.Position(st.Pos()).Line - offset + line - 1
-				check, _ := parser.ParseExpr(fmt.Sprintf(`func() { if err != nil { log.Fatalf("README.md:%d: %%v", err) } }`, at))
+				at := fset.Position(st.Pos()).Line - offset + b.Line - 1
+				check, _ := parser.ParseExpr(fmt.Sprintf(`func() { if err != nil { log.Fatalf("%s:%d: %%v", err) } }`, b.File, at))
 				stmts = append(stmts, check.(*ast.FuncLit).Body.List[0])
 			}
 		}
 	}
-	for _, name := range order {
-		if name == "ctx" {
-			continue
-		}
-		stmts = append(stmts, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{ast.NewIdent(name)}})
+	for _, n := range order {
+		stmts = append(stmts, &ast.AssignStmt{Lhs: []ast.Expr{ast.NewIdent("_")}, Tok: token.ASSIGN, Rhs: []ast.Expr{ast.NewIdent(n)}})
 	}
 	body.List = stmts
 	var out bytes.Buffer
 	if err := printer.Fprint(&out, fset, file); err != nil {
 		t.Fatal(err)
 	}
+	return out.Bytes()
+}
+
+// buildFragments compiles every fragment into one binary whose first
+// argument names the function to run.
+func buildFragments(t *testing.T, root string, blocks []Block) string {
 	work := t.TempDir()
-	mainGo := filepath.Join(work, "main.go")
-	if err := os.WriteFile(mainGo, out.Bytes(), 0o644); err != nil {
+	var cases strings.Builder
+	for _, b := range blocks {
+		name := funcName(b)
+		if err := os.WriteFile(filepath.Join(work, name+".go"), fragmentFile(t, b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&cases, "\tcase %q:\n\t\t%s(ctx)\n", name, name)
+	}
+	main := "package main\n\nimport (\n\"context\"\n\"log\"\n\"os\"\n)\n\nfunc main() {\n\tctx := context.Background()\n\tswitch os.Args[1] {\n" +
+		cases.String() + "\tdefault:\n\t\tlog.Fatalf(\"no block %s\", os.Args[1])\n\t}\n}\n"
+	if err := os.WriteFile(filepath.Join(work, "main.go"), []byte(main), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(work, "block")
-	build := exec.Command("go", "build", "-o", bin, mainGo)
-	build.Dir = root
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("README.md:%d does not compile: %v\n%s\n%s", line, err, b, out.String())
+	return build(t, root, work, "the Go blocks (each file of "+work+" is one block, named after its document and line)")
+}
+
+// buildProgram compiles a block that is a whole program (package main).
+func buildProgram(t *testing.T, root string, b Block) string {
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "main.go"), []byte(b.Code), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	run := exec.Command(bin)
-	run.Dir = dir
-	if b, err := run.CombinedOutput(); err != nil {
-		t.Fatalf("README.md:%d: %v\n%s", line, err, b)
+	return build(t, root, work, b.Where())
+}
+
+func build(t *testing.T, root, dir, what string) string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	bin := filepath.Join(dir, "blocks")
+	cmd := exec.Command("go", append([]string{"build", "-o", bin}, files...)...)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s do(es) not compile: %v\n%s", what, err, out)
+	}
+	return bin
+}
+
+// run runs a block's binary in work, made a fresh copy of data first.
+func run(t *testing.T, data, work string, b Block, bin, arg string) {
+	if err := os.RemoveAll(work); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(work, os.DirFS(data)); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin)
+	if arg != "" {
+		cmd.Args = append(cmd.Args, arg)
+	}
+	cmd.Dir = work
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", b.Where(), err, out)
 	}
 }

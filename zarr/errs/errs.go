@@ -11,25 +11,59 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 )
 
-// Code classifies an error. The names match the JavaScript ZarrError codes.
+// Code classifies an error. The names are the JavaScript ZarrError codes.
+//
+// These two blocks are the one list of codes: npm/lib/errors.js's codes,
+// npm/index.d.ts's ZarrErrorCode and package zarr's Code constants are
+// generated from them, with their comments (go generate, or make codes;
+// make test checks they are current).
+//
+//go:generate go run ../../internal/errcodes
 type Code string
 
+// The codes the engine gives.
 const (
-	NotFound        Code = "NOT_FOUND"
+	// NotFound: no node, key or field of that name (the nearest existing
+	// one is suggested).
+	NotFound Code = "NOT_FOUND"
+	// InvalidMetadata: a metadata document, spec or option breaks the
+	// format's rules.
 	InvalidMetadata Code = "INVALID_METADATA"
-	Unsupported     Code = "UNSUPPORTED"
-	Codec           Code = "CODEC"
-	Selection       Code = "SELECTION"
-	Store           Code = "STORE"
-	Aborted         Code = "ABORTED"
-	ReadOnly        Code = "READ_ONLY"
-	Exists          Code = "EXISTS"
+	// Unsupported: valid, but not something zarr-wasm reads or writes yet.
+	Unsupported Code = "UNSUPPORTED"
+	// Codec: a chunk's stored bytes could not be decoded (or encoded) by
+	// its codecs.
+	Codec Code = "CODEC"
+	// Selection: the selection does not fit the array (out of bounds, a
+	// bad step, the wrong number of dimensions).
+	Selection Code = "SELECTION"
+	// Store: the store failed to read, write or list.
+	Store Code = "STORE"
+	// Aborted: the call was cancelled (its AbortSignal, or context).
+	Aborted Code = "ABORTED"
+	// ReadOnly: the store, or the node, cannot be written.
+	ReadOnly Code = "READ_ONLY"
+	// Exists: a node is already there (creating without overwrite).
+	Exists Code = "EXISTS"
 	// TooLarge: a request would need more memory than the engine's budget
 	// (zarr/budget); nothing was allocated, the engine stays usable.
 	TooLarge Code = "TOO_LARGE"
-	// Conflict: a value changed while it was read, or since it was read
-	// for a conditional write, and retrying did not get past it.
+	// Conflict: a value changed while it was read (a shard rewritten
+	// between its index and its chunks), or kept changing under a write,
+	// and retrying did not get past it.
 	Conflict Code = "CONFLICT"
+)
+
+// The codes only the JavaScript package gives (never the engine).
+const (
+	// EngineExited: the WebAssembly engine stopped (a panic, out of
+	// memory) while the call ran; the next call starts a fresh engine, and
+	// nodes must be opened again.
+	EngineExited Code = "ENGINE_EXITED"
+	// Internal: the package itself is broken or incomplete (a file
+	// missing, builds that do not match, a decode worker that did not
+	// start).
+	Internal Code = "INTERNAL"
 )
 
 // OtherBuild marks an error that only means "the full build of the engine

@@ -61,23 +61,32 @@ func (e *encoder) float(f float64, bits int) error {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return &EncodeError{"unsupported value: " + strconv.FormatFloat(f, 'g', -1, 64)}
 	}
+	e.buf = AppendFloat(e.buf, f, bits)
+	return nil
+}
+
+// AppendFloat appends a finite number as MarshalStrict writes it (as
+// encoding/json does, and as JavaScript prints a number): the fewest
+// digits that read back as the same float of the given bits (32 or 64),
+// in an exponent form below 1e-6 and from 1e21.
+func AppendFloat(b []byte, f float64, bits int) []byte {
 	format := byte('f')
 	if a := math.Abs(f); a != 0 {
 		if bits == 64 && (a < 1e-6 || a >= 1e21) || bits == 32 && (float32(a) < 1e-6 || float32(a) >= 1e21) {
 			format = 'e'
 		}
 	}
-	start := len(e.buf)
-	e.buf = strconv.AppendFloat(e.buf, f, format, -1, bits)
+	start := len(b)
+	b = strconv.AppendFloat(b, f, format, -1, bits)
 	if format == 'e' {
 		// e-07 -> e-7
-		b := e.buf[start:]
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			e.buf = e.buf[:len(e.buf)-1]
+		x := b[start:]
+		if n := len(x); n >= 4 && x[n-4] == 'e' && x[n-3] == '-' && x[n-2] == '0' {
+			x[n-2] = x[n-1]
+			b = b[:len(b)-1]
 		}
 	}
-	return nil
+	return b
 }
 
 func (e *encoder) number(n Number) error {

@@ -2,9 +2,12 @@
 // ".zgroup", ".zattrs"; v3 "zarr.json") into one array model — shape, data
 // type, chunk grid, chunk key encoding, fill value, codec chain, attributes —
 // with explicit codec configurations (v2 ids and v3 names translated through
-// package names, the byte order on the bytes codec), and writes documents
-// back. Reading and writing chunks never branch on the format; creating
-// nodes, attributes and consolidated metadata (package zarr) still do.
+// package names, the byte order on the bytes codec). It also writes every
+// document the engine stores (document.go): a new array's or group's, for
+// package zarr's create functions and for TensorStore specs (zarr/tsspec),
+// attributes, consolidated metadata, a resized array's. Reading and writing
+// chunks never branch on the format; choosing a new node's document does
+// (package zarr).
 package meta
 
 import (
@@ -99,15 +102,6 @@ func ParseAttrs(key string, data []byte) (map[string]any, error) {
 		m = map[string]any{}
 	}
 	return m, nil
-}
-
-// MarshalAttrs writes attributes the way zarr-python does (indent 4, sorted
-// keys, bare NaN/Infinity).
-func MarshalAttrs(attrs map[string]any) ([]byte, error) {
-	if attrs == nil {
-		attrs = map[string]any{}
-	}
-	return jsonx.Marshal(attrs, "    ")
 }
 
 // NormalizePath normalises a logical node path as the v2 spec says:

@@ -2,7 +2,6 @@ package meta
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
@@ -254,43 +253,6 @@ func ParseGroupV2(key string, data []byte) error {
 		return invalid(key, "zarr_format", "must be 2, got %s", short(doc["zarr_format"]))
 	}
 	return nil
-}
-
-// Document returns the metadata document (".zarray" or v1 "meta") with the current shape, as
-// zarr-python writes it (indent 4, sorted keys).
-func (a *Array) Document() ([]byte, error) {
-	doc := map[string]any{}
-	for k, v := range a.doc {
-		doc[k] = v
-	}
-	shape := make([]any, len(a.Shape))
-	for i, n := range a.Shape {
-		shape[i] = n
-	}
-	doc["shape"] = shape
-	if a.ZarrFormat == 3 {
-		return jsonx.Marshal(doc, "  ")
-	}
-	return jsonx.Marshal(doc, "    ")
-}
-
-// Fields returns the metadata document's fields as Document writes them
-// (the stored JSON of each, the current shape), without writing the
-// document: the bridge hands them to JS one by one.
-func (a *Array) Fields() map[string]jsonx.RawMessage {
-	doc := make(map[string]jsonx.RawMessage, len(a.doc)+1)
-	for k, v := range a.doc {
-		doc[k] = v
-	}
-	shape := []byte{'['}
-	for i, n := range a.Shape {
-		if i > 0 {
-			shape = append(shape, ',')
-		}
-		shape = strconv.AppendInt(shape, int64(n), 10)
-	}
-	doc["shape"] = append(shape, ']')
-	return doc
 }
 
 // SetShape changes the shape (resize); the document follows.

@@ -926,9 +926,9 @@ func ExampleNewZip() {
 // entry with the unzipped store, counting requests: the end of the file,
 // the central directory, then one per entry.
 func TestZipPeerFixtures(t *testing.T) {
-	shared := peers.RequireShared(t)
+	testdata := peers.TestData()
 	ctx := context.Background()
-	root := filepath.Join(shared, "peer-fixtures", "zarrita", "v2")
+	root := filepath.Join(testdata, "zarrita", "v2")
 	var files []string
 	err := filepath.WalkDir(filepath.Join(root, "data.zarr"), func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {

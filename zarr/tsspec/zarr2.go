@@ -7,6 +7,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
 )
 
 // V2Constraints are the zarr2 driver's "metadata" member: the members of a
@@ -336,23 +337,11 @@ func (m *V2Metadata) FillJSON() any {
 
 // Document is the .zarray to store, as TensorStore writes it (with
 // dimension_separator).
-func (m *V2Metadata) Document() map[string]any {
-	doc := map[string]any{}
-	for k, v := range m.Extra {
-		doc[k] = v
+func (m *V2Metadata) Document() *meta.V2ArrayDocument {
+	return &meta.V2ArrayDocument{
+		Shape: m.Shape, Chunks: m.Chunks, DType: m.DTypeJSON, FillValue: m.FillJSON(), Order: m.Order,
+		Compressor: m.Compressor, Filters: m.Filters, DimensionSeparator: m.DimensionSeparator, Extra: m.Extra,
 	}
-	doc["zarr_format"] = 2
-	doc["shape"] = int64sJSON(m.Shape)
-	doc["chunks"] = int64sJSON(m.Chunks)
-	doc["dtype"] = m.DTypeJSON
-	doc["compressor"] = m.Compressor
-	doc["fill_value"] = m.FillJSON()
-	doc["order"] = m.Order
-	doc["filters"] = m.Filters
-	if m.DimensionSeparator != "" {
-		doc["dimension_separator"] = m.DimensionSeparator
-	}
-	return doc
 }
 
 func int64sJSON(v []int64) []any {
@@ -1285,7 +1274,7 @@ func fillJSONArray(f Field, fill []byte, chunked int, v *View) any {
 // through view v: the driver, kvstore (when known), full metadata, dtype,
 // transform, and the options that differ from their defaults.
 func (s *Spec) V2Spec(m *V2Metadata, f Field, v *View) map[string]any {
-	out := map[string]any{"driver": "zarr", "metadata": m.Document()}
+	out := map[string]any{"driver": "zarr", "metadata": m.Document().Members()}
 	s.commonSpec(out, TSDataType(f.Type), v, len(m.Shape)+len(f.Shape))
 	if f.Name != "" {
 		out["field"] = f.Name
@@ -1333,7 +1322,7 @@ func (s *Spec) commonSpec(out map[string]any, dt string, v *View, full int) {
 // Compatible reports whether o describes the same array as m but for its
 // shape (TensorStore accepts a resize by another writer, nothing else).
 func (m *V2Metadata) Compatible(o *V2Metadata) bool {
-	a, b := m.Document(), o.Document()
+	a, b := m.Document().Members(), o.Document().Members()
 	delete(a, "shape")
 	delete(b, "shape")
 	return jsonText(a) == jsonText(b)

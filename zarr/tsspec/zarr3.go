@@ -9,6 +9,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
+	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
 )
 
 // v3Members are the zarr.json members a zarr3 spec's metadata may give.
@@ -417,8 +418,6 @@ func (s *Spec) NewV3Metadata() (*V3Metadata, error) {
 	for k, v := range c {
 		doc[k] = v
 	}
-	doc["zarr_format"] = jsonx.RawMessage("3")
-	doc["node_type"] = jsonx.RawMessage(`"array"`)
 	if _, ok := doc["data_type"]; !ok {
 		if s.Schema.DType == "" {
 			return fail(invalid("spec.dtype", "\"dtype\" must be specified"))
@@ -617,7 +616,7 @@ func (s *Spec) NewV3Metadata() (*V3Metadata, error) {
 		attrs["dimension_units"] = units
 		doc["attributes"] = mustJSON(attrs)
 	}
-	data, err := jsonx.Marshal(doc, "  ")
+	data, err := v3Document(doc).Marshal()
 	if err != nil {
 		return fail(err)
 	}
@@ -658,8 +657,28 @@ func mustJSON(v any) jsonx.RawMessage {
 	return b
 }
 
-// Document is the zarr.json to store.
-func (m *V3Metadata) Document() ([]byte, error) { return jsonx.Marshal(m.Doc, "  ") }
+// Document is the zarr.json to store (of an array NewV3Metadata made).
+func (m *V3Metadata) Document() ([]byte, error) { return v3Document(m.Doc).Marshal() }
+
+// v3Document is the zarr.json of members v3Members names, written out
+// indented as the engine writes its own (a member's text is not kept).
+func v3Document(doc map[string]jsonx.RawMessage) *meta.V3ArrayDocument {
+	member := func(k string) any {
+		raw, ok := doc[k]
+		if !ok {
+			return nil
+		}
+		if v, err := jsonx.Value(raw); err == nil && v != nil {
+			return v
+		}
+		return raw // null, kept (nil would leave an optional member out)
+	}
+	return &meta.V3ArrayDocument{
+		Shape: member("shape"), DataType: member("data_type"), ChunkGrid: member("chunk_grid"),
+		ChunkKeyEncoding: member("chunk_key_encoding"), FillValue: member("fill_value"), Codecs: member("codecs"),
+		Attributes: member("attributes"), DimensionNames: member("dimension_names"),
+	}
+}
 
 // V3Schema is the Schema JSON of a zarr3 array seen through view v (nil:
 // untransformed).

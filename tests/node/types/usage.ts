@@ -1,5 +1,5 @@
 // Compiled by types.test.mjs with tsc --noEmit: the declarations cover the
-// API as README and DESIGN.md use it.
+// API as README.md and docs/javascript.md use it.
 import * as zarr from "zarr-wasm";
 import { FileSystemStore } from "zarr-wasm/node";
 

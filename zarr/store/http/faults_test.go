@@ -36,7 +36,7 @@ var faultOptions = zhttp.Options{
 // that need the faulty answers fail with a STORE error, the others are
 // right: a missing shard needs no range). The npm package's test
 // (tests/node/faults.test.mjs) has the same table for FetchStore and
-// ReferenceStore; README "Reading over HTTP" shows both.
+// ReferenceStore; docs/stores.md ("Timeouts, caps and retries") shows both.
 type faultScenario struct {
 	fault, when string
 	store, refs string // Go's Store (a sharded v3 array: ranges) and a reference set through the Fetcher

@@ -54,7 +54,7 @@ import (
 )
 
 // The defaults of Options: the same numbers as the npm package's FetchStore
-// and reference reader (README, "Reading over HTTP").
+// and reference reader (docs/stores.md, "Timeouts, caps and retries").
 const (
 	DefaultTimeout       = 30 * time.Second
 	DefaultTotalTimeout  = 2 * time.Minute
