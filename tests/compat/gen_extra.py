@@ -16,13 +16,20 @@ reads both):
                image Pillow was given (LZW), what Pillow's decoder gives
                (JPEG; other decoders may differ by a few levels, so within
                a tolerance), with the image given as the writer's input.
+  numpy        arrays of the registry's cast_value and scale_offset codecs
+               whose chunks NumPy computes as the READMEs define them
+               (NumPy's rint is round-half-even, its integer arithmetic
+               two's complement), with the values NumPy decodes them to;
+               the writer's inputs given for writing back.
   zarr-python  N5 arrays written by Debian's zarr-python 2.13 (zarr.n5:
                N5FSStore) with each compressor it writes, beside a zarr.json
                that reads the same blocks with the registry's n5_default
                codec (its shape in N5's dimension order, v2 chunk keys with
                "/", the codec chain the registry's table gives for the N5
                compressor). Values: the array zarr-python was given,
-               transposed to N5's order.
+               transposed to N5's order. Also N5 arrays without edge
+               blocks read the way the pad codec's README (pull request 36)
+               reads N5: its header skipped by "pad", no n5_default codec.
 
 Usage (from the repository root; needs python3-zarr, python3-numcodecs):
     /usr/bin/python3 tests/compat/gen_extra.py ZARR_EXTENSIONS_GITDIR
@@ -213,6 +220,113 @@ JPEG_ATOL = 4
 JPEG_ATOL_SUBSAMPLED = 16
 
 
+def gen_numpy():
+    rng = np.random.default_rng(31)
+    # cast_value: the README's NumPy-compatible float64 -> uint8 cast
+    x = rng.uniform(-300, 600, (6, 8))
+    x.flat[[0, 5, 9]] = [np.nan, np.inf, -np.inf]
+    x.flat[[1, 2, 3]] = [2.9, 257.5, -1.5]
+    stored = np.where(np.isfinite(x), np.mod(np.trunc(np.nan_to_num(x, posinf=0, neginf=0)), 256), 0).astype("u1")
+    cfg = {"data_type": "uint8", "rounding": "towards-zero", "out_of_range": "wrap",
+           "scalar_map": {"encode": [["NaN", 0], ["+Infinity", 0], ["-Infinity", 0]]}}
+    doc = v3_doc(x.shape, "float64", [{"name": "cast_value", "configuration": cfg}, {"name": "bytes"}])
+    write_case("numpy", "cast_value/float64_uint8_wrap", doc, stored.tobytes(),
+               {"raw": put(stored.astype("<f8").tobytes(), ".bin"), "input": put(x.astype("<f8").tobytes(), ".bin")},
+               "float64", x.shape, source="numpy")
+    # cast_value: float32 -> int16, nearest-even, clamped
+    x = (rng.uniform(-50000, 50000, (5, 7)) * 2).round() / 2  # ties among them
+    x = x.astype("f4")
+    stored = np.clip(np.rint(x), -32768, 32767).astype("<i2")
+    cfg = {"data_type": "int16", "rounding": "nearest-even", "out_of_range": "clamp"}
+    doc = v3_doc(x.shape, "float32", [{"name": "cast_value", "configuration": cfg},
+                                      {"name": "bytes", "configuration": {"endian": "little"}}])
+    write_case("numpy", "cast_value/float32_int16_clamp", doc, stored.tobytes(),
+               {"raw": put(stored.astype("<f4").tobytes(), ".bin"), "input": put(x.tobytes(), ".bin")},
+               "float32", x.shape, source="numpy")
+    # scale_offset then cast_value: the README's float64 -> uint8 with NaN kept
+    x = rng.uniform(0, 2540, (4, 9))
+    x.flat[[0, 7]] = np.nan
+    stored = np.where(np.isnan(x), 0, np.rint((x - -10.0) * 0.1)).astype("u1")
+    back = np.where(stored == 0, np.nan, stored.astype("f8") / 0.1 + -10.0)
+    cfg = {"data_type": "uint8", "rounding": "nearest-even", "scalar_map": {"encode": [["NaN", 0]], "decode": [[0, "NaN"]]}}
+    doc = v3_doc(x.shape, "float64", [{"name": "scale_offset", "configuration": {"offset": -10, "scale": 0.1}},
+                                      {"name": "cast_value", "configuration": cfg}, {"name": "bytes"}])
+    doc["fill_value"] = "NaN"
+    write_case("numpy", "scale_offset/float64_uint8_nan", doc, stored.tobytes(),
+               {"raw": put(back.astype("<f8").tobytes(), ".bin"), "input": put(x.astype("<f8").tobytes(), ".bin")},
+               "float64", x.shape, source="numpy")
+    # scale_offset alone, in float32 arithmetic
+    x = rng.uniform(-100, 100, (3, 11)).astype("f4")
+    o, sc = np.float32(5), np.float32(0.1)
+    stored = ((x - o) * sc).astype("<f4")
+    back = (stored / sc + o).astype("<f4")
+    doc = v3_doc(x.shape, "float32", [{"name": "scale_offset", "configuration": {"offset": 5, "scale": 0.1}},
+                                      {"name": "bytes", "configuration": {"endian": "little"}}])
+    doc["fill_value"] = 5
+    write_case("numpy", "scale_offset/float32", doc, stored.tobytes(),
+               {"raw": put(back.tobytes(), ".bin"), "input": put(x.tobytes(), ".bin")}, "float32", x.shape, source="numpy")
+    # scale_offset on int16: (x - 1000) * 2, decoded by a division that is exact here
+    x = rng.integers(1000 - 8000, 1000 + 8000, (6, 6)).astype("<i2")
+    stored = ((x - np.int16(1000)) * np.int16(2)).astype("<i2")
+    back = (stored // np.int16(2) + np.int16(1000)).astype("<i2")
+    doc = v3_doc(x.shape, "int16", [{"name": "scale_offset", "configuration": {"offset": 1000, "scale": 2}},
+                                    {"name": "bytes", "configuration": {"endian": "little"}}])
+    doc["fill_value"] = 1000
+    write_case("numpy", "scale_offset/int16", doc, stored.tobytes(), {"raw": put(back.tobytes(), ".bin")},
+               "int16", x.shape, source="numpy")
+
+
+def gen_n5_pad():
+    import base64
+    import struct
+    tmp = tempfile.mkdtemp()
+    store = zarr.n5.N5FSStore(os.path.join(tmp, "n5"))
+    rng = np.random.default_rng(36)
+    for cname in ["raw", "zstd"]:
+        compressor, v3 = N5_COMPRESSORS[cname]
+        shape, chunks = (32, 48), (16, 16)  # no edge blocks: pad's header has one size
+        data = rng.integers(0, 65536, size=shape, dtype="u2")
+        path = "pad/%s/uint16" % cname
+        a = zarr.create(store=store, path=path, shape=shape, chunks=chunks, dtype="u2", compressor=compressor, fill_value=0)
+        a[:] = data
+        src = os.path.join(tmp, "n5", path)
+        dst = os.path.join(DATA, "n5", path)
+        shutil.copytree(src, dst)
+        attrs = json.load(open(os.path.join(dst, "attributes.json")))
+        n = len(attrs["dimensions"])
+        header = struct.pack(">HH", 0, n) + b"".join(struct.pack(">I", b) for b in attrs["blockSize"])
+        codecs = [{"name": "transpose", "configuration": {"order": list(range(n - 1, -1, -1))}},
+                  {"name": "bytes", "configuration": {"endian": "big"}}]
+        if v3 is not None:
+            codecs.append(v3)
+        codecs.append({"name": "pad", "configuration": {"location": "start", "nbytes": len(header),
+                                                        "padding": base64.b64encode(header).decode()}})
+        doc = {"zarr_format": 3, "node_type": "array", "shape": attrs["dimensions"], "data_type": "uint16",
+               "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": attrs["blockSize"]}},
+               "chunk_key_encoding": {"name": "v2", "configuration": {"separator": "/"}},
+               "fill_value": 0, "codecs": codecs}
+        with open(os.path.join(dst, "zarr.json"), "w") as f:
+            json.dump(doc, f, indent=2)
+        view = np.ascontiguousarray(data.T)
+        CASES.append({"source": "zarr-python", "store": "extra/n5", "path": path, "dtype": "uint16",
+                      "shape": list(view.shape), "expect": {"raw": put(view.tobytes(), ".bin")}})
+    shutil.rmtree(tmp)
+
+
+def gen_singleton_jpeg():
+    import io
+    from PIL import Image
+    # singleton_dim's use in its README: a 2D image codec under a 3D array
+    img = smooth((32, 48), 7)
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, format="JPEG", quality=90)
+    decoded = np.asarray(Image.open(io.BytesIO(buf.getvalue())))
+    doc = v3_doc((1,) + img.shape, "uint8", [{"name": "singleton_dim", "configuration": {"operations": [{"remove": 0}]}},
+                                             {"name": "jpeg", "configuration": {"quality": 90, "subsampling": [[1, 1]]}}])
+    expect = {"raw": put(decoded.tobytes(), ".bin"), "atol": JPEG_ATOL, "input": put(img.tobytes(), ".bin")}
+    write_case("pillow", "singleton_dim/jpeg_gray", doc, buf.getvalue(), expect, "uint8", (1,) + img.shape)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -223,6 +337,9 @@ def main():
     gen_registry(sys.argv[1])
     gen_pillow()
     gen_n5()
+    gen_numpy()
+    gen_n5_pad()
+    gen_singleton_jpeg()
     with open(os.path.join(HERE, "cases-extra.json"), "w") as f:
         json.dump(CASES, f, indent=0, sort_keys=True)
         f.write("\n")

@@ -158,7 +158,7 @@ func (k *jpegCodec) Encode(a *nd.Array) ([]byte, error) {
 		img = &image.Gray{Pix: src, Stride: w, Rect: image.Rect(0, 0, w, h)}
 	} else {
 		if k.colorSpace != "ycbcr" || k.sub[0] != [2]int{2, 2} {
-			return nil, errs.New(errs.Unsupported, "jpeg", "writes grayscale, and color as ycbcr with subsampling [[2, 2], [1, 1], [1, 1]] (Go's encoder), not %s %v", k.colorSpace, k.sub)
+			return nil, errs.New(errs.Unsupported, "jpeg", "writes grayscale, and color as ycbcr with subsampling [[2, 2], [1, 1], [1, 1]] (Go's encoder), not %s %s", k.colorSpace, pairsText(k.sub))
 		}
 		rgba := image.NewRGBA(image.Rect(0, 0, w, h))
 		for i := 0; i < h*w; i++ {
@@ -172,4 +172,16 @@ func (k *jpegCodec) Encode(a *nd.Array) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// pairsText writes subsampling factors as the configuration gives them.
+func pairsText(p [][2]int) string {
+	out := "["
+	for i, x := range p {
+		if i > 0 {
+			out += ", "
+		}
+		out += fmtx.Sprintf("[%d, %d]", x[0], x[1])
+	}
+	return out + "]"
 }

@@ -46,6 +46,9 @@ var v3Core = []string{
 	"zarrs.vlen", "zarrs.vlen_v2",
 	"n5_default", // the registry's N5 default-mode blocks
 	"jpeg",       // proposed in the registry's pull request 66
+	"cast_value", "scale_offset",
+	"pad",           // proposed in the registry's pull request 36
+	"singleton_dim", // proposed in the registry's pull request 58
 }
 
 // v3Alias maps other v3 names writers use onto model names.
