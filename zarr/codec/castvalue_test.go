@@ -168,7 +168,7 @@ func TestValueCodecsBadConfigurations(t *testing.T) {
 	in := Spec{Shape: []int{2}, DType: f32, Fill: f32.ZeroFill()}
 	bad := []struct {
 		name, cfg, want string
-		in           Spec
+		in              Spec
 	}{
 		{"cast_value", `{}`, `needs "data_type"`, in},
 		{"cast_value", `{"data_type":"uint8","rounding":"nearest-evn"}`, `"nearest-even"`, in},
