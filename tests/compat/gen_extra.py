@@ -20,7 +20,9 @@ reads both):
                whose chunks NumPy computes as the READMEs define them
                (NumPy's rint is round-half-even, its integer arithmetic
                two's complement), with the values NumPy decodes them to;
-               the writer's inputs given for writing back.
+               the writer's inputs given for writing back. Also a
+               "conditional" array: numcodecs' shuffle and LZ4 applied as
+               the README's first example decides, its header prepended.
   zarr-python  N5 arrays written by Debian's zarr-python 2.13 (zarr.n5:
                N5FSStore) with each compressor it writes, beside a zarr.json
                that reads the same blocks with the registry's n5_default
@@ -276,6 +278,33 @@ def gen_numpy():
                "int16", x.shape, source="numpy")
 
 
+def gen_conditional():
+    # the conditional codec's README example 1: shuffle always, the
+    # compressor only where it shrinks the chunk (numcodecs' LZ4 here)
+    rng = np.random.default_rng(37)
+    x = np.concatenate([np.sin(np.arange(64) / 5.0), rng.normal(size=64), np.full(64, 2.5)]).astype("<f4")
+    shuffle, lz4 = numcodecs.Shuffle(elementsize=4), numcodecs.LZ4(acceleration=1)
+    doc = v3_doc(x.shape, "float32", [{"name": "bytes", "configuration": {"endian": "little"}},
+                                      {"name": "conditional", "configuration": {"codecs": [
+                                          {"name": "numcodecs.shuffle", "configuration": {"elementsize": 4}},
+                                          {"name": "numcodecs.lz4", "configuration": {"acceleration": 1}}]}}])
+    doc["chunk_grid"]["configuration"]["chunk_shape"] = [64]
+    dst = os.path.join(DATA, "numpy", "conditional/float32_shuffle_lz4")
+    os.makedirs(os.path.join(dst, "c"), exist_ok=True)
+    with open(os.path.join(dst, "zarr.json"), "w") as f:
+        json.dump(doc, f, indent=2)
+    for i in range(3):
+        b = shuffle.encode(x[64 * i:64 * (i + 1)].tobytes())
+        mask = 1
+        z = bytes(lz4.encode(b))
+        if len(z) < len(b):
+            b, mask = z, mask | 2
+        with open(os.path.join(dst, "c", str(i)), "wb") as f:
+            f.write(bytes([mask]) + bytes(b))
+    CASES.append({"source": "numpy", "store": "extra/numpy", "path": "conditional/float32_shuffle_lz4", "dtype": "float32",
+                  "shape": list(x.shape), "expect": {"raw": put(x.tobytes(), ".bin")}})
+
+
 def gen_n5_pad():
     import base64
     import struct
@@ -338,6 +367,7 @@ def main():
     gen_pillow()
     gen_n5()
     gen_numpy()
+    gen_conditional()
     gen_n5_pad()
     gen_singleton_jpeg()
     with open(os.path.join(HERE, "cases-extra.json"), "w") as f:

@@ -30,7 +30,7 @@ var sourceNames = map[string]string{
 	"registry":    "the registry's sample data",
 	"zarr-python": "zarr-python 2.13's N5 arrays",
 	"pillow":      "Pillow's (libtiff's, libjpeg's) chunks",
-	"numpy":       "chunks NumPy computes as the READMEs define them",
+	"numpy":       "chunks NumPy and numcodecs compute as the READMEs define them",
 	"examples":    "what the registry's documents state",
 }
 

@@ -94,3 +94,31 @@ func TestSingletonDim(t *testing.T) {
 		}
 	}
 }
+
+// conditional: bad configurations are typed errors; a header bit beyond
+// the codecs is a corrupt chunk.
+func TestConditionalConfigurations(t *testing.T) {
+	in := Spec{Shape: []int{4}, DType: dtype.MustParseV2("<f4")}
+	for cfg, want := range map[string]string{
+		`{}`: `needs "codecs"`,
+		`{"codecs":[{"name":"zstd"}],"header_bits":4}`:                    "multiple of 8",
+		`{"codecs":[{"name":"zstd"}],"header_bitz":8}`:                    "unknown member",
+		`{"codecs":[{"name":"transpose","configuration":{"order":[0]}}]}`: "not a bytes→bytes codec",
+		`{"codecs":[{"name":"zstdd"}]}`:                                   "codecs[0]",
+	} {
+		_, err := Build(Config{Name: "conditional", Configuration: jsonx.RawMessage(cfg)}, in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error saying %q", cfg, err, want)
+		}
+	}
+	c, err := Build(Config{Name: "conditional", Configuration: jsonx.RawMessage(`{"codecs":[{"name":"zstd"}],"header_bits":16}`)}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.(BytesToBytes).Decode([]byte{0, 1, 9}); errs.CodeOf(err) != errs.Codec {
+		t.Errorf("reserved bit set: %v", err)
+	}
+	if b, err := c.(BytesToBytes).Decode([]byte{0, 0, 9}); err != nil || string(b) != "\x09" {
+		t.Errorf("no codec applied: %q %v", b, err)
+	}
+}

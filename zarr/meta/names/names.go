@@ -47,6 +47,7 @@ var v3Core = []string{
 	"n5_default", // the registry's N5 default-mode blocks
 	"jpeg",       // proposed in the registry's pull request 66
 	"cast_value", "scale_offset",
+	"conditional",   // bytes→bytes codecs applied per chunk
 	"pad",           // proposed in the registry's pull request 36
 	"singleton_dim", // proposed in the registry's pull request 58
 }
