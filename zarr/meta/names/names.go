@@ -47,7 +47,9 @@ var v3Core = []string{
 	"n5_default", // the registry's N5 default-mode blocks
 	"jpeg",       // proposed in the registry's pull request 66
 	"cast_value", "scale_offset",
-	"conditional",   // bytes→bytes codecs applied per chunk
+	"conditional", // bytes→bytes codecs applied per chunk
+	// proposed in the registry and refused with the reason (codec.Refusal)
+	"arrow-ipc", "label_multiset", "n5_label_multiset", "n5_varlen",
 	"pad",           // proposed in the registry's pull request 36
 	"singleton_dim", // proposed in the registry's pull request 58
 }
