@@ -51,18 +51,7 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 			}
 			codecs = append(codecs, map[string]any{"name": "transpose", "configuration": map[string]any{"order": perm}})
 		}
-		switch dt.Kind {
-		case dtype.String:
-			codecs = append(codecs, map[string]any{"name": "vlen-utf8", "configuration": map[string]any{}})
-		case dtype.VarBytes:
-			codecs = append(codecs, map[string]any{"name": "vlen-bytes", "configuration": map[string]any{}})
-		default:
-			if dt.HasMultiByte() {
-				codecs = append(codecs, map[string]any{"name": "bytes", "configuration": map[string]any{"endian": endian}})
-			} else {
-				codecs = append(codecs, map[string]any{"name": "bytes"})
-			}
-		}
+		codecs = append(codecs, defaultSerializer(dt, endian))
 		if !opt.NoCompressor {
 			codecs = append(codecs, map[string]any{"name": "zstd", "configuration": map[string]any{"level": 0, "checksum": false}})
 		}
@@ -105,6 +94,26 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 		return nil, errs.Wrap(errs.InvalidMetadata, p, err, "cannot write metadata")
 	}
 	return data, nil
+}
+
+// defaultSerializer is the array→bytes codec a new array of dt gets: bytes,
+// vlen-utf8 or vlen-bytes, and for an optional type zarrs' layout (the
+// mask bit-packed, the values by the inner type's own serializer).
+func defaultSerializer(dt *dtype.DataType, endian string) map[string]any {
+	switch {
+	case dt.Optional:
+		return map[string]any{"name": "optional", "configuration": map[string]any{
+			"mask_codecs": []any{map[string]any{"name": "packbits"}},
+			"data_codecs": []any{defaultSerializer(dt.Fields[0].Type, endian)},
+		}}
+	case dt.Kind == dtype.String:
+		return map[string]any{"name": "vlen-utf8", "configuration": map[string]any{}}
+	case dt.Kind == dtype.VarBytes:
+		return map[string]any{"name": "vlen-bytes", "configuration": map[string]any{}}
+	case dt.HasMultiByte():
+		return map[string]any{"name": "bytes", "configuration": map[string]any{"endian": endian}}
+	}
+	return map[string]any{"name": "bytes"}
 }
 
 // withBytesEndian gives a "bytes" codec that names no endian the default

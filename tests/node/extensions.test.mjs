@@ -75,3 +75,30 @@ test("cast_value and scale_offset: what the package writes, zarrita.js reads", a
   // A value out of uint8's range with no out_of_range rule is refused, naming the codec.
   await assert.rejects(c.set([0], 2000), (e) => e.code === "CODEC" && /cast_value/.test(e.message));
 });
+
+// Optional arrays created from their data type alone get zarrs' layout:
+// zarrs' snapshot values written through the package give zarrs' chunks.
+test("optional arrays created in JavaScript store zarrs' bytes", async () => {
+  const { FileSystemStore } = await import("../../npm/node.js");
+  for (const name of ["zarrs.optional(uint8)", "zarrs.optional(string)"]) {
+    const dir = path.join(here, "..", "compat", "data", "snapshots", "regular", name, "a2b", "zarrs.optional");
+    const [hash] = await fs.readdir(dir);
+    const src = path.join(dir, hash);
+    const doc = JSON.parse(await fs.readFile(path.join(src, "zarr.json"), "utf8"));
+    const theirs = await zarr.open(zarr.root(new FileSystemStore(src)), { kind: "array" });
+    const values = await theirs.get();
+    const store = new Map();
+    const dtype = JSON.parse(JSON.stringify(doc.data_type).replaceAll("zarrs.optional", "optional"));
+    const ours = await zarr.create(store, { path: "o", shape: doc.shape, chunks: doc.chunk_grid.configuration.chunk_shape, dtype, zarrFormat: 3, compressor: null });
+    await ours.set(null, Array.isArray(values.data) ? { data: values.data, shape: values.shape } : values.data);
+    let n = 0;
+    for (const key of await fs.readdir(path.join(src, "c"), { recursive: true })) {
+      const file = path.join(src, "c", key);
+      if ((await fs.stat(file)).isDirectory()) continue;
+      const mine = store.get(`/o/c/${key.split(path.sep).join("/")}`);
+      assert.deepEqual(Buffer.from(mine ?? []), await fs.readFile(file), `${name}: chunk ${key}`);
+      n++;
+    }
+    assert.ok(n > 0, `${name}: chunks compared`);
+  }
+});
