@@ -6,7 +6,7 @@ NODE ?= node
 NPM ?= npm
 
 .PHONY: all build test test-go vet fixtures bench fuzz
-.PHONY: bench-startup wasm npm-deps test-js test-node test-browser test-zarrita-suite bench-js pack codecs-wasm check-codecs-wasm check-core-linked notices check-notices codes check-codes FORCE
+.PHONY: bench-startup wasm npm-deps test-js test-node test-browser test-zarrita-suite bench-js pack codecs-wasm check-codecs-wasm check-core-linked notices check-notices codes check-codes seaweedfs FORCE
 
 all: build wasm
 
@@ -27,10 +27,17 @@ vet:
 	GOOS=js GOARCH=wasm $(VET) ./jsbridge/ ./wasm/ $(VET_FILTER)
 	GOOS=js GOARCH=wasm $(VET) -tags zarrcore ./jsbridge/ ./wasm/ $(VET_FILTER)
 
-test: vet check-codecs-wasm check-core-linked check-notices check-codes test-go test-js test-demo
+test: vet check-codecs-wasm check-core-linked check-notices check-codes seaweedfs test-go test-js test-demo
 
 test-go: npm-deps
 	$(GO) test -count=1 ./...
+
+# SeaweedFS, the real S3 server (it verifies signatures) the object-store
+# tests start: built once per machine into a cache folder the tests find
+# ($$XDG_CACHE_HOME/zarr-wasm, or $$ZARR_WASM_CACHE), from the Go module
+# proxy; the first build takes several minutes.
+seaweedfs:
+	GO=$(GO) bash tests/s3/build-seaweedfs.sh >/dev/null
 
 # Regenerate the fixtures other implementations write (committed).
 fixtures:
@@ -137,13 +144,16 @@ check-notices:
 
 # The error codes: zarr/errs/errs.go lists them; npm/lib/errors.js's codes,
 # npm/index.d.ts's ZarrErrorCode and zarr/zarr.go's Code constants are
-# generated from it (internal/errcodes); check-codes fails when they are not
-# current.
+# generated from it (internal/errcodes). npm/lib/core.js's firstReads is
+# generated from zarr.OpenFirstReads (internal/firstreads). check-codes fails
+# when they are not current.
 codes:
 	$(GO) run ./internal/errcodes
+	$(GO) run ./internal/firstreads
 
 check-codes:
 	$(GO) run ./internal/errcodes -check
+	$(GO) run ./internal/firstreads -check
 
 check-codecs-wasm:
 	@if ! command -v clang >/dev/null || [ ! -f /usr/lib/wasm32-wasi/libc.a ] || ! apt-cache showsrc libdeflate 2>/dev/null | grep -q '^Package: libdeflate'; then \

@@ -13,7 +13,8 @@ import (
 
 // openOptions reads open()'s cache options: cacheBytes (a pool of that
 // many bytes for this node and what is opened through it; 0: no cache;
-// absent: the default pool) and recheck (true, false, "open" or seconds).
+// absent: the default pool) and recheck (true, false, "open" or seconds),
+// and formatHint (core.js: the format of the store's last opened node).
 func openOptions(o js.Value) ([]zarr.OpenOption, error) {
 	if o.Type() != js.TypeObject {
 		return nil, nil
@@ -29,6 +30,9 @@ func openOptions(o js.Value) ([]zarr.OpenOption, error) {
 			pool = zarr.NewCachePool(n)
 		}
 		opts = append(opts, zarr.WithCache(pool))
+	}
+	if h := o.Get("formatHint"); h.Type() == js.TypeNumber {
+		opts = append(opts, zarr.WithFormatHint(h.Int()))
 	}
 	if r := o.Get("recheck"); !r.IsUndefined() && !r.IsNull() {
 		rc, err := recheckFromJS(r)

@@ -136,8 +136,9 @@ func (e *jsErrorValue) Error() string {
 	return e.msg
 }
 
-// jsErr converts a JS rejection reason into a Go error. A ZarrError-shaped
-// reason keeps its code.
+// jsErr converts a JS rejection reason into a Go error. A ZarrError, or an
+// HTTPError (which FetchStore gives the code of an object store's error:
+// ACCESS_DENIED, NOT_FOUND, STORE), keeps its code.
 func jsErr(v js.Value) error {
 	if v.Type() == js.TypeObject {
 		name := ""
@@ -150,7 +151,7 @@ func jsErr(v js.Value) error {
 		} else {
 			msg = js.Global().Get("String").Invoke(v).String()
 		}
-		if c := v.Get("code"); c.Type() == js.TypeString && name == "ZarrError" {
+		if c := v.Get("code"); c.Type() == js.TypeString && (name == "ZarrError" || name == "HTTPError") {
 			return &errs.Error{Code: errs.Code(c.String()), Msg: msg}
 		}
 		return &jsErrorValue{name: name, msg: msg, value: v}

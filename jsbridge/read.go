@@ -81,6 +81,7 @@ func hostOf(v js.Value) hostread.Host {
 	if n := v.Get("concurrency"); n.Type() == js.TypeNumber && n.Int() > 0 {
 		h.Concurrency = n.Int()
 	}
+	h.Transfer = v.Get("transfer").Truthy()
 	return h
 }
 

@@ -23,7 +23,7 @@ func init() {
 	// openSpec(spec, store, openKvStore, signal) → node info. spec is the
 	// JSON text of a TensorStore spec or a TensorStore URL; store, when an
 	// object, is the kvstore (a JS store the spec could not name);
-	// openKvStore(kv) returns the JS store of a file or http kvstore.
+	// openKvStore(kv) returns the JS store of a file, http, s3 or gcs kvstore.
 	handleAsync("openSpec", inAny+inAny+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {
 		ctx := c.ctx
 		var opt zarr.SpecOptions
@@ -75,6 +75,11 @@ func openJSKvStore(ctx context.Context, open js.Value, kv *tsspec.KvStore) (zarr
 			headers[i] = h
 		}
 		desc.Set("headers", valueToJS(headers))
+	}
+	if loc := kv.Location(); loc != "" {
+		desc.Set("location", loc)
+		desc.Set("endpoint", kv.Endpoint)
+		desc.Set("region", kv.Region)
 	}
 	v, err := call(open, "call", js.Undefined(), desc)
 	if err == nil {

@@ -27,7 +27,8 @@ import (
 // {data, generation, notModified?, changed?} and writes with {generation}
 // or {changed: true}; a plain store (zarrita's, a Map) answers with bytes
 // or undefined, ignores the options, and is read and written without
-// versions.
+// versions. A versioned answer {data: undefined, denied: true} is an absent
+// key the server refused (an object store's 403, see FetchStore).
 type jsStore struct {
 	obj  js.Value
 	id   int // the same for every adapter of one JS object (Identity)
@@ -101,8 +102,11 @@ func newStore(obj js.Value) (store.Store, error) {
 		store.CanReadRange: hasMethod(obj, "getRange"),
 		store.CanWrite:     writes,
 		store.CanWriteIf:   writes,
-		store.CanList:      hasMethod(obj, "list"),
-		store.CanVersion:   true, // known from each answer
+		// (a FetchStore says listable: false where list() cannot work)
+		store.CanList:    hasMethod(obj, "list") && (obj.Get("listable").Type() != js.TypeBoolean || obj.Get("listable").Bool()),
+		store.CanVersion: true, // known from each answer
+		// (an answer {data: undefined, denied: true}: absent, refused)
+		store.CanTellDenied: true,
 	}}, nil
 }
 
@@ -347,7 +351,7 @@ func versionedFromJS(key string, v js.Value) (store.Versioned, error) {
 	if !ok && gen == "" {
 		gen = store.Absent
 	}
-	return store.Versioned{Data: data, Found: ok, Generation: gen}, nil
+	return store.Versioned{Data: data, Found: ok, Generation: gen, Denied: !ok && v.Get("denied").Truthy()}, nil
 }
 
 // writeOptions is the options argument of set and delete.
@@ -455,7 +459,7 @@ var (
 
 // isVersioned tells a versioned answer from other objects (an error then).
 func isVersioned(v js.Value) bool {
-	for _, k := range []string{"data", "generation", "notModified", "changed"} {
+	for _, k := range []string{"data", "generation", "notModified", "changed", "denied"} {
 		if !v.Get(k).IsUndefined() {
 			return true
 		}

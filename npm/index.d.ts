@@ -25,6 +25,8 @@ export type ZarrErrorCode =
   | "TOO_LARGE"
   /** A value changed while it was read (a shard rewritten between its index and its chunks), or kept changing under a write, and retrying did not get past it. */
   | "CONFLICT"
+  /** The server refused the request (HTTP 403 for every metadata key of a node, a signature or credentials it does not accept): a private bucket, wrong or expired credentials. */
+  | "ACCESS_DENIED"
   /** The WebAssembly engine stopped (a panic, out of memory) while the call ran; the next call starts a fresh engine, and nodes must be opened again. */
   | "ENGINE_EXITED"
   /** The package itself is broken or incomplete (a file missing, builds that do not match, a decode worker that did not start). */
@@ -84,7 +86,8 @@ export interface GetOptions {
  * counter); null or absent when unknown.
  */
 export type VersionedValue =
-  | { data: Uint8Array | undefined; generation?: string | null }
+  /** denied: absent, but the server refused to say so (an object store's 403 for a missing key). */
+  | { data: Uint8Array | undefined; generation?: string | null; denied?: boolean }
   | { notModified: true; generation?: string | null }
   | { changed: true };
 
@@ -205,16 +208,74 @@ export interface FetchStoreOptions extends HTTPPolicy {
    * origin must send Access-Control-Expose-Headers: ETag).
    */
   conditionalRequests?: boolean | "same-origin";
+  /**
+   * How the last n bytes of a key (a shard's index) are asked for: true, a
+   * suffix Range (bytes=-n); false, a HEAD for the size, then a plain Range,
+   * as a suffix Range is not CORS-safelisted (it would cost a preflight);
+   * "same-origin" (default): suffixes in Node and to the page's own origin.
+   */
+  suffixRanges?: boolean | "same-origin";
+  /** An S3 bucket's region: s3://bucket/x maps to bucket.s3.<region>.amazonaws.com, and requests are signed for it. */
+  region?: string;
+  /** An S3-compatible server's URL (MinIO, R2, Ceph, SeaweedFS): s3://bucket/x maps to <endpoint>/bucket/x. */
+  endpoint?: string;
+  /**
+   * Keys that sign every request (AWS Signature Version 4), or a function
+   * returning them (asked again near `expiration` and when the server says
+   * they expired). They also make the store writable.
+   */
+  credentials?: S3Credentials | (() => S3Credentials | Promise<S3Credentials>);
+  /**
+   * HTTP statuses that mean "no such key" (default [403, 404, 410]: S3 and
+   * GCS answer 403 for a missing key to readers who may not list the
+   * bucket). [404, 410] makes every 403 an ACCESS_DENIED error.
+   */
+  missingStatus?: number[];
+  /** Sign reads in the query (no extra headers: no CORS preflight; default in browsers) or in headers (default elsewhere). */
+  signing?: "query" | "headers";
+  /** PUT and DELETE without credentials (a server that takes anonymous writes). */
+  writable?: boolean;
+  /** Send writes' conditions (If-None-Match: *, If-Match): "probe" (default: try the server once), true, false. */
+  conditionalWrites?: "probe" | boolean;
+}
+
+/** Keys of an S3 (or S3-compatible, or GCS HMAC) account. */
+export interface S3Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+  /** When temporary credentials stop working (a Date or its string). */
+  expiration?: Date | string;
 }
 
 /**
- * A read-only store over HTTP(S). 404 is an absent key; other failures are
- * errors. Ranges are Range requests, checked: a server that ignores Range
- * (200 with the whole body) is sliced correctly, a wrong 206 is an error.
+ * A store over HTTP(S) and object stores: an http(s) URL, or s3://bucket/prefix
+ * and gs://bucket/prefix (mapped to HTTPS by the engine). 404 and 410 are
+ * absent keys; a 403 counts as absent where S3 means "no such key" (see
+ * docs/object-stores.md); other failures are typed errors. Ranges are Range
+ * requests, checked: a server that ignores Range (200 with the whole body)
+ * is sliced correctly, a wrong 206 is an error. With credentials (or
+ * writable) it writes with PUT and DELETE, conditionally where the server
+ * honours it.
  */
-export declare class FetchStore implements Readable {
+export declare class FetchStore implements Readable, Listable, Partial<Writable> {
   constructor(url: string | URL, options?: FetchStoreOptions);
-  readonly url: URL;
+  /** The location given. */
+  readonly location: string;
+  /** The root's http(s) URL (for s3:// and gs://, null until the engine has mapped it). */
+  readonly url: URL | null;
+  /** Whether list() works (the location is a bucket's); undefined until the engine has read the location. */
+  readonly listable: boolean | undefined;
+  /** Whether the server honours conditional writes: undefined until probed (or as the option says). */
+  readonly conditionalWrites: boolean | undefined;
+  /** Names directly under prefix (S3 ListObjectsV2). */
+  list(prefix?: AbsolutePath): Promise<string[]>;
+  /** A presigned URL of key (needs credentials): anyone may GET it for `expires` seconds (default 900). */
+  presign(key: AbsolutePath, options?: { expires?: number }): Promise<string>;
+  /** PUT (present with credentials or writable). */
+  set?(key: AbsolutePath, value: Uint8Array, options?: WriteOptions): Promise<unknown>;
+  /** DELETE (present with credentials or writable). */
+  delete?(key: AbsolutePath, options?: WriteOptions): Promise<unknown>;
   /** Requests in flight at most (the concurrency option resolved); arrays read as many chunks at once. */
   readonly concurrency: number;
   /** Requests sent so far (retries included). */
@@ -225,6 +286,8 @@ export declare class FetchStore implements Readable {
   readonly inFlight: number;
   /** Whether versioned reads send conditional headers (FetchStoreOptions.conditionalRequests, resolved). */
   readonly conditionalRequests: boolean;
+  /** Whether a key's last bytes are asked for as a suffix Range (FetchStoreOptions.suffixRanges, resolved). */
+  readonly suffixRanges: boolean;
   resolve(key: AbsolutePath): URL;
   get(key: AbsolutePath, options?: GetOptions & { versioned?: false }): Promise<Uint8Array | undefined>;
   get(key: AbsolutePath, options: GetOptions & { versioned: true }): Promise<VersionedValue>;
@@ -705,7 +768,9 @@ export interface TensorStoreSchema {
 export type KvStoreSpec =
   | { driver: "memory"; path?: string }
   | { driver: "file"; path: string }
-  | { driver: "http"; base_url: string; path?: string; headers?: string[] };
+  | { driver: "http"; base_url: string; path?: string; headers?: string[] }
+  | { driver: "s3"; bucket: string; path?: string; endpoint?: string; aws_region?: string }
+  | { driver: "gcs"; bucket: string; path?: string };
 
 /**
  * A TensorStore spec of the zarr2 ("zarr") or zarr3 driver. In JS, kvstore
@@ -742,10 +807,12 @@ export interface TensorStoreSpec {
 /**
  * Opens or creates the array a TensorStore spec describes: a spec object or
  * a TensorStore URL ("file:///data/a.zarr|zarr2:", "memory://|zarr2:x",
- * "http://host/data.zarr/|zarr2:"). The "memory" kvstore is one store per
- * engine; "file" needs Node; "http" reads through FetchStore.
+ * "http://host/data.zarr/|zarr2:", "s3://bucket/a.zarr/|zarr3:"). The
+ * "memory" kvstore is one store per engine; "file" needs Node; "http", "s3"
+ * and "gcs" go through FetchStore (options: its FetchStoreOptions, such as
+ * credentials).
  */
-export declare function openSpec(spec: TensorStoreSpec | string, options?: { signal?: AbortSignal }): Promise<ZarrArray>;
+export declare function openSpec(spec: TensorStoreSpec | string, options?: { signal?: AbortSignal } & FetchStoreOptions): Promise<ZarrArray>;
 
 /** The store behind the "memory" kvstore (read-only from JS). */
 export declare function memoryKvStore(): Promise<Readable & Listable>;
@@ -772,7 +839,7 @@ export declare class ZarrGroup extends ZarrNode {
   open(path: string, options?: { kind?: "array" | "group"; signal?: AbortSignal }): Promise<ZarrArray<DataTypeName> | ZarrGroup>;
 }
 
-export interface OpenOptions {
+export interface OpenOptions extends FetchStoreOptions {
   /** Path below the store or location. */
   path?: string;
   /**
@@ -794,8 +861,14 @@ export interface OpenOptions {
   signal?: AbortSignal;
 }
 
-/** Where open() and create() are aimed: a store (with options.path) or a location or node (options.path relative to it). */
-export type Target = Store | Location<any> | ZarrGroup;
+/**
+ * Where open() and create() are aimed: a store (with options.path), a
+ * location or node (options.path relative to it), or a location string or
+ * URL ("s3://bucket/x.zarr", "gs://…", "https://…", a .zip, a reference
+ * set: the store storeFromUrl makes, given the FetchStoreOptions among the
+ * call's options).
+ */
+export type Target = Store | Location<any> | ZarrGroup | string | URL;
 
 /**
  * What open() also takes: a URL, or a URL pipeline such as
@@ -820,7 +893,7 @@ export declare const open: OpenFunction & { v2: OpenFunction; v3: OpenFunction }
  * Options of create(), matched to the engine's ArrayOptions field by field
  * (without regard to case), so engine options not listed here pass through.
  */
-export interface CreateOptions {
+export interface CreateOptions extends FetchStoreOptions {
   path?: string;
   shape: number[];
   /** Chunk shape (zarrita's name `chunkShape` works too); default: chosen as zarr-python does. */

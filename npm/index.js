@@ -3,8 +3,8 @@
 export { init, wasmModule } from "./lib/runtime.js";
 export { useWorkers, workerPool } from "./lib/workers.js";
 export { ZarrError, codes, isZarritaError } from "./lib/errors.js";
-export { create, createGroup, slice, ZarrArray, ZarrGroup, Location, root } from "./lib/core.js";
-export { open } from "./lib/open.js";
+export { createGroup, slice, ZarrArray, ZarrGroup, Location, root } from "./lib/core.js";
+export { open, create } from "./lib/locations.js";
 export { ZarrArray as Array, ZarrGroup as Group } from "./lib/core.js";
 export { conventionsOf } from "./lib/conventions.js";
 export { get, set, select, consolidate } from "./lib/functions.js";

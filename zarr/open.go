@@ -3,6 +3,7 @@ package zarr
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"sync"
 
@@ -32,6 +33,8 @@ type openConfig struct {
 	poolSet bool
 	recheck Recheck
 	format  int // WithZarrFormat's; 0: any
+	// formatHint: the format other nodes of the store had (0: unknown)
+	formatHint int
 }
 
 // WithZarrFormat opens only a node of that format (2 also takes v1): one
@@ -39,6 +42,21 @@ type openConfig struct {
 // "zarr2:" or "zarr3:").
 func WithZarrFormat(format int) OpenOption {
 	return func(c *openConfig) { c.format = format }
+}
+
+// WithFormatHint says which Zarr format (2 or 3) the store's other nodes
+// had, as a store seldom mixes them: open then asks for that format's
+// metadata first (zarr.json; or .zarray or .zgroup with .zattrs) and for
+// the others only when it is absent, and a v2 group below the store's
+// root is not asked for consolidated metadata (.zmetadata, which is
+// written at the root). Fewer requests per node when many are opened (an
+// OME-Zarr plate's wells); the npm package passes it for each store.
+func WithFormatHint(format int) OpenOption {
+	return func(c *openConfig) {
+		if format == 2 || format == 3 {
+			c.formatHint = format
+		}
+	}
 }
 
 // WithCache keeps the arrays' decoded chunks in pool (nil: no cache)
@@ -103,20 +121,33 @@ func openAs(ctx context.Context, s Store, path, kind string, cfg openConfig) (No
 }
 
 func get(ctx context.Context, s Store, key string) ([]byte, bool, error) {
+	data, ok, _, err := getMeta(ctx, s, key)
+	return data, ok, err
+}
+
+// getMeta is get that also tells whether the key is absent because the
+// store was refused access to it (store.Versioned.Denied: an object
+// store's HTTP 403).
+func getMeta(ctx context.Context, s Store, key string) (data []byte, ok, denied bool, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
+		return nil, false, false, errs.Wrap(errs.Aborted, key, err, "aborted")
 	}
-	data, ok, err := s.Get(ctx, key)
+	var v store.Versioned
+	if store.Has(s, store.CanTellDenied) {
+		v, err = store.Read(ctx, s, key, store.WholeValue(), store.Conditions{})
+	} else {
+		v.Data, v.Found, err = s.Get(ctx, key)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, false, errs.Wrap(errs.Aborted, key, err, "aborted")
+			return nil, false, false, errs.Wrap(errs.Aborted, key, err, "aborted")
 		}
-		return nil, false, errs.Wrap(errs.Store, key, err, "read failed")
+		return nil, false, false, errs.Wrap(errs.Store, key, err, "read failed")
 	}
-	if ok && htmlStandIn(key, data) {
-		return nil, false, nil
+	if v.Found && htmlStandIn(key, v.Data) {
+		return nil, false, false, nil
 	}
-	return data, ok, nil
+	return v.Data, v.Found, v.Denied && !v.Found, nil
 }
 
 // htmlStandIn reports whether data, read for a metadata document, is an
@@ -133,6 +164,37 @@ func htmlStandIn(key string, data []byte) bool {
 	return len(data) > 0 && data[0] == '<'
 }
 
+// OpenFirstReads are the keys, under the node's path, that opening a node
+// of kind ("" for either, "array", "group") asks the store for at once
+// before anything else, in this order. The JS package asks for them while
+// the engine starts (npm/lib/core.js's copy is generated from this list by
+// internal/firstreads).
+func OpenFirstReads(kind string) []string {
+	switch kind {
+	case "array":
+		return []string{keyZarrJSON, keyZarray, keyZattrs}
+	case "group":
+		return []string{keyZarrJSON, keyZarray, keyZgroup}
+	}
+	return []string{keyZarrJSON, keyZarray, keyZgroup, keyZattrs}
+}
+
+// hintedFirstReads are the keys open asks for first when the store's
+// other nodes had format (WithFormatHint); nil without a hint.
+func hintedFirstReads(kind string, format int) []string {
+	switch {
+	case format == 3:
+		return []string{keyZarrJSON}
+	case format == 2 && kind == "array":
+		return []string{keyZarray, keyZattrs}
+	case format == 2 && kind == "group":
+		return []string{keyZgroup, keyZattrs}
+	case format == 2:
+		return []string{keyZarray, keyZgroup, keyZattrs}
+	}
+	return nil
+}
+
 func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node, error) {
 	p, err := meta.NormalizePath(path)
 	if err != nil {
@@ -146,9 +208,10 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 	// .zgroup for an array (only the error message for a group needs it; it
 	// is asked for below when no array is there).
 	type result struct {
-		data []byte
-		ok   bool
-		err  error
+		data   []byte
+		ok     bool
+		denied bool // absent: the store was refused access (HTTP 403)
+		err    error
 	}
 	const (
 		iZarrJSON = iota
@@ -157,28 +220,44 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		iZattrs
 	)
 	keys := []string{iZarrJSON: prefix + keyZarrJSON, iZarray: prefix + keyZarray, iZgroup: prefix + keyZgroup, iZattrs: prefix + keyZattrs}
-	ask := []bool{iZarrJSON: true, iZarray: true, iZgroup: kind != "array", iZattrs: kind != "group"}
+	ask := make([]bool, len(keys))
 	res := make([]result, len(keys))
-	var wg sync.WaitGroup
-	for i, k := range keys {
-		if !ask[i] {
-			continue
+	// read asks for the keys named in names (not asked yet) at once.
+	read := func(names []string) error {
+		var wg sync.WaitGroup
+		for i, k := range keys {
+			if ask[i] || !slices.Contains(names, k[len(prefix):]) {
+				continue
+			}
+			ask[i] = true
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res[i].data, res[i].ok, res[i].denied, res[i].err = getMeta(ctx, s, k)
+			}()
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res[i].data, res[i].ok, res[i].err = get(ctx, s, k)
-		}()
+		wg.Wait()
+		// A failed read of .zattrs matters only for a v2 array (below).
+		for i, r := range res {
+			if r.err != nil && i != iZattrs {
+				return r.err
+			}
+		}
+		return nil
 	}
-	wg.Wait()
-	// A failed read of .zattrs matters only for a v2 array (below).
-	for i, r := range res {
-		if r.err != nil && i != iZattrs {
-			return nil, r.err
+	if hinted := hintedFirstReads(kind, cfg.formatHint); hinted != nil {
+		if err := read(hinted); err != nil {
+			return nil, err
+		}
+	}
+	if !res[iZarrJSON].ok && !res[iZarray].ok && !res[iZgroup].ok {
+		if err := read(OpenFirstReads(kind)); err != nil {
+			return nil, err
 		}
 	}
 	if kind == "array" && !res[iZarrJSON].ok && !res[iZarray].ok {
-		res[iZgroup].data, res[iZgroup].ok, res[iZgroup].err = get(ctx, s, keys[iZgroup])
+		res[iZgroup].data, res[iZgroup].ok, res[iZgroup].denied, res[iZgroup].err = getMeta(ctx, s, keys[iZgroup])
+		ask[iZgroup] = true
 		if res[iZgroup].err != nil {
 			return nil, res[iZgroup].err
 		}
@@ -225,10 +304,30 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		if err := meta.ParseGroupV2(keys[iZgroup], res[iZgroup].data); err != nil {
 			return nil, err
 		}
+		if cfg.formatHint == 2 && p != "" && res[iZattrs].err == nil && ask[iZattrs] {
+			// (hinted: its attributes were read with it, and no .zmetadata below the root)
+			attrs := map[string]any{}
+			if res[iZattrs].ok {
+				if attrs, err = meta.ParseAttrs(keys[iZattrs], res[iZattrs].data); err != nil {
+					return nil, err
+				}
+			}
+			return &Group{store: s, path: p, format: 2, attrs: attrs, attrsKey: keys[iZattrs], cfg: cfg}, nil
+		}
 		return newGroup(ctx, s, p, 2, cfg)
 	}
+	// Every metadata key refused (HTTP 403): a private bucket, or nothing
+	// here in a bucket that may not be listed. Say which it may be.
+	denied, asked := true, []string{}
+	for i, r := range res {
+		if ask[i] {
+			denied = denied && r.denied
+			asked = append(asked, keys[i][len(prefix):])
+		}
+	}
 	if kind != "group" {
-		if data, ok, err := get(ctx, s, prefix+keyV1Meta); err != nil {
+		data, ok, metaDenied, err := getMeta(ctx, s, prefix+keyV1Meta)
+		if err != nil {
 			return nil, err
 		} else if ok {
 			m, err := meta.ParseV1(prefix+keyV1Meta, data)
@@ -237,6 +336,10 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 			}
 			return newArray(ctx, s, p, m, prefix+keyV1Attrs, cfg)
 		}
+		denied = denied && metaDenied
+	}
+	if denied {
+		return nil, errs.New(errs.AccessDenied, p, "access denied to every metadata document here (%s: HTTP 403): the bucket or path is private (give credentials) or holds no array or group (object stores answer 403 for missing keys to readers who may not list the bucket)", strings.Join(asked, ", "))
 	}
 	return nil, notFound(ctx, s, p, kind)
 }

@@ -60,6 +60,7 @@ const (
 	CodeExists          = errs.Exists
 	CodeTooLarge        = errs.TooLarge
 	CodeConflict        = errs.Conflict
+	CodeAccessDenied    = errs.AccessDenied
 )
 
 // End of the generated error codes.

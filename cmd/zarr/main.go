@@ -5,12 +5,19 @@
 //	zarr info <path-or-url> [node-path]            the hierarchy as a tree
 //	zarr cat <array-path-or-url> [selection] [--all]   the values
 //
-// A location is a directory, an http(s) URL (read through zarr/store/http),
-// a reference set (kerchunk / fsspec: a .json file, .json.gz, .json.zst,
+// A location is a directory, an http(s) URL or an object-store location
+// (s3://bucket/prefix, gs://bucket/prefix; both read through
+// zarr/store/http), or a reference set (kerchunk / fsspec: a .json file, .json.gz, .json.zst,
 // or a .parq/.parquet directory, local or a URL) followed by the path
 // inside it (refs.json/temperature), or a URL pipeline
 // (https://host/data.zip|zip:path/in/zip|zarr3:group/array). A name that is not found is reported
 // with the nearest existing one ("did you mean").
+//
+// Object stores take the AWS CLI's environment: AWS_ACCESS_KEY_ID,
+// AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN sign requests (without them
+// they are anonymous), AWS_REGION (or AWS_DEFAULT_REGION) is the bucket's
+// region, AWS_ENDPOINT_URL_S3 (or AWS_ENDPOINT_URL) an S3-compatible
+// server's URL.
 package main
 
 import (
@@ -28,6 +35,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/s3"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 	zhttp "github.com/zarr-wasm/zarr-wasm/zarr/store/http"
 	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
@@ -40,7 +48,11 @@ const usage = `usage: zarr info <path-or-url> [node-path]
   cat   prints the values of an array (selection like "0:10, ::2, -1"; --all: no summarising)
 
   A reference set (kerchunk JSON, .json; Parquet, .parq/.parquet directory)
-  is opened as a store; a path inside it follows: refs.json/temperature`
+  is opened as a store; a path inside it follows: refs.json/temperature
+
+  Object stores: s3://bucket/prefix, gs://bucket/prefix, with the AWS CLI's
+  environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+  AWS_REGION, AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL)`
 
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
@@ -163,14 +175,16 @@ func locate(ctx context.Context, location string) (zarr.Store, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		s, err := refs.FromURL(ctx, u, refs.Options{Fetcher: fetcher{zhttp.NewFetcher(zhttp.Options{}), refs.StoreFetcher{Prefix: "file:///", Store: root}}})
+		s, err := refs.FromURL(ctx, u, refs.Options{Fetcher: fetcher{zhttp.NewFetcher(envOptions()), refs.StoreFetcher{Prefix: "file:///", Store: root}}})
 		if err != nil {
 			return nil, "", err
 		}
 		return s, m[2], nil
 	}
-	if isHTTP(location) {
-		s, err := zhttp.NewStore(location, zhttp.Options{})
+	if scheme.MatchString(location) && !strings.HasPrefix(strings.ToLower(location), "file://") {
+		// http(s), s3:// and gs://; another scheme is refused with the
+		// near one named
+		s, err := zhttp.NewStore(location, envOptions())
 		return s, "", err
 	}
 	// A path that does not exist (a typo in the array's name, say) opens the
@@ -190,6 +204,22 @@ func locate(ctx context.Context, location string) (zarr.Store, string, error) {
 	}
 	s, err := zarr.NewDirectoryStore(base)
 	return s, strings.Join(rest, "/"), err
+}
+
+// envOptions are the HTTP store's options from the AWS CLI's environment
+// variables (see the package comment).
+func envOptions() zhttp.Options {
+	opt := zhttp.Options{Region: os.Getenv("AWS_REGION"), Endpoint: os.Getenv("AWS_ENDPOINT_URL_S3")}
+	if opt.Region == "" {
+		opt.Region = os.Getenv("AWS_DEFAULT_REGION")
+	}
+	if opt.Endpoint == "" {
+		opt.Endpoint = os.Getenv("AWS_ENDPOINT_URL")
+	}
+	if id, secret := os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY"); id != "" && secret != "" {
+		opt.Credentials = zhttp.StaticCredentials(s3.Credentials{AccessKeyID: id, SecretAccessKey: secret, SessionToken: os.Getenv("AWS_SESSION_TOKEN")})
+	}
+	return opt
 }
 
 func isHTTP(s string) bool {
@@ -241,7 +271,7 @@ func openNode(ctx context.Context, location string, s zarr.Store, path string, o
 		base := *u
 		base.Path = "/" + strings.Join(segs[:i], "/")
 		rest := strings.Join(append(append([]string(nil), segs[i:]...), strings.Split(path, "/")...), "/")
-		as, serr := zhttp.NewStore(base.String(), zhttp.Options{})
+		as, serr := zhttp.NewStore(base.String(), envOptions())
 		if serr != nil {
 			break
 		}

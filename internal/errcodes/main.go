@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"go/ast"
@@ -26,6 +25,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/genregion"
 )
 
 // The source, and the doc comments that say which block is which.
@@ -49,7 +50,7 @@ func main() {
 	check := flag.Bool("check", false, "fail if a generated region is not current")
 	flag.Usage = func() { os.Stderr.WriteString(usageWords + "\n") }
 	flag.Parse()
-	root, err := moduleRoot()
+	root, err := genregion.ModuleRoot()
 	if err == nil {
 		err = run(root, *check)
 	}
@@ -69,37 +70,26 @@ func run(root string, check bool) error {
 	if err != nil {
 		return err
 	}
-	var stale []string
-	for _, t := range targets {
-		p := filepath.Join(root, t.path)
-		old, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		updated, err := replaceRegion(old, t.comment, t.render(codes))
-		if err != nil {
-			return errors.New(t.path + ": " + err.Error())
-		}
-		if t.gofmt {
+	paths := make([]string, len(targets))
+	byPath := map[string]target{}
+	for i, t := range targets {
+		paths[i] = t.path
+		byPath[t.path] = t
+	}
+	err = genregion.Update(root, check, paths, func(path string, old []byte) ([]byte, error) {
+		t := byPath[path]
+		updated, err := genregion.Region{Path: path, Comment: t.comment, Begin: beginMark, End: endMark}.Replace(old, t.render(codes))
+		if err == nil && t.gofmt {
 			if updated, err = format.Source(updated); err != nil {
-				return errors.New(t.path + ": " + err.Error())
+				err = errors.New(path + ": " + err.Error())
 			}
 		}
-		if bytes.Equal(old, updated) {
-			continue
-		}
-		if check {
-			stale = append(stale, t.path)
-			continue
-		}
-		if err := os.WriteFile(p, updated, 0o644); err != nil {
-			return err
-		}
+		return updated, err
+	})
+	if _, ok := err.(*genregion.Stale); ok {
+		return errors.New(err.Error() + " with " + source + " (run make codes)")
 	}
-	if len(stale) > 0 {
-		return errors.New(strings.Join(stale, ", ") + " not current with " + source + " (run make codes)")
-	}
-	return nil
+	return err
 }
 
 // parseCodes reads the two const blocks of errs.Code, in order.
@@ -195,36 +185,4 @@ var targets = []target{
 func sentence(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(r)) + s[n:]
-}
-
-// replaceRegion puts body between the file's begin and end marks.
-func replaceRegion(file []byte, comment, body string) ([]byte, error) {
-	begin := []byte(comment + " " + beginMark + "\n")
-	end := []byte(comment + " " + endMark + "\n")
-	i := bytes.Index(file, begin)
-	j := bytes.Index(file, end)
-	if i < 0 || j < i {
-		return nil, errors.New("no region marked \"" + beginMark + "\" ... \"" + endMark + "\"")
-	}
-	out := append([]byte(nil), file[:i+len(begin)]...)
-	out = append(out, body...)
-	return append(out, file[j:]...), nil
-}
-
-// moduleRoot is the directory of the go.mod above the working directory.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("not inside the module (no go.mod above the working directory)")
-		}
-		dir = parent
-	}
 }

@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zarr-wasm/zarr-wasm/internal/genregion"
 )
 
 // TestGeneratedCurrent fails when npm/lib/errors.js, npm/index.d.ts or
 // zarr/zarr.go does not list the codes of zarr/errs/errs.go (make codes).
 func TestGeneratedCurrent(t *testing.T) {
-	root, err := moduleRoot()
+	root, err := genregion.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +22,7 @@ func TestGeneratedCurrent(t *testing.T) {
 }
 
 func TestParseCodes(t *testing.T) {
-	root, _ := moduleRoot()
+	root, _ := genregion.ModuleRoot()
 	src, err := os.ReadFile(filepath.Join(root, source))
 	if err != nil {
 		t.Fatal(err)
@@ -43,16 +45,5 @@ func TestParseCodes(t *testing.T) {
 	bad := strings.Replace(string(src), "\t// TooLarge: a request", "\t// a request", 1)
 	if _, err := parseCodes([]byte(bad)); err == nil || !strings.Contains(err.Error(), "TooLarge") {
 		t.Errorf("a code without its comment: %v", err)
-	}
-}
-
-func TestReplaceRegion(t *testing.T) {
-	in := "a\n// " + beginMark + "\nold\n// " + endMark + "\nb\n"
-	out, err := replaceRegion([]byte(in), "//", "new\n")
-	if want := "a\n// " + beginMark + "\nnew\n// " + endMark + "\nb\n"; err != nil || string(out) != want {
-		t.Errorf("got %q, %v", out, err)
-	}
-	if _, err := replaceRegion([]byte("no marks\n"), "//", "x\n"); err == nil {
-		t.Error("a file without the marks: no error")
 	}
 }

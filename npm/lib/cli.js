@@ -5,8 +5,12 @@
 //   zarr-wasm cat <array-path-or-url> [selection] [--all]   the values (NumPy-style selection, e.g. "0:5, ::2")
 // A location may be a reference set (kerchunk / fsspec): a .json file or a
 // .parq/.parquet directory, local or a URL, followed by the path inside it
-// (refs.json/temperature), or a URL pipeline
-// (https://host/data.zip|zip:path/in/zip|zarr3:group/array).
+// (refs.json/temperature); a URL pipeline
+// (https://host/data.zip|zip:path/in/zip|zarr3:group/array); or an object
+// store's (s3://bucket/prefix, gs://bucket/prefix) with the AWS CLI's
+// environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+// AWS_REGION or AWS_DEFAULT_REGION, AWS_ENDPOINT_URL_S3 or
+// AWS_ENDPOINT_URL), as cmd/zarr.
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
@@ -19,7 +23,25 @@ const usage = `usage: zarr-wasm info <path-or-url> [node-path]
   cat   prints the values of an array (selection like "0:10, ::2, -1"; --all: no summarising)
 
   A reference set (kerchunk JSON, .json; Parquet, .parq/.parquet directory)
-  is opened as a store; a path inside it follows: refs.json/temperature`;
+  is opened as a store; a path inside it follows: refs.json/temperature
+
+  Object stores: s3://bucket/prefix, gs://bucket/prefix, with the AWS CLI's
+  environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+  AWS_REGION, AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL)`;
+
+/** FetchStore options from the AWS CLI's environment variables. */
+function envOptions() {
+  const env = process.env;
+  const o = {};
+  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
+  const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL;
+  if (region) o.region = region;
+  if (endpoint) o.endpoint = endpoint;
+  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) {
+    o.credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined };
+  }
+  return o;
+}
 
 const refsRe = /^(.*?\.(?:json(?:\.gz|\.zst)?|parq|parquet))(?:\/+(.*))?$/i;
 
@@ -38,7 +60,8 @@ async function storeFor(location) {
     const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(m[1]) ? m[1] : pathToFileURL(nodePath.resolve(m[1])).href;
     return { store: await zarr.ReferenceStore.fromUrl(url, { fetch: fileFetch }), path: m[2] ?? "" };
   }
-  if (/^https?:\/\//i.test(location)) return { store: new zarr.FetchStore(location), path: "" };
+  // http(s), s3:// and gs://; another scheme is refused by the engine with the near one named
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(location) && !/^file:/i.test(location)) return { store: new zarr.FetchStore(location, envOptions()), path: "" };
   // A path that does not exist (a typo in the array's name, say) opens the
   // nearest directory that does, with the rest as the path inside, so the
   // engine can name what is there ("did you mean").
@@ -71,7 +94,7 @@ async function openNode(location, store, path, options) {
       base.pathname = `/${segs.slice(0, i).join("/")}`;
       const rest = [...segs.slice(i), ...path.split("/")].filter(Boolean).join("/");
       try {
-        await zarr.open(new zarr.FetchStore(base), { ...options, path: rest });
+        await zarr.open(new zarr.FetchStore(base, envOptions()), { ...options, path: rest });
       } catch (a) {
         if (a.code === "NOT_FOUND" && a.suggest) throw a;
       }

@@ -424,6 +424,13 @@ function target(where, path) {
 }
 
 /**
+ * The Zarr format each store's last opened node had: open asks for that
+ * format's metadata first (zarr.WithFormatHint), as zarrita.js does, so
+ * opening many nodes of one store costs one request each (v3) or two (v2).
+ */
+const storeFormats = new WeakMap();
+
+/**
  * Opens an array or group.
  * @param {object} where a store, a Location (zarr.root(store).resolve(path)) or a node
  * @param {{path?: string, kind?: "array"|"group", dtype?: string, signal?: AbortSignal,
@@ -434,8 +441,13 @@ export async function open(where, options = {}) {
   const { store, path } = target(where, options.path);
   const kind = options.kind ?? "";
   const cache = cacheOptions(options);
-  const info = await withSignal(options.signal, (signal) => callBridge("open", store, path, kind, signal, cache, earlyReads(store, path, kind, signal, cache)));
+  const info = await withSignal(options.signal, (signal) => {
+    const early = earlyReads(store, path, kind, signal, cache);
+    const hint = storeFormats.get(store);
+    return callBridge("open", store, path, kind, signal, hint ? { ...cache, formatHint: hint } : cache, early);
+  });
   const n = node(info, store);
+  if (typeof store === "object" && store !== null) storeFormats.set(store, n.zarrFormat === 3 ? 3 : 2);
   if (options.zarrFormat !== undefined && n.zarrFormat !== options.zarrFormat && !(options.zarrFormat === 2 && n.zarrFormat === 1)) {
     bridgeIfRunning()?.release(info.id);
     throw new ZarrError("NOT_FOUND", `${JSON.stringify(`/${path}`)}: is a Zarr v${n.zarrFormat} ${n.kind}, not v${options.zarrFormat}`, { where: `/${path}` });
@@ -443,13 +455,21 @@ export async function open(where, options = {}) {
   return checkDtype(n, options.dtype);
 }
 
+// Generated from zarr.OpenFirstReads (zarr/open.go) by internal/firstreads (make codes): do not edit.
+/** The keys open() reads first under a node's path, by the kind asked for (the engine's list). */
+const firstReads = Object.freeze({
+  "": ["zarr.json", ".zarray", ".zgroup", ".zattrs"],
+  "array": ["zarr.json", ".zarray", ".zattrs"],
+  "group": ["zarr.json", ".zarray", ".zgroup"],
+});
+// End of the generated first reads.
+
 /**
  * The first open() of a program finds the engine not yet running: it
  * starts (download, compile, the Go runtime: 100+ ms in a browser) and only
  * then does Go's open ask the store for the node's metadata. earlyReads asks
  * now, so the answers come during the start: exactly the reads of the first
- * step of zarr/open.go (zarr.json and .zarray, .zgroup unless kind is
- * "array", .zattrs unless it is "group", under Go's normalised path), with
+ * step of zarr/open.go (firstReads, under Go's normalised path), with
  * the options jsbridge/store.go would pass ({signal, versioned: true}). The
  * engine takes each answer once in place of calling get (store.go, early),
  * so the store sees the same requests and open the same results and errors.
@@ -460,13 +480,12 @@ export async function open(where, options = {}) {
  * Returns take(key), or undefined.
  */
 function earlyReads(store, path, kind, signal, cache) {
-  if (bridgeIfRunning() || store._zarrWasmHandle !== undefined || signal?.aborted || (kind !== "" && kind !== "array" && kind !== "group") || Object.keys(cache).length) return undefined;
+  if (bridgeIfRunning() || store._zarrWasmHandle !== undefined || signal?.aborted || !Object.hasOwn(firstReads, kind) || Object.keys(cache).length) return undefined;
   const segs = path.replaceAll("\\", "/").split("/").filter(Boolean);
   if (segs.some((s) => s === "." || s === "..")) return undefined;
   const prefix = segs.map((s) => `/${s}`).join("");
-  const names = ["zarr.json", ".zarray", ...(kind === "array" ? [] : [".zgroup"]), ...(kind === "group" ? [] : [".zattrs"])];
   const answers = new Map();
-  for (const name of names) {
+  for (const name of firstReads[kind]) {
     const key = `${prefix}/${name}`;
     let p;
     try {

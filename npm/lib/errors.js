@@ -14,6 +14,7 @@ export const codes = Object.freeze([
   "EXISTS",
   "TOO_LARGE",
   "CONFLICT",
+  "ACCESS_DENIED",
   "ENGINE_EXITED",
   "INTERNAL",
 ]);

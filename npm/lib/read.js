@@ -20,7 +20,7 @@ import { bridgeIfRunning, engineOfHandle } from "./runtime.js";
 import { ZarrError, toZarrError } from "./errors.js";
 import { scatter, fillWith } from "./scatter.js";
 import { codecsExports, decodeTo, loadCodecs } from "./codecs.js";
-import { plannedWorkers, poolForRead, workerMinBytes } from "./workers.js";
+import { plannedTransfer, plannedWorkers, poolForRead, workerMinBytes } from "./workers.js";
 
 /** The plan schema this executor runs (hostread.Version). */
 const planVersion = 1;
@@ -140,7 +140,8 @@ export function readPlanned(arr, sel, signal, options) {
   const eng = engineOfHandle(id);
   const bridge = bridgeIfRunning();
   if (!eng || !bridge) return null;
-  const host = { decoders: decoders(), workers: options.workers === false ? 0 : plannedWorkers(), minBytes: workerMinBytes(), concurrency: options.concurrency ?? 0 };
+  const workers = options.workers === false ? 0 : plannedWorkers();
+  const host = { decoders: decoders(), workers, transfer: workers > 0 && plannedTransfer(), minBytes: workerMinBytes(), concurrency: options.concurrency ?? 0 };
   const planned = bridge.planRead(id, sel, host);
   if (!Array.isArray(planned)) return null; // (an error: the engine's read reports it)
   const plan = JSON.parse(planned[0]);

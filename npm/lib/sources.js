@@ -37,6 +37,9 @@ async function isParquetRoot(store, signal) {
  * - .parq or .parquet (a directory), or …/.zmetadata, or a directory whose
  *   .zmetadata has a record_size: a Parquet reference set;
  * - anything else: a FetchStore at that URL.
+ * An s3:// or gs:// location is an object store's (see FetchStore; its
+ * options: credentials, region, endpoint, ...). A URL's query is kept (a
+ * presigned .zip works as given).
  * Every store it makes counts its requests and bytes (`requests`, `bytes`;
  * a ZipStore counts those of the file it reads).
  * @param {string | URL} url
@@ -50,7 +53,7 @@ export async function storeFromUrl(url, options = {}) {
     const cut = path.lastIndexOf("/") + 1;
     const dir = new URL(u.href);
     dir.pathname = path.slice(0, cut);
-    dir.search = "";
+    // (the query stays: a presigned URL's signature, a token, is the file's)
     return ZipStore.open(new FetchStore(dir, fetchOptions), "/" + decodeURIComponent(path.slice(cut)), { signal });
   }
   if (/\.json(\.gz|\.zst)?$/i.test(path)) return ReferenceStore.fromUrl(u, { ...fetchOptions, signal });
@@ -79,7 +82,7 @@ export async function locate(url, options = {}) {
   const { signal, rootStore, ...fetchOptions } = options;
   if (!text.includes("|")) return { store: await storeFromUrl(text, { ...fetchOptions, signal }), path: "", zarrFormat: undefined };
   const p = await parsePipeline(text);
-  const storeAt = rootStore ?? ((dir) => new FetchStore(new URL(dir, globalThis.location?.href), fetchOptions));
+  const storeAt = rootStore ?? ((dir) => storeFromUrl(dir, { ...fetchOptions, signal }));
   let store;
   if (p.zips.length === 0) {
     store = await storeAt(p.root);

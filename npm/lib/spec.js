@@ -1,6 +1,7 @@
 // TensorStore specs: zarr.openSpec opens or creates an array from a
 // TensorStore JSON spec or URL, in the Go engine (zarr.OpenSpec). Its file
-// and http kvstores become this package's FileSystemStore and FetchStore.
+// kvstores become this package's FileSystemStore, its http, s3 and gcs ones
+// FetchStores.
 import { callBridge, isNode } from "./runtime.js";
 import { ZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
@@ -13,10 +14,12 @@ import { GoStore } from "./gostore.js";
  * @param {object | string} spec a TensorStore spec ({driver: "zarr2", kvstore, metadata, ...})
  *   or URL ("file:///data/a.zarr|zarr2:", "memory://|zarr2:x"); in JS `kvstore` may also be
  *   any store object (MemoryStore, FetchStore, ...), with the spec's `path` inside it
- * @param {{signal?: AbortSignal}} [options]
+ * @param {{signal?: AbortSignal} & import("../index.js").FetchStoreOptions} [options] signal, and
+ *   the FetchStore options of an s3 or gcs kvstore (credentials, region, endpoint, ...)
  * @returns {Promise<ZarrArray>}
  */
 export async function openSpec(spec, options = {}) {
+  const kvOptions = storeOptions(options);
   let text;
   let store;
   if (typeof spec === "string") {
@@ -33,12 +36,30 @@ export async function openSpec(spec, options = {}) {
   } else {
     throw new ZarrError("INVALID_METADATA", "a spec is a TensorStore JSON spec object or a TensorStore URL string");
   }
-  const info = await withSignal(options.signal, (signal) => callBridge("openSpec", text, store, openKvStore, signal));
+  const info = await withSignal(options.signal, (signal) => callBridge("openSpec", text, store, (kv) => openKvStore(kv, kvOptions), signal));
   return new ZarrArray(info, store ?? null);
 }
 
-/** The store of a file or http kvstore ({driver, path, url, headers}). */
-async function openKvStore(kv) {
+/** openSpec's options for an s3 or gcs kvstore's FetchStore (credentials, region, ...). */
+function storeOptions(options) {
+  const o = { ...options };
+  delete o.signal;
+  return o;
+}
+
+/**
+ * The store of a file, http, s3 or gcs kvstore ({driver, path, url,
+ * headers, location, endpoint, region}); an s3 or gcs kvstore's FetchStore
+ * takes openSpec's options (credentials, region, endpoint, ...), the
+ * spec's endpoint and aws_region first.
+ */
+async function openKvStore(kv, options = {}) {
+  if (kv.location) {
+    const o = { ...options };
+    if (kv.endpoint) o.endpoint = kv.endpoint;
+    if (kv.region) o.region = kv.region;
+    return new FetchStore(kv.location, o);
+  }
   if (kv.driver === "http") {
     const headers = {};
     for (const line of kv.headers ?? []) {

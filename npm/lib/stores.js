@@ -8,6 +8,7 @@
 import { listNames } from "./files.js";
 import { ZarrError } from "./errors.js";
 import { loadNodeHTTP, nodeHTTPLoaded, nodeGet } from "./nodehttp.js";
+import { ObjectAccess, mappedLocation, maxErrorBody } from "./s3.js";
 
 function checkKey(key) {
   if (typeof key !== "string" || !key.startsWith("/")) {
@@ -307,8 +308,16 @@ export class HTTPReader {
    * the date), {notModified: true, generation} for a 304, or {changed:
    * true} for a 412; with `headers`, the conditions are sent (If-Match,
    * If-None-Match, or the date forms).
+   *
+   * `extra` (optional, FetchStore's object-store side, see s3.js):
+   * {sign(method, url, [[name, value]]) → {url, headers to add}: signs
+   * each attempt; onError(url, status, headers, body) → "absent", "denied"
+   * or a failure {status, code, message, retry, expired}: what an answer
+   * other than 200/206 (304/412 when versioned) means, given the start of
+   * its body; refresh() → a new sign, after an answer that says the
+   * credentials expired (once); maxBody: the cap of a whole body}.
    */
-  async read(url, range, signal, htmlIsAbsent = false, versioned = undefined) {
+  async read(url, range, signal, htmlIsAbsent = false, versioned = undefined, extra = undefined) {
     let node = false;
     if (this.node) {
       const u = typeof url === "string" ? parseURL(url) : url;
@@ -338,20 +347,28 @@ export class HTTPReader {
     const totalMs = this.totalTimeout;
     const fail = (msg, attempts, cause) =>
       storeError(`GET ${url}: ${msg}${attempts > 1 ? ` (after ${attempts} attempts)` : ""}`, cause);
+    let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted?.();
       await this.limiter.acquire(signal);
       if (deadline === Infinity && totalMs > 0) deadline = Date.now() + totalMs;
       let failure;
       let suffixRetry = null;
+      let refresh = false;
       try {
-        return await this.#attempt(url, range, headers, node, signal, deadline, htmlIsAbsent, versioned);
+        let [u, h] = [url, headers];
+        if (extra?.sign) [u, h] = signed(extra.sign, "GET", url, headers, node);
+        return await this.#attempt(u, range, h, node, signal, deadline, htmlIsAbsent, versioned, extra);
       } catch (e) {
         if (signal?.aborted) throw signal.reason ?? e;
         if (e instanceof SuffixFromStart) {
           suffixRetry = e.range;
         } else if (e === stalled) {
           throw fail(`gave up after ${totalMs} ms (the total timeout)`, attempt + 1);
+        } else if (e instanceof ObjectStoreFailure) {
+          if (e.f.expired && extra?.refresh && !refreshed) refresh = true;
+          else if (e.f.retry) failure = Object.assign(new Retryable(e.f.message), { status: e.f.status });
+          else throw failureError(e.f, url);
         } else {
           if (!(e instanceof Retryable)) throw e;
           failure = e;
@@ -359,7 +376,14 @@ export class HTTPReader {
       } finally {
         this.limiter.release();
       }
-      if (suffixRetry) return this.read(url, suffixRetry, signal, htmlIsAbsent, versioned);
+      if (suffixRetry) return this.read(url, suffixRetry, signal, htmlIsAbsent, versioned, extra);
+      if (refresh) {
+        // the server said the credentials expired: new ones, once, at once
+        refreshed = true;
+        extra = { ...extra, sign: await extra.refresh() };
+        attempt--;
+        continue;
+      }
       if (attempt >= this.retries) {
         if (failure.status) {
           const err = new HTTPError(failure.status, String(url), `${failure.message} (after ${attempt + 1} attempts)`);
@@ -382,8 +406,40 @@ export class HTTPReader {
     }
   }
 
+  /**
+   * The size of url from a HEAD request (fetch, the reader's headers and
+   * requestInit, signed by extra.sign as a read), for a suffix range asked
+   * for as a plain one: {size}, {absent: true} for 404/410, or null when
+   * the answer says neither (then the suffix range is asked for, and its
+   * answer read by the whole policy). One attempt, the attempt timeout.
+   */
+  async size(url, signal, extra = undefined) {
+    await this.limiter.acquire(signal);
+    const ac = new AbortController();
+    const onAbort = () => ac.abort(signal.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const timer = this.timeout > 0 ? setTimeout(() => ac.abort(stalled), this.timeout) : null;
+    try {
+      let [u, h] = [url, new Headers(this.headers)];
+      if (extra?.sign) [u, h] = signed(extra.sign, "HEAD", url, h, false);
+      this.requests++;
+      const res = await raceAbort(this.fetchImpl(new Request(u, { ...this.requestInit, method: "HEAD", headers: h, signal: ac.signal })), ac.signal);
+      res.body?.cancel().catch(() => {});
+      if (res.status === 404 || res.status === 410) return { absent: true };
+      const n = Number(res.headers.get("Content-Length") ?? NaN);
+      return res.status === 200 && Number.isSafeInteger(n) && n >= 0 ? { size: n } : null;
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason ?? e;
+      return null;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      this.limiter.release();
+    }
+  }
+
   /** One request (through node:http(s) when node); throws Retryable for failures worth another attempt. */
-  async #attempt(url, range, headers, node, signal, deadline, htmlIsAbsent, versioned) {
+  async #attempt(url, range, headers, node, signal, deadline, htmlIsAbsent, versioned, extra) {
     // abort(reason) ends the request: an AbortController's for fetch, the request's own for node:http.
     let ac = null;
     let handle = null;
@@ -443,6 +499,20 @@ export class HTTPReader {
       const status = res.status;
       const cancel = () => res.body?.cancel().catch(() => {});
       const generation = versioned ? generationOf(res.headers) : null;
+      if (extra?.onError && status !== 200 && status !== 206 && !(versioned && (status === 304 || status === 412)) && !retryStatus.has(status)) {
+        // An object store's answer: its error document says what it means.
+        let body = new Uint8Array(0);
+        try {
+          body = await readCapped(res, maxErrorBody, arm, abort, url);
+        } catch (e) {
+          if (signal?.aborted) throw signal.reason ?? e;
+          if (why) throw timedOut();
+        }
+        const v = await extra.onError(String(url), status, res.headers, body);
+        if (v === "absent") return versioned ? { data: undefined, generation: null } : undefined;
+        if (v === "denied") return versioned ? { data: undefined, generation: null, denied: true } : undefined;
+        throw new ObjectStoreFailure(v);
+      }
       if (status === 404 || status === 410) {
         cancel();
         return versioned ? { data: undefined, generation: null } : undefined;
@@ -473,7 +543,7 @@ export class HTTPReader {
       this.#checkStatus(url, range, status, res);
       // The cap: a 206 carries the range asked for (plus a little slack),
       // anything else at most maxBodyBytes.
-      let cap = this.maxBodyBytes;
+      let cap = extra?.maxBody ?? this.maxBodyBytes;
       if (status === 206 && range) {
         if (range.suffix !== undefined) cap = Math.min(cap, range.suffix + rangeSlack);
         else if (range.length !== undefined) cap = Math.min(cap, range.length + rangeSlack);
@@ -522,6 +592,42 @@ export class HTTPReader {
       );
     }
   }
+}
+
+/** An object store's failure answer (s3.js, ObjectAccess.answer), on its way out of an attempt. */
+class ObjectStoreFailure extends Error {
+  constructor(f) {
+    super(f.message);
+    this.f = f;
+  }
+}
+
+/** The HTTPError of an object store's failure: its status, and the code the engine gave it. */
+function failureError(f, url) {
+  const e = new HTTPError(f.status, String(url), f.message);
+  e.code = f.code;
+  return e;
+}
+
+/**
+ * url and headers signed by sign (HTTPReader.read's extra): headers is a
+ * plain object (node) or a Headers; what is sent is what was signed.
+ */
+function signed(sign, method, url, headers, node) {
+  const pairs = node ? Object.entries(headers) : [...headers];
+  const out = sign(method, String(url), pairs);
+  if (!out) return [url, headers];
+  let u = out.url === String(url) ? url : out.url;
+  if (node && u !== url) u = parseURL(u);
+  if (!out.headers.length) return [u, headers];
+  if (node) {
+    const h = { ...headers };
+    for (const [k, v] of out.headers) h[k.toLowerCase()] = v;
+    return [u, h];
+  }
+  const h = new Headers(headers);
+  for (const [k, v] of out.headers) h.set(k, v);
+  return [u, h];
 }
 
 /** The generation of an answer: its ETag, else its Last-Modified (as Go's store). */
@@ -648,9 +754,49 @@ async function readCapped(res, cap, progress, abort, url) {
 const fetchConcurrency = globalThis.location === undefined ? 64 : 16;
 
 /**
- * A read-only store over HTTP(S).
+ * A store over HTTP(S) and object stores (S3, S3-compatible servers,
+ * GCS): read-only unless given credentials (or `writable`).
  *
- * - 404 → the key is absent (undefined); every other failure is an error.
+ * - Locations: an http(s) URL, or `s3://bucket/prefix`
+ *   (https://bucket.s3.amazonaws.com/prefix; with `region`,
+ *   bucket.s3.<region>.amazonaws.com; with `endpoint`, path-style
+ *   <endpoint>/bucket/prefix for S3-compatible servers) or
+ *   `gs://bucket/prefix` (https://storage.googleapis.com/bucket/prefix),
+ *   mapped by the engine (Go's urlx.ObjectURL).
+ * - 404 and 410 → the key is absent (undefined). 403 (while
+ *   `missingStatus`, default [403, 404, 410], has it) is what S3 and GCS
+ *   answer for a missing key to readers who may not list the bucket: for a
+ *   metadata key it means absent (the engine then opens the node from the
+ *   keys that exist, and says ACCESS_DENIED when every one was refused);
+ *   for another key absent once metadata at or above its directory was
+ *   read from this store (a missing chunk: fill value), ACCESS_DENIED
+ *   otherwise. `missingStatus: [404, 410]` makes every 403 ACCESS_DENIED.
+ *   An S3 error document that says something else (a bad signature,
+ *   expired credentials, a clock out of step, a bucket in another region,
+ *   no such bucket) is an error with the code the engine gives it.
+ * - Signed requests: `credentials` ({accessKeyId, secretAccessKey,
+ *   sessionToken?}, or a function returning them, asked again near their
+ *   `expiration` and when the server says they expired) sign every request
+ *   with AWS Signature Version 4 in the engine, for `region`. In a browser
+ *   reads are signed in the query (`signing: "query"`, no extra headers, so
+ *   no CORS preflight), elsewhere in headers. Presigned URLs are fetched as
+ *   they are.
+ * - Listing: `list(prefix)` asks a bucket for ListObjectsV2 pages
+ *   (`listable` says whether the location is a bucket's).
+ * - Writes (with `credentials` or `writable`): `set` is a PUT, `delete` a
+ *   DELETE, carrying the engine's conditions as If-None-Match: * and
+ *   If-Match: <ETag> (412: `{changed: true}`). Whether the server honours
+ *   them is probed once, on a throw-away key, before the first conditional
+ *   write (`conditionalWrites`: "probe", true, false); where it does not,
+ *   writes go without conditions (`conditionalWrites` is then false).
+ * - Every other failure is an error.
+ * - A suffix (the last n bytes of a key: a shard's index) is a Range
+ *   `bytes=-n`, except in a browser for another origin (`suffixRanges`,
+ *   "same-origin" by default), where such a Range is not CORS-safelisted
+ *   and would cost a preflight: a HEAD gives the size, then the bytes are
+ *   asked for as `bytes=a-b` (the two requests zarrita.js makes); a HEAD
+ *   refused (403) is followed by a read of the first byte, whose error
+ *   document says whether the key is absent.
  * - Ranges are real Range requests (`bytes=a-b`, suffixes `bytes=-n`). A
  *   206 is checked against the range asked for (Content-Range and length);
  *   a server that ignores Range and answers 200 with the whole body is
@@ -686,22 +832,50 @@ const fetchConcurrency = globalThis.location === undefined ? 64 : 16;
  */
 export class FetchStore {
   #reader;
+  #access;
   #prefix = null;
   /**
-   * @param {string | URL} url the root of the hierarchy
-   * @param {{headers?: HeadersInit, fetch?: (req: Request) => Promise<Response>,
-   *   concurrency?: number, retries?: number, retryDelay?: number, maxRetryDelay?: number,
-   *   timeout?: number, totalTimeout?: number, maxBodyBytes?: number,
-   *   requestInit?: RequestInit}} [options]
+   * @param {string | URL} url the root of the hierarchy: an http(s) URL, or
+   *   an object-store location (s3://bucket/prefix, gs://bucket/prefix)
+   * @param {import("../index.js").FetchStoreOptions} [options]
    */
   constructor(url, options = {}) {
-    const base = new URL(String(url), globalThis.location?.href);
-    if (!base.pathname.endsWith("/")) base.pathname += "/";
-    this.url = base;
+    const where = String(url);
+    this.#access = new ObjectAccess(where, options);
+    /** The location given (an http(s) URL, or s3:// or gs://). */
+    this.location = where;
+    /** The root's http(s) URL, ending in "/" (for an s3:// or gs:// location, once the engine mapped it: null before). */
+    this.url = null;
+    if (!mappedLocation.test(where)) this.#setBase(where);
+    else if (this.#access.mapNow()) this.#setBase(this.#access.mapped.url);
     this.#reader = new HTTPReader({ noStoreRanges: true, ...options, concurrency: options.concurrency ?? fetchConcurrency });
+    const sr = options.suffixRanges ?? "same-origin";
+    /**
+     * Whether the last bytes of a key (a shard's index) are asked for as a
+     * suffix range (bytes=-n), or after a HEAD for the size as a plain range
+     * (see the class comment): resolved like conditionalRequests.
+     */
+    this.suffixRanges = sr === "same-origin" ? globalThis.location === undefined || this.#sameOrigin() : !!sr;
     const c = options.conditionalRequests ?? "same-origin";
     /** Whether conditions are sent as request headers (see the class comment). */
-    this.conditionalRequests = c === "same-origin" ? globalThis.location === undefined || base.origin === globalThis.location.origin : !!c;
+    this.conditionalRequests = c === "same-origin" ? globalThis.location === undefined || this.#sameOrigin() : !!c;
+    if (options.writable || options.credentials) {
+      // (own properties: a store without them is read-only to the engine)
+      this.set = (key, value, opts) => this.#write("PUT", checkKey(key), value, opts);
+      this.delete = (key, opts) => this.#write("DELETE", checkKey(key), null, opts);
+    }
+  }
+
+  #setBase(where) {
+    const base = new URL(where, globalThis.location?.href);
+    if (!base.pathname.endsWith("/")) base.pathname += "/";
+    this.url = base;
+    this.#prefix = null;
+  }
+
+  #sameOrigin() {
+    // (an s3:// location not yet mapped: its origin is the object store's, another than the page's)
+    return this.url !== null && this.url.origin === globalThis.location.origin;
   }
 
   /** Requests in flight at most (the `concurrency` option); reads take as many chunks at once. */
@@ -725,9 +899,38 @@ export class FetchStore {
     return this.#reader.inFlight;
   }
 
+  /**
+   * Whether list() works: the location is an object store's bucket (an
+   * s3:// or gs:// location, S3's or GCS's own host names, or a URL under
+   * the endpoint option). Undefined until the engine has read the location.
+   */
+  get listable() {
+    try {
+      const m = this.#access.mapNow();
+      return m ? m.bucket !== "" : undefined;
+    } catch {
+      return false; // (a bad location: the first request says why)
+    }
+  }
+
+  /**
+   * Whether the server honours conditional writes (If-None-Match, If-Match):
+   * undefined until the first conditional write probed it (or as the
+   * conditionalWrites option says). Where it does not, writes are made
+   * without conditions, as to a store without generations.
+   */
+  get conditionalWrites() {
+    return this.#access.conditional;
+  }
+
   /** The URL of a key. */
   resolve(key) {
     checkKey(key);
+    if (this.url === null) {
+      const m = this.#access.mapNow();
+      if (!m) throw new ZarrError("STORE", `${this.location}: the engine maps object-store locations; read through zarr.open, or call zarr.init() first`);
+      this.#setBase(m.url);
+    }
     const rel = key
       .slice(1)
       .split("/")
@@ -739,13 +942,28 @@ export class FetchStore {
     return new URL(this.#prefix + rel + u.search + u.hash);
   }
 
+  /** Maps the location and gets credentials when a request needs them first. */
+  async #ready() {
+    await this.#access.ready();
+    if (this.url === null) this.#setBase(this.#access.mapped.url);
+  }
+
   #versioned(options) {
     if (!options?.versioned) return undefined;
     return { ifMatch: options.ifMatch, ifNoneMatch: options.ifNoneMatch, headers: this.conditionalRequests };
   }
 
+  /** Reads key (range null: all of it), noting the directories whose metadata was read (see the class comment on 403). */
+  async #read(key, range, options, htmlIsAbsent) {
+    if (this.#access.pending) await this.#ready();
+    const versioned = this.#versioned(options);
+    const r = await this.#reader.read(this.resolve(key), range, options?.signal, htmlIsAbsent, versioned, this.#access.readExtra(key));
+    if (r !== undefined && (!versioned || r.data !== undefined)) this.#access.noteRead(key);
+    return r;
+  }
+
   async get(key, options = {}) {
-    return this.#reader.read(this.resolve(key), null, options.signal, metadataKey.test(key), this.#versioned(options));
+    return this.#read(key, null, options, metadataKey.test(key));
   }
 
   async getRange(key, range, options = {}) {
@@ -753,7 +971,23 @@ export class FetchStore {
     if (range.suffixLength !== undefined) {
       const n = Number(range.suffixLength);
       if (!(n > 0)) throw new RangeError(`bad suffixLength ${range.suffixLength}`);
-      return this.#reader.read(this.resolve(key), { suffix: n }, options.signal, false, versioned);
+      if (!this.suffixRanges) {
+        // (a suffix Range is not CORS-safelisted: the size, then a plain range)
+        if (this.#access.pending) await this.#ready();
+        const head = await this.#reader.size(this.resolve(key), options?.signal, this.#access.readExtra(key));
+        if (head?.absent) return versioned ? { data: undefined, generation: null } : undefined;
+        if (head) {
+          if (head.size === 0) return this.#read(key, null, options, false);
+          const offset = Math.max(0, head.size - n);
+          return this.#read(key, { offset, length: head.size - offset }, options, false);
+        }
+        // A HEAD refused (an object store's 403 for a missing key carries
+        // no error document there): its first byte, whose answer is read
+        // by the whole policy, says absent or why not.
+        const first = await this.#read(key, { offset: 0, length: 1 }, options, false);
+        if (first === undefined || (versioned && first.data === undefined)) return first;
+      }
+      return this.#read(key, { suffix: n }, options, false);
     }
     const offset = Number(range.offset ?? 0);
     const length = range.length === undefined ? undefined : Number(range.length);
@@ -761,11 +995,140 @@ export class FetchStore {
       throw new RangeError(`bad range ${JSON.stringify(range)}`);
     }
     if (length === 0) {
-      const whole = await this.#reader.read(this.resolve(key), null, options.signal, false, versioned);
+      const whole = await this.#read(key, null, options, false);
       if (versioned) return whole.data === undefined ? whole : { ...whole, data: new Uint8Array(0) };
       return whole === undefined ? undefined : new Uint8Array(0);
     }
-    return this.#reader.read(this.resolve(key), { offset, length }, options.signal, false, versioned);
+    return this.#read(key, { offset, length }, options, false);
+  }
+
+  /**
+   * A presigned URL of key (AWS Signature Version 4 in the query), which
+   * anyone can GET without credentials until it expires (`expires`
+   * seconds, default 900, at most 7 days).
+   * @param {string} key
+   * @param {{expires?: number}} [options]
+   */
+  async presign(key, options = {}) {
+    await this.#ready();
+    const url = String(this.resolve(key));
+    const sign = this.#access.signer({ query: true, expires: options.expires ?? 900 });
+    if (!sign) throw new ZarrError("ACCESS_DENIED", `${url}: presigning needs credentials`, { where: key });
+    return sign("GET", url, []).url;
+  }
+
+  /**
+   * The names directly under prefix ("/" or "/a/"), sub-prefixes ending in
+   * "/": an S3 ListObjectsV2 listing (continuation tokens followed, bounded;
+   * see `listable`).
+   */
+  async list(prefix = "/") {
+    checkKey(prefix);
+    if (!prefix.endsWith("/")) prefix += "/";
+    return this.#access.list(this.#reader, prefix);
+  }
+
+  /**
+   * PUT (value) or DELETE of key, carrying the engine's condition
+   * (`ifNoneMatch: "*"`: create only; `ifMatch`: the ETag read) where the
+   * server honours conditions. Answers as MemoryStore's set and delete do:
+   * {generation} (versioned), {changed: true} when the condition failed.
+   */
+  async #write(method, key, value, options) {
+    if (method === "PUT" && !(value instanceof Uint8Array)) throw new TypeError("FetchStore values are Uint8Array");
+    if (this.#access.pending) await this.#ready();
+    let cond = null;
+    if (options?.ifNoneMatch === "*") cond = ["If-None-Match", "*"];
+    else if (typeof options?.ifMatch === "string" && !options.ifMatch.startsWith("W/") && !options.ifMatch.startsWith("last-modified:")) {
+      cond = ["If-Match", options.ifMatch];
+    }
+    if (method === "DELETE" && cond?.[0] === "If-None-Match") return options?.versioned ? { generation: null } : undefined; // (nothing there)
+    if (cond && !(await this.#access.conditionsHonoured((m, k, b, c) => this.#send(m, k, b, c, options?.signal)))) cond = null;
+    const r = await this.#send(method, key, value, cond, options?.signal);
+    if (r.changed) return { changed: true };
+    if (method === "PUT") this.#access.noteRead(key); // (metadata written is metadata there: see the 403 rule)
+    return options?.versioned ? { generation: r.generation } : undefined;
+  }
+
+  /**
+   * One write request, retried as reads are (network failures, 5xx, the
+   * server's Retry-After): {generation} (a PUT's ETag; null after a
+   * DELETE), {changed: true} for 412/409, or 404 to an If-Match.
+   */
+  async #send(method, key, body, cond, signal) {
+    const r = this.#reader;
+    const url = this.resolve(key);
+    let refreshed = false;
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted?.();
+      await r.limiter.acquire(signal);
+      let failure;
+      try {
+        const headers = new Headers(r.headers);
+        if (cond) headers.set(cond[0], cond[1]);
+        let u = url;
+        const sign = this.#access.signer();
+        if (sign) {
+          const out = sign(method, String(url), [...headers], body ?? undefined);
+          for (const [k, v] of out.headers) headers.set(k, v);
+          u = out.url;
+        }
+        r.requests++;
+        let res;
+        // An attempt ends after the total timeout (a body is sent before
+        // any answer comes, so the attempt timeout alone would cut large ones).
+        const ac = new AbortController();
+        const onAbort = () => ac.abort(signal.reason);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        const timer = r.totalTimeout > 0 ? setTimeout(() => ac.abort(new Error("timeout")), r.totalTimeout) : null;
+        try {
+          res = await r.fetchImpl(new Request(u, { ...r.requestInit, method, headers, body: body ?? undefined, signal: ac.signal, cache: "no-store" }));
+        } catch (e) {
+          if (signal?.aborted) throw signal.reason ?? e;
+          if (e instanceof TypeError || ac.signal.aborted) throw new Retryable(`${method} ${url} failed: ${ac.signal.aborted ? `no answer in ${r.totalTimeout} ms` : e.message}`);
+          throw e;
+        } finally {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+        }
+        const status = res.status;
+        if (status >= 200 && status < 300) {
+          res.body?.cancel().catch(() => {});
+          return { generation: method === "PUT" ? res.headers.get("ETag") : null };
+        }
+        if (status === 412 || status === 409 || (status === 404 && cond?.[0] === "If-Match")) {
+          res.body?.cancel().catch(() => {});
+          return { changed: true };
+        }
+        if (retryStatus.has(status)) {
+          res.body?.cancel().catch(() => {});
+          throw Object.assign(new Retryable(`${method} ${url}: HTTP ${status}`, retryAfter(res.headers)), { status });
+        }
+        const errBody = new Uint8Array(await res.arrayBuffer().catch(() => new ArrayBuffer(0))).subarray(0, maxErrorBody);
+        let v = await this.#access.answer(method, url, key, status, res.headers, errBody, false);
+        if (v === "absent" || v === "denied") {
+          if (method === "DELETE") return { generation: null }; // (already gone)
+          v = { status, code: "STORE", message: `${method} ${url}: HTTP ${status}` };
+        }
+        if (v.expired && !refreshed) {
+          refreshed = true;
+          await this.#access.credentials(true);
+          attempt--;
+          continue;
+        }
+        if (!v.retry) throw failureError(v, url);
+        failure = Object.assign(new Retryable(v.message), { status });
+      } catch (e) {
+        if (signal?.aborted) throw signal.reason ?? e;
+        if (!(e instanceof Retryable)) throw e;
+        failure = e;
+      } finally {
+        r.limiter.release();
+      }
+      if (attempt >= r.retries) throw failureError({ status: failure.status ?? 0, code: "STORE", message: `${failure.message} (after ${attempt + 1} attempts)` }, url);
+      const wait = failure.after >= 0 ? failure.after : Math.min(r.retryDelay * 2 ** attempt * (0.5 + Math.random()), r.maxRetryDelay);
+      await sleep(wait, signal);
+    }
   }
 }
 

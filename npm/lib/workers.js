@@ -125,6 +125,12 @@ async function changePool(count, options) {
   return poolInfo(p);
 }
 
+/** Whether the workers' results would be copied back rather than written in place (no shared memory for the pool). */
+export function plannedTransfer() {
+  if (pool) return !pool.shared;
+  return !(sharedOption === "auto" ? sharedMemory() : sharedOption);
+}
+
 /** Whether results can live in memory the workers share. */
 export function sharedMemory() {
   return typeof SharedArrayBuffer === "function" && (isNode || globalThis.crossOriginIsolated === true);

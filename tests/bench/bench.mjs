@@ -3,8 +3,7 @@
 // 1024×1024 shards), read from the same in-memory store
 // in one run: the whole array, a 1000×1000 window, and a [::4, ::4] stride;
 // then zarr-wasm on one thread against a pool of decode workers (WORKERS,
-// default 2) for bz2 (which zarrita.js cannot read), blosc-zstd, zstd,
-// blosc-lz4 and raw, and a strided read of the v3 sharded array.
+// default: the default pool) for blosc-zstd, zstd, blosc-lz4 and raw, and a strided read of the v3 sharded array.
 // Prints MB/s of decoded output (10^6 bytes/s, median of RUNS interleaved
 // runs after a warm-up) and the ratio (and their geometric mean over the 15
 // cells of raw, blosc-lz4, blosc-zstd, zstd and zlib), then writes, the
@@ -103,7 +102,8 @@ async function main() {
   }
   // The decode worker pool (npm/lib/workers.js): the arrays above read by
   // zarr-wasm on this thread and with useWorkers.
-  const workers = Number(process.env.WORKERS ?? 2);
+  // (unset: the default pool, the cores less one)
+  const workers = process.env.WORKERS === undefined ? undefined : Number(process.env.WORKERS);
   // (ONLY=parallel: just the parallel table)
   const parallelOnly = process.env.ONLY === "parallel";
   if (!parallelOnly) await timeReads(jobs, RUNS, () => process.stderr.write("."));
@@ -185,12 +185,13 @@ async function main() {
     }
   }
   const poolReads = pool.stats().reads;
+  const poolSize = pool.size;
   const poolLoad = os.loadavg().map((x) => x.toFixed(1)).join(" ");
   await zarr.useWorkers(0);
   const printParallel = () => {
     const f = (x, d = 0) => x.toFixed(d);
     const which = filtered ? `pairs (one thread, pool) during which other processes used under ${f(quietShare * 100)} % of the ${cores} cores (pairs under 100 ms all), at least ${PRUNS} rounds (until ${PRUNS} such pairs a row, or ${process.env.PARALLEL_SECONDS ?? 120} s)` : `${PRUNS} rounds (no /proc/stat: every pair)`;
-    console.log(`Parallel decode: one thread against useWorkers(${workers}) on ${os.cpus().length} cores, alternately; medians of the ${which} (speed-up: the median of the pairs' ratios); CPU: every thread of the process; load average after ${poolLoad}`);
+    console.log(`Parallel decode: one thread against ${workers === undefined ? "the default pool" : `useWorkers(${workers})`} (${poolSize} workers and the calling thread) on ${os.cpus().length} cores, alternately; medians of the ${which} (speed-up: the median of the pairs' ratios); CPU: every thread of the process; load average after ${poolLoad}`);
     console.log("");
     console.log("| codec | read | one thread MB/s (ms) | with the pool MB/s (ms) | speed-up (pairs) | CPU ms, one thread / pool | speed-up, every pair (pairs) |");
     console.log("|---|---|---:|---:|---:|---:|---:|");

@@ -5,18 +5,19 @@
 // answers would wait while a chunk decodes, and its work would count in
 // the library's time.
 //
-//   node tests/bench/http-server.mjs ROOT DELAY_MS   (with an IPC channel)
+//   node tests/bench/http-server.mjs ROOT DELAY_MS [SLOTS]   (with an IPC channel)
 //
-// Sends {url} when listening; answers "requests" with {requests} (the
-// requests received so far).
+// SLOTS: requests answered at once, the others queued (as a client's
+// connections would hold them). Sends {url} when listening; answers
+// "requests" with {requests, connections, bytes} (so far).
 import { startServer } from "../node/helpers.mjs";
 
-const [root, delay] = process.argv.slice(2);
+const [root, delay, slots] = process.argv.slice(2);
 // Idle connections stay open a minute (nginx keeps them 75 s): with Node's
 // 5 s a client may send a request on a connection the server is closing.
-const server = await startServer(root, { delayMs: Number(delay), keepAliveTimeout: 60_000 });
+const server = await startServer(root, { delayMs: Number(delay), keepAliveTimeout: 60_000, slots: slots ? Number(slots) : undefined });
 process.on("message", async (m) => {
-  if (m === "requests") process.send({ requests: server.stats.requests, connections: server.stats.connections });
+  if (m === "requests") process.send({ requests: server.stats.requests, connections: server.stats.connections, bytes: server.stats.bytes });
   if (m === "close") {
     await server.close();
     process.exit(0);

@@ -186,11 +186,13 @@ export async function download() {
 
 /**
  * Starts tests/bench/http-server.mjs (a Node process of its own serving
- * dir on 127.0.0.1, waiting delayMs before every answer) and returns {url,
- * requests(): the requests it has received, close()}.
+ * dir on 127.0.0.1, waiting delayMs before every answer, answering slots
+ * requests at once if given) and returns {url, requests(): the requests it
+ * has received, counts(), close()}.
  */
-export async function startServerProcess(dir, delayMs) {
-  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), "http-server.mjs"), [dir, String(delayMs)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+export async function startServerProcess(dir, delayMs, slots = undefined) {
+  const args = [dir, String(delayMs), ...(slots ? [String(slots)] : [])];
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), "http-server.mjs"), args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const next = () =>
     new Promise((resolve, reject) => {
       const onExit = (code) => reject(new Error(`the bench's HTTP server exited (${code})`));
@@ -202,6 +204,8 @@ export async function startServerProcess(dir, delayMs) {
     url,
     pid: child.pid,
     requests: async () => (child.send("requests"), (await next()).requests),
+    /** {requests, connections, bytes} so far. */
+    counts: async () => (child.send("requests"), await next()),
     close: async () => {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.send("close");

@@ -2,7 +2,9 @@
 // (and counts requests), and the fixture comparison (the JS mirror of
 // tests/conformance: cases.json expectations vs what zarr-wasm returns).
 import * as http from "node:http";
-import { promises as fs, createReadStream } from "node:fs";
+import * as os from "node:os";
+import { promises as fs, createReadStream, rmSync } from "node:fs";
+import { spawn, execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -43,19 +45,30 @@ const mime = {
  *  - mounts: {"/prefix": dir} serve dir under /prefix (root serves the rest)
  *  - keepAliveTimeout: ms an idle connection is kept (Node's default: 5000)
  *  - hold: a function of the decoded path giving a promise awaited before answering (a gate's wait)
- * stats: requests, connections (TCP connections accepted), rangeRequests, inFlight, maxInFlight, byStatus, paths,
+ *  - slots: requests answered at once, the rest queued (delay included): a client's connections
+ * stats: requests, connections (TCP connections accepted), rangeRequests, inFlight, maxInFlight, bytes (of bodies sent), byStatus, paths,
  * log ({path, range, headers} per request).
  */
 export async function startServer(root, options = {}) {
-  const stats = { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [], log: [] };
+  const stats = { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, bytes: 0, byStatus: {}, paths: [], log: [] };
   const failures = new Map();
+  // slots: requests answered at once (the rest wait their turn, delay included)
+  let free = options.slots ?? Infinity;
+  const waiting = [];
   const server = http.createServer(async (req, res) => {
     stats.requests++;
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
-    res.on("close", () => stats.inFlight--);
+    if (free > 0) free--;
+    else await new Promise((r) => waiting.push(r));
+    res.on("close", () => {
+      stats.inFlight--;
+      if (waiting.length) waiting.shift()();
+      else free++;
+    });
     const finish = (status, headers, body) => {
       stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
+      stats.bytes += body?.length ?? 0;
       // CORS on every answer (404s too, as S3 and most servers send it), so pages on other origins see them.
       res.writeHead(status, { "Access-Control-Allow-Origin": "*", ...headers });
       res.end(body);
@@ -128,6 +141,7 @@ export async function startServer(root, options = {}) {
         return finish(206, { ...headers, "Content-Range": `bytes ${start}-${end}/${st.size}`, "Content-Length": body.length }, body);
       }
       stats.byStatus[200] = (stats.byStatus[200] ?? 0) + 1;
+      stats.bytes += req.method === "HEAD" ? 0 : st.size;
       res.writeHead(200, { ...headers, "Content-Length": st.size });
       createReadStream(file).pipe(res);
     } catch (e) {
@@ -142,7 +156,7 @@ export async function startServer(root, options = {}) {
     url: `http://127.0.0.1:${port}`,
     stats,
     reset() {
-      Object.assign(stats, { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, byStatus: {}, paths: [], log: [] });
+      Object.assign(stats, { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, bytes: 0, byStatus: {}, paths: [], log: [] });
     },
     close: () =>
       new Promise((resolve) => {
@@ -543,4 +557,57 @@ export function expectedJSType(dt) {
     default:
       return "Array";
   }
+}
+
+/** A Markdown text's fenced code blocks: {lang, line (of the first line of code), code}. */
+export function codeBlocks(text) {
+  const lines = text.split("\n");
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].startsWith("```")) continue;
+    const b = { lang: lines[i].slice(3).trim(), line: i + 2, code: [] };
+    for (i++; i < lines.length && !lines[i].startsWith("```"); i++) b.code.push(lines[i]);
+    out.push({ ...b, code: `${b.code.join("\n")}\n` });
+  }
+  return out;
+}
+
+let s3ServeBin;
+/** Builds tests/s3/serve once per process (removed when the process exits). */
+export function s3ServeBinary() {
+  if (!s3ServeBin) {
+    s3ServeBin = path.join(os.tmpdir(), `zarr-wasm-s3-serve-${process.pid}`);
+    execFileSync("go", ["build", "-o", s3ServeBin, "./tests/s3/serve"], { cwd: repoRoot, stdio: "inherit" });
+    process.on("exit", () => rmSync(s3ServeBin, { force: true }));
+  }
+  return s3ServeBin;
+}
+
+/**
+ * Starts an S3 server, tests/s3/serve with args (the fake, or SeaweedFS with
+ * -weed); resolves to {endpoint, bucket, admin, reader, control(settings),
+ * log(), stop()}.
+ */
+export async function startS3Server(args) {
+  const proc = spawn(s3ServeBinary(), args, { stdio: ["pipe", "pipe", "inherit"] });
+  const info = await new Promise((resolve, reject) => {
+    let out = "";
+    proc.stdout.on("data", (d) => {
+      out += d;
+      const nl = out.indexOf("\n");
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+    });
+    proc.on("exit", (code) => reject(new Error(`tests/s3/serve ${args.join(" ")} exited (${code})`)));
+  });
+  info.control = async (settings) => {
+    const q = new URLSearchParams(Object.entries(settings).map(([k, v]) => [k, String(v)]));
+    const r = await fetch(`${info.endpoint}/_control?${q}`);
+    if (r.status !== 200) throw new Error(`tests/s3/serve control ${q}: ${r.status} ${await r.text()}`);
+  };
+  info.log = async () => (await (await fetch(`${info.endpoint}/_log`)).text()).split("\n").filter(Boolean);
+  info.stop = () => {
+    proc.stdin.end();
+    return new Promise((resolve) => (proc.exitCode !== null ? resolve() : proc.on("exit", resolve)));
+  };
+  return info;
 }

@@ -6,7 +6,10 @@
 // required to match: hosts on the network become a local server, and names
 // a block uses without defining (a signal, a URL of the reader's) get a
 // definition. The data behind the URLs is written by zarr-python 2.13
-// where a block reads what another program wrote (a zip, a v2 array).
+// where a block reads what another program wrote (a zip, a v2 array). A
+// bucket (docs/object-stores.md) is tests/s3's fake S3 server holding
+// zarr-python's v2 fixture as data.zarr and a zip as data.zip, the blocks
+// given credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
@@ -14,7 +17,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import * as os from "node:os";
 import * as path from "node:path";
-import { repoRoot, npmDir, startServer, peersRequired } from "./helpers.mjs";
+import { repoRoot, npmDir, startServer, startS3Server, peersRequired } from "./helpers.mjs";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
 
@@ -92,7 +95,16 @@ test("the JavaScript blocks of README.md and docs/*.md run", async (t) => {
 
   const server = await startServer(served, { mounts: { "/data/refs.parq": path.join(repoRoot, "tests", "refs", "data", "pq", "hyp_old"), "/data": served } });
   const base = server.url;
+  const s3 = await startS3Server([
+    "-bucket", "my-bucket",
+    "-load", `data.zarr/=${path.join(repoRoot, "tests", "fixtures", "v2", "data", "v2.zarr")}`,
+    "-load", `data.zip=${path.join(repoRoot, "zarr", "store", "testdata", "zip", "deflated.zip")}`,
+  ]);
+  const env = { ...process.env, AWS_ACCESS_KEY_ID: "docs-test", AWS_SECRET_ACCESS_KEY: "docs-secret" };
   const substitutions = [
+    { old: 'aws_region: "eu-west-1"', new: `endpoint: "${s3.endpoint}"`, why: "the fake S3 server instead of AWS (before region: it contains it)" },
+    { old: 'region: "eu-west-1"', new: `endpoint: "${s3.endpoint}"`, why: "the fake S3 server instead of AWS" },
+    { old: 'endpoint: "http://127.0.0.1:9000"', new: `endpoint: "${s3.endpoint}"`, why: "the fake S3 server instead of MinIO" },
     { old: '"https://host/data/"', new: JSON.stringify(`${base}/data/`), why: "a local server instead of a host on the network" },
     { old: '"https://host/data.zarr/"', new: JSON.stringify(`${base}/data/data.zarr/`), why: "a local server (zarr-python's v2 array)" },
     { old: '"https://host/data/refs.json"', new: JSON.stringify(`${base}/data/refs.json`), why: "a local server" },
@@ -132,7 +144,7 @@ test("the JavaScript blocks of README.md and docs/*.md run", async (t) => {
         await fs.rm(work, { recursive: true, force: true });
         await fs.cp(pristine, work, { recursive: true });
         try {
-          await run(process.execPath, [file], { cwd: work });
+          await run(process.execPath, [file], { cwd: work, env });
         } catch (e) {
           assert.fail(`${where} failed (line N of the block is line ${b.line}+N-1 of ${b.file}):\n${e.stderr || e.message}`);
         }
@@ -140,6 +152,7 @@ test("the JavaScript blocks of README.md and docs/*.md run", async (t) => {
     }
   } finally {
     await server.close();
+    await s3.stop();
     await fs.rm(dir, { recursive: true, force: true });
   }
   for (const s of substitutions) assert.ok(used.has(s.old), `substitution ${s.old} (${s.why}) matches no block`);

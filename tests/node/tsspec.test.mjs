@@ -253,7 +253,8 @@ describe("openSpec in JS", () => {
 
   test("bad specs are typed errors", async () => {
     await assert.rejects(zarr.openSpec(42), (e) => e.code === "INVALID_METADATA");
-    await assert.rejects(zarr.openSpec({ driver: "zarr", kvstore: { driver: "s3", path: "x" } }), (e) => e.code === "UNSUPPORTED" && /s3/.test(e.message));
+    await assert.rejects(zarr.openSpec({ driver: "zarr", kvstore: { driver: "azure", path: "x" } }), (e) => e.code === "UNSUPPORTED" && /azure/.test(e.message));
+    await assert.rejects(zarr.openSpec({ driver: "zarr", kvstore: { driver: "s3", path: "x" } }), (e) => e.code === "INVALID_METADATA" && /bucket/.test(e.message));
     const ac = new AbortController();
     ac.abort(new Error("stop"));
     await assert.rejects(zarr.openSpec("memory://|zarr2:x", { signal: ac.signal }), (e) => e.code === "ABORTED");

@@ -24,6 +24,7 @@ import (
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
+	s3test "github.com/zarr-wasm/zarr-wasm/tests/s3"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 )
 
@@ -85,6 +86,7 @@ var notRun = map[string]string{
 	"make bench                     # make bench-js, then the Go benchmarks of ./zarr/...":                                      "benchmark commands: they take minutes and print figures, not pass/fail",
 	"zarr/          the engine (pure Go): open, create, read, write; arrays, groups, the chunk cache":                           "the repository's layout",
 	"go test ./zarr/...                         # the engine":                                                                   "the test commands make test runs",
+	"AWS_REGION=eu-west-1 zarr-wasm info s3://my-bucket/data.zarr":                                                              "the CLI on a bucket (tests/node/objstore-docs.test.mjs runs it against the fake S3 server)",
 }
 
 // substitution replaces text of a block before it runs, for what the
@@ -104,7 +106,19 @@ func TestDocBlocks(t *testing.T) {
 	server := httptest.NewServer(http.FileServer(http.Dir(data)))
 	defer server.Close()
 	writeData(t, data)
+	// A bucket (docs/object-stores.md): tests/s3's fake S3 server, holding
+	// zarr-python's v2 fixture as data.zarr and requiring a signature.
+	bucket := s3test.NewFake("my-bucket")
+	if err := bucket.PutDir(filepath.Join(root, "tests", "fixtures", "v2", "data", "v2.zarr"), "data.zarr/"); err != nil {
+		t.Fatal(err)
+	}
+	bucket.RequireAuth = true
+	s3server := httptest.NewServer(bucket)
+	defer s3server.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "docs-test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "docs-secret")
 	subs := []substitution{
+		{`Region: "eu-west-1",`, fmt.Sprintf("Endpoint: %q,", s3server.URL), "the fake S3 server instead of AWS"},
 		{"https://host/refs.json", server.URL + "/refs.json", "a local server instead of a host on the network"},
 		{"https://host/data.zarr/", server.URL + "/data.zarr/", "a local server instead of a host on the network"},
 		{"file:///data/", "file://" + filepath.ToSlash(work) + "/", "the block's directory instead of /data"},

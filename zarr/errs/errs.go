@@ -52,6 +52,10 @@ const (
 	// between its index and its chunks), or kept changing under a write,
 	// and retrying did not get past it.
 	Conflict Code = "CONFLICT"
+	// AccessDenied: the server refused the request (HTTP 403 for every
+	// metadata key of a node, a signature or credentials it does not
+	// accept): a private bucket, wrong or expired credentials.
+	AccessDenied Code = "ACCESS_DENIED"
 )
 
 // The codes only the JavaScript package gives (never the engine).

@@ -306,18 +306,33 @@ func TestWorkersWorthIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	blosc := map[string]any{"name": "blosc", "configuration": map[string]any{"cname": "lz4", "clevel": 5, "shuffle": "shuffle", "typesize": 4, "blocksize": 0}}
+	bloscArr, err := zarr.CreateArray(ctx, s, "blosc", zarr.ArrayOptions{Shape: []int{4096, 4096}, Chunks: []int{256, 256}, DType: "<f4", Codecs: []map[string]any{{"name": "bytes", "configuration": map[string]any{"endian": "little"}}, blosc}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	window, _ := zarr.ParseSelection("1000:2000, 1000:2000")
+	transfer := h
+	transfer.Transfer = true
+	transferAll := transfer
+	transferAll.MinWorkerRead = 0
 	for _, c := range []struct {
 		arr  *zarr.Array
 		sel  zarr.Selection
+		h    Host
 		want int
-	}{{big, nil, 3}, {big, window, 0}, {raw, nil, 0}} {
-		p, err := New(c.arr, c.sel, h)
+	}{
+		{big, nil, h, 3}, {big, window, h, 0}, {raw, nil, h, 0}, {bloscArr, nil, h, 3},
+		// Results copied back: Blosc decodes too fast to pay for it, zstd
+		// does not; a threshold the caller sets applies to any format.
+		{big, nil, transfer, 3}, {bloscArr, nil, transfer, 0}, {bloscArr, nil, transferAll, 3},
+	} {
+		p, err := New(c.arr, c.sel, c.h)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.Workers != c.want {
-			t.Fatalf("%s %v: %d workers, want %d", c.arr.Path(), c.sel, p.Workers, c.want)
+			t.Fatalf("%s %v (transfer %v): %d workers, want %d", c.arr.Path(), c.sel, c.h.Transfer, p.Workers, c.want)
 		}
 	}
 }

@@ -142,6 +142,10 @@ const (
 	CanList                            // Lister
 	CanVersion                         // VersionedReader
 	CanWriteIf                         // ConditionalWriter
+	// CanTellDenied: ReadVersion marks absent keys the server refused
+	// (Versioned.Denied; an object store's 403). Only stores that say so
+	// through Capable have it.
+	CanTellDenied
 )
 
 // Capable is implemented by stores whose methods exist whether or not they
@@ -174,6 +178,11 @@ func Has(s Store, c Capability) bool {
 		_, ok = s.(VersionedReader)
 	case CanWriteIf:
 		_, ok = s.(ConditionalWriter)
+	case CanTellDenied:
+		_, ok = s.(VersionedReader)
+		if _, capable := s.(Capable); !capable {
+			return false
+		}
 	}
 	if cs, capable := s.(Capable); ok && capable {
 		return cs.Can(c)

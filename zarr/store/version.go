@@ -33,6 +33,12 @@ type Versioned struct {
 	Generation Generation // of the value read ("" when unknown; Absent when not found)
 	// NotModified: Conditions.IfNoneMatch matched, Data is nil.
 	NotModified bool
+	// Denied: not found because the server refused access (HTTP 403),
+	// which object stores answer for a key that does not exist when the
+	// reader may not list the bucket. The engine opens nodes past such
+	// keys, and says "access denied" when every metadata key of a path
+	// was refused.
+	Denied bool
 }
 
 // VersionedReader is implemented by stores that tell which version of a

@@ -9,9 +9,10 @@ import (
 )
 
 // KvStore is a key/value store spec: a JSON object {"driver", "path", ...}
-// or a KvStore URL ("memory://", "file:///tmp/x/", "http://host/x/").
+// or a KvStore URL ("memory://", "file:///tmp/x/", "http://host/x/",
+// "s3://bucket/x/", "gs://bucket/x/").
 type KvStore struct {
-	Driver string // "memory", "file" or "http"
+	Driver string // "memory", "file", "http", "s3" or "gcs"
 	// Path is the key prefix: in the memory store, a directory on the file
 	// system, or (http) the path below BaseURL's host, starting with "/".
 	Path string
@@ -19,10 +20,15 @@ type KvStore struct {
 	BaseURL string
 	// Headers are extra http request headers ("Name: value").
 	Headers []string
+	// Bucket (s3, gcs) is the bucket; Path the key prefix in it.
+	Bucket string
+	// Endpoint (s3) is an S3-compatible server's URL; Region (s3, its
+	// aws_region) the bucket's region.
+	Endpoint, Region string
 }
 
 // KvStoreDrivers are the kvstore drivers this package reads.
-var KvStoreDrivers = []string{"memory", "file", "http"}
+var KvStoreDrivers = []string{"memory", "file", "http", "s3", "gcs"}
 
 // kvstoreMembers lists, per driver, the members TensorStore defines; the
 // context resources among them are accepted and have no effect here.
@@ -30,6 +36,10 @@ var kvstoreMembers = map[string][]string{
 	"memory": {"memory_key_value_store", "atomic"},
 	"file":   {"file_io_concurrency", "file_io_sync", "file_io_mode", "file_io_locking"},
 	"http":   {"http_request_concurrency", "http_request_retries"},
+	// (credentials come from the store's options, not the spec:
+	// aws_credentials is accepted and has no effect)
+	"s3":  {"s3_request_concurrency", "s3_request_retries", "experimental_s3_rate_limiter", "aws_credentials", "requester_pays", "host_header"},
+	"gcs": {"gcs_request_concurrency", "gcs_request_retries", "gcs_http_rate_limiter", "gcs_user_project"},
 }
 
 // ParseKvStore reads a kvstore member: an object or a URL string.
@@ -51,9 +61,9 @@ func ParseKvStore(where string, raw jsonx.RawMessage) (*KvStore, error) {
 		return nil, invalid(o.path("driver"), "is required")
 	}
 	switch d {
-	case "memory", "file", "http":
+	case "memory", "file", "http", "s3", "gcs":
 	default:
-		return nil, unsupported(o.path("driver"), "kvstore driver %q is not supported (supported: memory, file, http)", d).WithSuggestion(d, KvStoreDrivers)
+		return nil, unsupported(o.path("driver"), "kvstore driver %q is not supported (supported: memory, file, http, s3, gcs)", d).WithSuggestion(d, KvStoreDrivers)
 	}
 	k.Driver = d
 	if k.Path, _, err = o.string("path"); err != nil {
@@ -64,6 +74,26 @@ func ParseKvStore(where string, raw jsonx.RawMessage) (*KvStore, error) {
 		o.get(m)
 	}
 	switch d {
+	case "s3", "gcs":
+		b, ok, err := o.string("bucket")
+		if err != nil {
+			return nil, err
+		}
+		if !ok || b == "" {
+			return nil, invalid(o.path("bucket"), "is required for the %s driver", d)
+		}
+		k.Bucket = b
+		if d == "s3" {
+			if k.Endpoint, _, err = o.string("endpoint"); err != nil {
+				return nil, err
+			}
+			if k.Region, _, err = o.string("aws_region"); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := urlx.ParseLocation(k.Location(), urlx.LocationOptions{Region: k.Region, Endpoint: k.Endpoint}); err != nil {
+			return nil, invalid(o.path("bucket"), "%v", err)
+		}
 	case "file":
 		if !o.has("path") {
 			return nil, invalid(o.path("path"), "is required for the file driver")
@@ -163,8 +193,18 @@ func ParseKvStoreURL(where, s string) (*KvStore, error) {
 			p = "/"
 		}
 		return &KvStore{Driver: "http", BaseURL: u.base(), Path: p}, nil
+	case "s3", "gs":
+		if _, err := urlx.ParseLocation(s, urlx.LocationOptions{}); err != nil {
+			return nil, invalid(where, "%v", err)
+		}
+		bucket, p, _ := strings.Cut(rest, "/")
+		driver := "s3"
+		if scheme == "gs" {
+			driver = "gcs"
+		}
+		return &KvStore{Driver: driver, Bucket: bucket, Path: p}, nil
 	}
-	return nil, unsupported(where, "kvstore URL scheme %q is not supported (memory, file, http, https)", scheme).WithSuggestion(scheme, []string{"memory", "file", "http", "https"})
+	return nil, unsupported(where, "kvstore URL scheme %q is not supported (memory, file, http, https, s3, gs)", scheme).WithSuggestion(scheme, []string{"memory", "file", "http", "https", "s3", "gs"})
 }
 
 // joinPath appends a path component as TensorStore's kvstore paths do: one
@@ -203,11 +243,33 @@ func (k *KvStore) URL() string {
 	return s
 }
 
+// Location is an s3 or gcs kvstore's object-store location
+// (s3://bucket/path, gs://bucket/path; see urlx.ObjectURL), "" for other
+// drivers.
+func (k *KvStore) Location() string {
+	switch k.Driver {
+	case "s3":
+		return "s3://" + k.Bucket + "/" + k.Path
+	case "gcs":
+		return "gs://" + k.Bucket + "/" + k.Path
+	}
+	return ""
+}
+
 // JSON is the kvstore's spec object.
 func (k *KvStore) JSON() map[string]any {
 	m := map[string]any{"driver": k.Driver}
 	if k.Driver == "http" {
 		m["base_url"] = k.BaseURL
+	}
+	if k.Bucket != "" {
+		m["bucket"] = k.Bucket
+	}
+	if k.Endpoint != "" {
+		m["endpoint"] = k.Endpoint
+	}
+	if k.Region != "" {
+		m["aws_region"] = k.Region
 	}
 	if k.Path != "" {
 		m["path"] = k.Path
@@ -232,6 +294,11 @@ func (k *KvStore) ToURL() (string, error) {
 			return "", errs.New(errs.Unsupported, "kvstore.headers", "an http kvstore with headers has no URL form")
 		}
 		return k.URL(), nil
+	case "s3", "gcs":
+		if k.Endpoint != "" || k.Region != "" {
+			return "", errs.New(errs.Unsupported, "kvstore", "an s3 kvstore with an endpoint or region has no URL form")
+		}
+		return k.Location(), nil
 	}
 	return "", errs.New(errs.Unsupported, "kvstore", "no URL form")
 }

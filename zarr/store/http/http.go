@@ -1,12 +1,15 @@
-// Package http reads Zarr over HTTP for native Go programs: Store is a
-// read-only Zarr store at a base URL, and Fetcher reads byte ranges of any
-// http(s) URL, which is how a refs.Store reaches its targets (it implements
-// refs.Fetcher). Both use net/http, so neither belongs in the WebAssembly
-// build, where the JS fetch does this job (npm/lib/stores.js follows the
-// same policy, with the same defaults).
+// Package http reads (and, on object stores, writes) Zarr over HTTP for
+// native Go programs: Store is a Zarr store at a base URL or an object-store
+// location (s3://bucket/prefix, gs://bucket/prefix, see urlx.ObjectURL), and
+// Fetcher reads byte ranges of any http(s) URL, which is how a refs.Store
+// reaches its targets (it implements refs.Fetcher). Both use net/http, so
+// neither belongs in the WebAssembly build, where the JS fetch does this job
+// (npm/lib/stores.js follows the same policy, with the same defaults).
 //
 // Semantics, for both:
-//   - 404 and 410 mean absent (ok == false, nil error);
+//   - 404 and 410 mean absent (ok == false, nil error), unless the body is
+//     an S3 error document that says otherwise (NoSuchBucket); a 403 is
+//     described under Store;
 //   - a ranged read must be answered 206 with a Content-Range for the bytes
 //     asked for; a server that ignores Range (200 with the whole file) is
 //     an error rather than wrong bytes, unless Options.AcceptFullResponse
@@ -32,8 +35,13 @@
 // ETag is never sent as If-Match (it cannot match); the answer's ETag is
 // compared instead, as it is for servers that ignore the conditions.
 //
+// Signed requests: with Options.Credentials every request but those to a
+// presigned URL is signed with AWS Signature Version 4 (zarr/s3), in the
+// region Options.Region (or the one the host names; else us-east-1).
+//
 // Errors are *errs.Error with code STORE (ABORTED when the caller's context
-// ends, CONFLICT for a failed condition), naming the URL.
+// ends, CONFLICT for a failed condition, ACCESS_DENIED and NOT_FOUND as
+// s3.Failure classifies object stores' errors), naming the URL.
 package http
 
 import (
@@ -43,14 +51,16 @@ import (
 	"io"
 	"math/rand/v2"
 	nethttp "net/http"
-	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/s3"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
 // The defaults of Options: the same numbers as the npm package's FetchStore
@@ -98,11 +108,63 @@ type Options struct {
 	// bounding the file). Off by default: the whole file may be large.
 	AcceptFullResponse bool
 	// Modify, if set, may change each request before it is sent (sign it,
-	// point it elsewhere).
+	// point it elsewhere). It runs after the request is signed.
 	Modify func(*nethttp.Request) error
+
+	// Region is an S3 bucket's region: it maps s3:// locations
+	// (urlx.LocationOptions) and is the region requests are signed for
+	// ("": the one the host name gives, else us-east-1).
+	Region string
+	// Endpoint is an S3-compatible server's URL: s3://bucket/prefix is
+	// then <endpoint>/bucket/prefix (path-style), and the server is known
+	// to answer S3's listing.
+	Endpoint string
+	// Credentials, when set, are asked for the keys every request is
+	// signed with (AWS Signature Version 4); asked again shortly before
+	// they expire (s3.Credentials.Expires) and when the server says they
+	// did. StaticCredentials makes one from fixed keys.
+	Credentials func(ctx context.Context) (s3.Credentials, error)
+	// MissingStatus are the HTTP statuses that mean "no such key" (nil:
+	// s3.DefaultMissing, 403, 404 and 410; see Store for how a 403 is
+	// read). []int{404, 410} makes every 403 an ACCESS_DENIED error.
+	MissingStatus []int
+	// Writable lets a Store write (PUT and DELETE) without Credentials,
+	// to a server that takes anonymous writes; with Credentials a Store
+	// for an object store location writes anyway.
+	Writable bool
+	// ConditionalWrites says whether a Store sends its writes' conditions
+	// (If-None-Match: *, If-Match): ProbeConditions (the default) tries
+	// once whether the server honours them, TrustConditions sends them
+	// without trying, NoConditions never sends them.
+	ConditionalWrites Conditional
 }
 
-type client struct{ opt Options }
+// Conditional is Options.ConditionalWrites.
+type Conditional int
+
+const (
+	ProbeConditions Conditional = iota
+	TrustConditions
+	NoConditions
+)
+
+// StaticCredentials returns an Options.Credentials that always gives c.
+func StaticCredentials(c s3.Credentials) func(context.Context) (s3.Credentials, error) {
+	return func(context.Context) (s3.Credentials, error) { return c, nil }
+}
+
+type client struct {
+	opt   Options
+	creds *credentialCache
+}
+
+func newClient(opt Options) *client {
+	c := &client{opt: opt}
+	if opt.Credentials != nil {
+		c.creds = &credentialCache{fn: opt.Credentials}
+	}
+	return c
+}
 
 func (c *client) retries() int {
 	switch {
@@ -112,6 +174,13 @@ func (c *client) retries() int {
 		return DefaultRetries
 	}
 	return c.opt.Retries
+}
+
+func (c *client) missing() []int {
+	if c.opt.MissingStatus == nil {
+		return s3.DefaultMissing
+	}
+	return c.opt.MissingStatus
 }
 
 // orDefault returns v, or def when v is 0 (negative: 0, meaning none).
@@ -125,78 +194,71 @@ func orDefault[T ~int64](v, def T) T {
 	return v
 }
 
+// credentialCache keeps the last credentials Options.Credentials gave.
+type credentialCache struct {
+	fn   func(context.Context) (s3.Credentials, error)
+	mu   sync.Mutex
+	cur  s3.Credentials
+	have bool
+}
+
+// get returns the credentials, asking for new ones when there are none,
+// they expire within a minute, or refresh is set (the server said they
+// expired).
+func (cc *credentialCache) get(ctx context.Context, refresh bool) (s3.Credentials, error) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if cc.have && !refresh && (cc.cur.Expires.IsZero() || time.Until(cc.cur.Expires) > time.Minute) {
+		return cc.cur, nil
+	}
+	c, err := cc.fn(ctx)
+	if err != nil {
+		return s3.Credentials{}, errs.Wrap(errs.AccessDenied, "", err, "getting credentials")
+	}
+	cc.cur, cc.have = c, true
+	return c, nil
+}
+
 // Fetcher reads byte ranges of http and https URLs.
-type Fetcher struct{ c client }
+type Fetcher struct{ c *client }
 
 // NewFetcher returns a Fetcher.
-func NewFetcher(opt Options) *Fetcher { return &Fetcher{c: client{opt: opt}} }
+func NewFetcher(opt Options) *Fetcher { return &Fetcher{c: newClient(opt)} }
 
 // Fetch reads r of url (store.WholeValue: the whole file). A missing file
-// is ok == false.
+// is ok == false; a 403 is an error (ACCESS_DENIED), whatever
+// Options.MissingStatus says, since nothing tells a missing target from a
+// refused one (an expired presigned URL).
 func (f *Fetcher) Fetch(ctx context.Context, u string, r store.ByteRange) ([]byte, bool, error) {
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return nil, false, errs.New(errs.Unsupported, u, "only http and https URLs can be fetched (map other schemes with refs.Options.URLMap)")
 	}
-	v, err := f.c.get(ctx, u, u, r, store.Conditions{})
+	v, err := f.c.do(ctx, request{method: nethttp.MethodGet, url: u, where: u, r: r})
 	return v.Data, v.Found, err
 }
 
-// Store is a read-only Zarr store over HTTP: key k is read from
-// base + "/" + k (each path segment escaped, the base's query kept).
-type Store struct {
-	c     client
-	base  *url.URL
-	query string
+// request is one exchange with the server, retried as the package
+// comment says.
+type request struct {
+	method string // GET, PUT or DELETE
+	url    string
+	where  string // names it in errors: a store key, or the URL
+	// bucket and key name the object in S3's errors ("" when unknown).
+	bucket, key string
+	r           store.ByteRange  // GET
+	cond        store.Conditions // GET
+	body        []byte           // PUT
+	// ifMatch makes a PUT or DELETE conditional: store.Absent sends
+	// If-None-Match: *, another generation If-Match ("": none).
+	ifMatch store.Generation
+	// maxBody bounds a whole body (0: Options.MaxBodyBytes).
+	maxBody int64
+	// deniedAbsent: a GET answered 403 that s3.Missing accepts is an
+	// absent key (Versioned.Denied), not an error.
+	deniedAbsent bool
 }
 
-// NewStore returns a store at baseURL.
-func NewStore(baseURL string, opt Options) (*Store, error) {
-	u, err := url.Parse(baseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errs.New(errs.Store, baseURL, "not an http(s) URL")
-	}
-	s := &Store{c: client{opt: opt}, base: u, query: u.RawQuery}
-	return s, nil
-}
-
-// URL returns the URL of a key.
-func (s *Store) URL(key string) string {
-	u := *s.base
-	segs := strings.Split(key, "/")
-	for i, seg := range segs {
-		segs[i] = url.PathEscape(seg)
-	}
-	p := strings.TrimSuffix(u.EscapedPath(), "/") + "/" + strings.Join(segs, "/")
-	u.RawPath = ""
-	u.Path, _ = url.PathUnescape(p)
-	u.RawPath = p
-	u.Fragment = ""
-	return u.String()
-}
-
-// Get reads a key.
-func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	v, err := s.c.get(ctx, key, s.URL(key), store.WholeValue(), store.Conditions{})
-	return v.Data, v.Found, err
-}
-
-// GetRange reads part of a key.
-func (s *Store) GetRange(ctx context.Context, key string, r store.ByteRange) ([]byte, bool, error) {
-	v, err := s.c.get(ctx, key, s.URL(key), r, store.Conditions{})
-	return v.Data, v.Found, err
-}
-
-// ReadVersion reads r of a key with its generation, under conditions (see
-// the package comment).
-func (s *Store) ReadVersion(ctx context.Context, key string, r store.ByteRange, c store.Conditions) (store.Versioned, error) {
-	return s.c.get(ctx, key, s.URL(key), r, c)
-}
-
-var (
-	_ store.Store           = (*Store)(nil)
-	_ store.RangeReader     = (*Store)(nil)
-	_ store.VersionedReader = (*Store)(nil)
-)
+func (q *request) what() string { return q.method + " " + q.url }
 
 // rangeHeader is the Range header for r, "" for the whole file.
 func rangeHeader(r store.ByteRange) string {
@@ -224,20 +286,20 @@ func generation(h nethttp.Header) store.Generation {
 	return ""
 }
 
-// setConditions adds the headers of c to req.
-func setConditions(req *nethttp.Request, c store.Conditions) {
+// readConditions sets the headers of c (a GET's) with set.
+func readConditions(set func(name, value string), c store.Conditions) {
 	if g := string(c.IfMatch); g != "" && c.IfMatch != store.Absent {
 		if date, ok := strings.CutPrefix(g, lastModified); ok {
-			req.Header.Set("If-Unmodified-Since", date)
+			set("If-Unmodified-Since", date)
 		} else if !strings.HasPrefix(g, "W/") {
-			req.Header.Set("If-Match", g) // (a weak ETag never matches If-Match)
+			set("If-Match", g) // (a weak ETag never matches If-Match)
 		}
 	}
 	if g := string(c.IfNoneMatch); g != "" && c.IfNoneMatch != store.Absent {
 		if date, ok := strings.CutPrefix(g, lastModified); ok {
-			req.Header.Set("If-Modified-Since", date)
+			set("If-Modified-Since", date)
 		} else {
-			req.Header.Set("If-None-Match", g)
+			set("If-None-Match", g)
 		}
 	}
 }
@@ -246,6 +308,9 @@ func setConditions(req *nethttp.Request, c store.Conditions) {
 type errRetry struct {
 	err   error
 	after time.Duration // the server's Retry-After (-1: none)
+	// expired: the server said the credentials expired (retried once,
+	// with new ones)
+	expired bool
 }
 
 func (e *errRetry) Error() string { return e.err.Error() }
@@ -255,13 +320,15 @@ var (
 	errTotal   = errors.New("total timeout")
 )
 
-func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, cond store.Conditions) (store.Versioned, error) {
-	if _, suffix := r.Suffix(); !r.IsWhole() && !suffix {
+// do makes a request, retrying failures worth another attempt.
+func (c *client) do(ctx context.Context, q request) (store.Versioned, error) {
+	where, u, r := q.where, q.url, q.r
+	if _, suffix := r.Suffix(); q.method == nethttp.MethodGet && !r.IsWhole() && !suffix {
 		off, n := r.Bounds()
 		if off < 0 {
 			return store.Versioned{}, errs.New(errs.Store, where, "bad range %s", r)
 		}
-		if n == 0 && cond == (store.Conditions{}) {
+		if n == 0 && q.cond == (store.Conditions{}) {
 			// no Range header can ask for nothing; the bytes are known
 			// (whether the file exists is not checked)
 			return store.Versioned{Data: []byte{}, Found: true}, nil
@@ -283,7 +350,7 @@ func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, co
 		if attempts > 1 {
 			msg += fmtx.Sprintf(" (%d attempts)", attempts)
 		}
-		return errs.Wrap(errs.Store, where, err, "GET %s: %s", u, msg)
+		return errs.Wrap(errs.Store, where, err, "%s %s: %s", q.method, u, msg)
 	}
 	ended := func(last error) error {
 		if caller.Err() != nil {
@@ -291,9 +358,10 @@ func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, co
 		}
 		return fail(last, "gave up after %v (the total timeout)", orDefault(c.opt.TotalTimeout, DefaultTotalTimeout))
 	}
+	refreshed := false
 	for attempt := 0; ; attempt++ {
 		attempts = attempt + 1
-		v, err := c.once(ctx, u, r, cond)
+		v, err := c.once(ctx, &q)
 		if err == nil {
 			return v, nil
 		}
@@ -301,11 +369,24 @@ func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, co
 			return store.Versioned{}, ended(err)
 		}
 		if errs.CodeOf(err) == errs.Conflict {
-			return store.Versioned{}, errs.Wrap(errs.Conflict, where, err, "GET %s", u)
+			return store.Versioned{}, errs.Wrap(errs.Conflict, where, err, "%s", q.what())
 		}
 		var re *errRetry
 		if !errors.As(err, &re) {
+			if _, typed := err.(*errs.Error); typed {
+				return store.Versioned{}, err // (s3.Failure: classified, and names the request)
+			}
 			return store.Versioned{}, fail(err, "failed")
+		}
+		if re.expired {
+			if refreshed || c.creds == nil {
+				return store.Versioned{}, re.err
+			}
+			refreshed = true
+			if _, err := c.creds.get(ctx, true); err != nil {
+				return store.Versioned{}, err
+			}
+			continue // at once, with the new credentials
 		}
 		if attempt >= c.retries() {
 			return store.Versioned{}, fail(re.err, "failed")
@@ -335,7 +416,8 @@ func (c *client) get(ctx context.Context, where, u string, r store.ByteRange, co
 
 // once makes one request. Its context ends when the headers, or the next
 // bytes of the body, take longer than the attempt timeout.
-func (c *client) once(ctx context.Context, u string, r store.ByteRange, cond store.Conditions) (store.Versioned, error) {
+func (c *client) once(ctx context.Context, q *request) (store.Versioned, error) {
+	r := q.r
 	whole := r.IsWhole()
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -352,7 +434,11 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, cond sto
 		}
 		return &errRetry{err: err, after: -1}
 	}
-	req, err := nethttp.NewRequestWithContext(actx, nethttp.MethodGet, u, nil)
+	var body io.Reader
+	if q.method == nethttp.MethodPut {
+		body = bytes.NewReader(q.body)
+	}
+	req, err := nethttp.NewRequestWithContext(actx, q.method, q.url, body)
 	if err != nil {
 		return store.Versioned{}, err
 	}
@@ -361,12 +447,33 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, cond sto
 			req.Header.Add(k, v)
 		}
 	}
-	if !whole {
-		req.Header.Set("Range", rangeHeader(r))
-		// byte offsets are offsets of the stored bytes, not of a decoded body
-		req.Header.Set("Accept-Encoding", "identity")
+	// signed: the headers set here (beside Host and X-Amz-*), which the
+	// signature covers
+	var signed []s3.Header
+	set := func(name, value string) {
+		req.Header.Set(name, value)
+		signed = append(signed, s3.Header{Name: name, Value: value})
 	}
-	setConditions(req, cond)
+	if q.method == nethttp.MethodGet {
+		if !whole {
+			set("Range", rangeHeader(r))
+			// byte offsets are offsets of the stored bytes, not of a decoded body
+			req.Header.Set("Accept-Encoding", "identity")
+		}
+		readConditions(set, q.cond)
+	}
+	switch q.ifMatch {
+	case "":
+	case store.Absent:
+		set("If-None-Match", "*")
+	default:
+		set("If-Match", string(q.ifMatch))
+	}
+	if c.creds != nil && !s3.Presigned(q.url) {
+		if err := c.sign(ctx, req, q, signed); err != nil {
+			return store.Versioned{}, err
+		}
+	}
 	if c.opt.Modify != nil {
 		if err := c.opt.Modify(req); err != nil {
 			return store.Versioned{}, err
@@ -386,25 +493,84 @@ func (c *client) once(ctx context.Context, u string, r store.ByteRange, cond sto
 	// Closing the body before its end closes the connection: an endless or
 	// oversized body is never drained.
 	defer resp.Body.Close()
-	body := &bodyReader{resp: resp, timer: timer, stall: stall, retryable: retryable}
-	v, err := c.answer(body, r, whole)
+	br := &bodyReader{resp: resp, timer: timer, stall: stall, retryable: retryable}
+	if q.method != nethttp.MethodGet {
+		return c.writeAnswer(br, q)
+	}
+	v, err := c.answer(br, q)
 	if err != nil {
 		return store.Versioned{}, err
 	}
 	switch {
 	case v.NotModified:
 		if v.Generation == "" {
-			v.Generation = cond.IfNoneMatch
+			v.Generation = q.cond.IfNoneMatch
 		}
-	case v.Found && cond.IfMatch != "" && v.Generation != "" && v.Generation != cond.IfMatch:
-		return store.Versioned{}, store.Conflict(u, "changed (ETag %s, expected %s)", string(v.Generation), string(cond.IfMatch))
+	case v.Found && q.cond.IfMatch != "" && v.Generation != "" && v.Generation != q.cond.IfMatch:
+		return store.Versioned{}, store.Conflict(q.url, "changed (ETag %s, expected %s)", string(v.Generation), string(q.cond.IfMatch))
 	}
 	return v, nil
 }
 
-// answer reads a response: the bytes and their generation, or an error.
-func (c *client) answer(body *bodyReader, r store.ByteRange, whole bool) (store.Versioned, error) {
-	resp := body.resp
+// sign adds the signature headers to req.
+func (c *client) sign(ctx context.Context, req *nethttp.Request, q *request, signed []s3.Header) error {
+	creds, err := c.creds.get(ctx, false)
+	if err != nil {
+		return err
+	}
+	region := c.opt.Region
+	if region == "" {
+		if l, err := urlx.ParseLocation(q.url, urlx.LocationOptions{}); err == nil {
+			region = l.Region
+		}
+	}
+	payload := ""
+	if q.method == nethttp.MethodPut {
+		payload = s3.PayloadHash(q.body)
+	}
+	hs, err := s3.Signer{Region: region}.Sign(s3.Request{Method: q.method, URL: q.url, Header: signed, PayloadHash: payload}, creds, time.Now())
+	if err != nil {
+		return err
+	}
+	for _, h := range hs {
+		req.Header.Set(h.Name, h.Value)
+	}
+	return nil
+}
+
+// failure reads the start of a failed answer's body and classifies it:
+// worth another attempt (a retry status or S3 error code, expired
+// credentials), or a typed error (s3.Failure).
+func (c *client) failure(resp *nethttp.Response, q *request, body []byte) error {
+	e, _ := s3.ParseError(body)
+	if retryStatus(resp.StatusCode) || s3.IsRetry(e.Code) {
+		return &errRetry{err: fmtx.Errorf("%s%s", resp.Status, codeSuffix(e.Code)), after: retryAfter(resp)}
+	}
+	f := s3.Failure(q.what(), q.where, q.bucket, q.key, resp.StatusCode, resp.Header.Get("x-amz-bucket-region"), body)
+	if s3.IsExpired(e.Code) && c.creds != nil {
+		return &errRetry{err: f, after: -1, expired: true}
+	}
+	return f
+}
+
+func codeSuffix(code string) string {
+	if code == "" {
+		return ""
+	}
+	return " " + code
+}
+
+// errorBody reads the start of a failed answer's body (an S3 error
+// document is small).
+func errorBody(resp *nethttp.Response) []byte {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, s3.MaxErrorBody))
+	return b
+}
+
+// answer reads the answer to a GET: the bytes and their generation, or an
+// error.
+func (c *client) answer(body *bodyReader, q *request) (store.Versioned, error) {
+	resp, r, whole := body.resp, q.r, q.r.IsWhole()
 	gen := generation(resp.Header)
 	found := func(data []byte, err error) (store.Versioned, error) {
 		if err != nil {
@@ -413,6 +579,9 @@ func (c *client) answer(body *bodyReader, r store.ByteRange, whole bool) (store.
 		return store.Versioned{Data: data, Found: true, Generation: gen}, nil
 	}
 	maxBody := orDefault(c.opt.MaxBodyBytes, DefaultMaxBodyBytes)
+	if q.maxBody > 0 {
+		maxBody = q.maxBody
+	}
 	switch {
 	case resp.StatusCode == nethttp.StatusNotModified:
 		drain(resp)
@@ -420,12 +589,6 @@ func (c *client) answer(body *bodyReader, r store.ByteRange, whole bool) (store.
 	case resp.StatusCode == nethttp.StatusPreconditionFailed:
 		drain(resp)
 		return store.Versioned{}, store.Conflict(resp.Request.URL.String(), "changed (412 Precondition Failed)")
-	case resp.StatusCode == nethttp.StatusNotFound || resp.StatusCode == nethttp.StatusGone:
-		drain(resp)
-		return store.Versioned{Generation: store.Absent}, nil
-	case retryStatus(resp.StatusCode):
-		drain(resp)
-		return store.Versioned{}, &errRetry{err: fmtx.Errorf("%s", resp.Status), after: retryAfter(resp)}
 	case resp.StatusCode == nethttp.StatusRequestedRangeNotSatisfiable:
 		return store.Versioned{}, fmtx.Errorf("%s: %s is past the end (%s)", resp.Status, r, resp.Header.Get("Content-Range"))
 	case resp.StatusCode == nethttp.StatusPartialContent:
@@ -446,7 +609,41 @@ func (c *client) answer(body *bodyReader, r store.ByteRange, whole bool) (store.
 		}
 		return found(cutFull(data, r))
 	}
-	return store.Versioned{}, fmtx.Errorf("%s", resp.Status)
+	eb := errorBody(resp)
+	e, _ := s3.ParseError(eb)
+	if s3.Missing(resp.StatusCode, e, c.missing()) && (resp.StatusCode != nethttp.StatusForbidden || q.deniedAbsent) {
+		return store.Versioned{Generation: store.Absent, Denied: resp.StatusCode == nethttp.StatusForbidden}, nil
+	}
+	return store.Versioned{}, c.failure(resp, q, eb)
+}
+
+// writeAnswer reads the answer to a PUT or DELETE: the new generation (a
+// PUT's ETag; Absent after a DELETE), a CONFLICT when a condition failed.
+func (c *client) writeAnswer(body *bodyReader, q *request) (store.Versioned, error) {
+	resp := body.resp
+	switch code := resp.StatusCode; {
+	case code >= 200 && code < 300:
+		drain(resp)
+		if q.method == nethttp.MethodDelete {
+			return store.Versioned{Generation: store.Absent}, nil
+		}
+		return store.Versioned{Found: true, Generation: generation(resp.Header)}, nil
+	case code == nethttp.StatusPreconditionFailed, code == nethttp.StatusConflict:
+		// (409 ConditionalRequestConflict: another conditional write of
+		// the key was under way)
+		drain(resp)
+		return store.Versioned{}, store.Conflict(q.where, "changed since it was read (%s %s: %s)", q.method, q.url, resp.Status)
+	case code == nethttp.StatusNotFound && q.ifMatch != "" && q.ifMatch != store.Absent:
+		drain(resp)
+		return store.Versioned{}, store.Conflict(q.where, "deleted since it was read (%s %s: %s)", q.method, q.url, resp.Status)
+	case code == nethttp.StatusNotFound && q.method == nethttp.MethodDelete:
+		eb := errorBody(resp)
+		if e, ok := s3.ParseError(eb); ok && e.Code == "NoSuchBucket" {
+			return store.Versioned{}, c.failure(resp, q, eb)
+		}
+		return store.Versioned{Generation: store.Absent}, nil // (already gone)
+	}
+	return store.Versioned{}, c.failure(resp, q, errorBody(resp))
 }
 
 // drain reads a little of an unused body, so a short one leaves the

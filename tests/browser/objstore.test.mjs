@@ -1,0 +1,150 @@
+// Object stores from a browser page (Debian's chromium via playwright-core):
+// the package, served from one origin, reads and writes a bucket of
+// tests/s3's fake S3 server on another origin (its CORS rules allow it).
+// Reads with credentials are signed in the query, so they need no CORS
+// preflight (counted at the server: 0 OPTIONS for reads); writes are PUTs
+// with signed headers, preflighted. The bucket answers 403 for missing
+// keys, and holds zarr-python's v2 fixture.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import * as os from "node:os";
+import { promises as fs } from "node:fs";
+import { repoRoot, npmDir, startServer, startS3Server, exists, peersRequired, loadCases, compareCase } from "../node/helpers.mjs";
+
+const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const haveChromium = await exists(chromiumPath);
+if (!haveChromium && peersRequired) throw new Error(`${chromiumPath} is missing (apt-get install -y chromium)`);
+
+const page = `<!doctype html><meta charset="utf-8"><title>object stores</title>
+<script type="importmap">{ "imports": { "zarr-wasm": "/pkg/index.js" } }</script>
+<script type="module">
+  import * as zarr from "zarr-wasm";
+  globalThis.zarr = zarr;
+  globalThis.ready = true;
+</script>`;
+
+describe("object stores from a browser page", { skip: haveChromium ? false : `${chromiumPath} not installed` }, () => {
+  let server;
+  let s3;
+  let context;
+  let p;
+  let dir;
+  const s3log = () => s3.log();
+
+  before(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-objstore-browser-"));
+    s3 = await startS3Server([
+      "-load", `v2.zarr/=${path.join(repoRoot, "tests", "fixtures", "v2", "data", "v2.zarr")}`,
+      "-load", `v3.zarr/=${path.join(repoRoot, "tests", "fixtures", "v3", "data", "v3.zarr")}`,
+    ]);
+    server = await startServer(dir, { mounts: { "/pkg": npmDir }, routes: { "/page.html": (req, res, finish) => finish(200, { "Content-Type": "text/html" }, page) } });
+    const { chromium } = await import("../../npm/dev/browser-deps.mjs");
+    context = await chromium.launchPersistentContext(path.join(dir, "profile"), {
+      executablePath: chromiumPath,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    p = await context.newPage();
+    await p.goto(`${server.url}/page.html`);
+    await p.waitForFunction(() => globalThis.ready === true);
+  });
+
+  after(async () => {
+    await context?.close();
+    await server?.close();
+    await s3?.stop();
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  test("signed reads of another origin's bucket: values as zarr-python wrote them, no preflight", async () => {
+    const cases = (await loadCases(path.join(repoRoot, "tests", "fixtures", "v2", "cases.json"))).filter((c) => c.store === "v2.zarr" && !c.error && !c.note).slice(0, 40);
+    await fetch(`${s3.endpoint}/_control?requireAuth=true`);
+    await s3log();
+    const results = await p.evaluate(
+      async ({ endpoint, cases }) => {
+        const store = new zarr.FetchStore("s3://bucket/v2.zarr", { endpoint, credentials: { accessKeyId: "browser", secretAccessKey: "secret" } });
+        const out = [];
+        for (const c of cases) {
+          const r = await (await zarr.open(store, { path: c.path, kind: "array" })).get(c.selection);
+          // (the bytes, so NaN payloads survive the trip to Node)
+          const bytes = ArrayBuffer.isView(r.data) ? Array.from(new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength)) : null;
+          out.push({ shape: r.shape, bytes, type: r.data.constructor.name });
+        }
+        return out;
+      },
+      { endpoint: s3.endpoint, cases },
+    );
+    const log = await s3log();
+    await fetch(`${s3.endpoint}/_control?requireAuth=false`);
+    assert.equal(results.length, cases.length);
+    let checked = 0;
+    for (const [i, c] of cases.entries()) {
+      const r = results[i];
+      const ctor = { Float32Array, Float64Array, Int8Array, Int16Array, Int32Array, Uint8Array, Uint16Array, Uint32Array, BigInt64Array, BigUint64Array }[r.type];
+      if (!ctor || !r.bytes) continue; // (strings, objects: the Node suites check those)
+      const data = new ctor(Uint8Array.from(r.bytes).buffer);
+      const diff = compareCase(c, { shape: r.shape, data }, { anyNaN: c.name === "fill/c8_nan_inf" });
+      assert.equal(diff, null, `${c.name}: ${diff}`);
+      checked++;
+    }
+    assert.ok(checked > 20, `${checked} cases checked`);
+    const options = log.filter((l) => l.startsWith("OPTIONS"));
+    const gets = log.filter((l) => l.startsWith("GET"));
+    assert.ok(gets.length > 40 && gets.every((l) => l.includes("X-Amz-Signature=")), "reads are signed in the query");
+    assert.equal(options.length, 0, `CORS preflights for reads: ${options.slice(0, 3).join("; ")}`);
+  });
+
+  test("sharded reads of another origin's bucket, public and signed: no preflight, no suffix Range", async () => {
+    const cases = (await loadCases(path.join(repoRoot, "tests", "fixtures", "v3", "cases.json"))).filter((c) => c.store === "v3.zarr" && c.path.startsWith("sharding/") && !c.error && !c.note);
+    for (const signed of [false, true]) {
+      await s3.control({ requireAuth: signed });
+      await s3log();
+      const results = await p.evaluate(
+        async ({ endpoint, cases, signed }) => {
+          const store = new zarr.FetchStore("s3://bucket/v3.zarr", { endpoint, ...(signed ? { credentials: { accessKeyId: "browser", secretAccessKey: "secret" } } : {}) });
+          const out = [];
+          for (const c of cases) {
+            const r = await (await zarr.open(store, { path: c.path, kind: "array" })).get(c.selection);
+            out.push({ shape: r.shape, bytes: Array.from(new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength)), type: r.data.constructor.name });
+          }
+          return { out, suffixRanges: store.suffixRanges };
+        },
+        { endpoint: s3.endpoint, cases, signed },
+      );
+      const log = await s3log();
+      await s3.control({ requireAuth: false });
+      assert.equal(results.suffixRanges, false, "another origin: no suffix ranges by default");
+      let checked = 0;
+      for (const [i, c] of cases.entries()) {
+        const r = results.out[i];
+        const ctor = { Float32Array, Float64Array, Int8Array, Int16Array, Int32Array, Uint8Array, Uint16Array, Uint32Array, BigInt64Array, BigUint64Array }[r.type];
+        if (!ctor) continue; // (bool, float16: the Node suites check those)
+        const diff = compareCase(c, { shape: r.shape, data: new ctor(Uint8Array.from(r.bytes).buffer) });
+        assert.equal(diff, null, `${c.name}: ${diff}`);
+        checked++;
+      }
+      assert.ok(checked >= 10, `${checked} cases checked`);
+      const what = signed ? "signed" : "public";
+      assert.equal(log.filter((l) => l.startsWith("OPTIONS")).length, 0, `${what}: CORS preflights: ${log.filter((l) => l.startsWith("OPTIONS")).slice(0, 3).join("; ")}`);
+      assert.equal(log.filter((l) => / bytes=-\d+$/.test(l)).length, 0, `${what}: suffix ranges sent`);
+      assert.ok(log.some((l) => l.startsWith("HEAD")), `${what}: no HEAD (the shards' sizes)`);
+      assert.ok(log.filter((l) => / bytes=\d+-\d+$/.test(l)).length > cases.length, `${what}: few ranged reads`);
+    }
+  });
+
+  test("writes from the page (PUT, signed headers, conditional), read back", async () => {
+    const got = await p.evaluate(async (endpoint) => {
+      const opts = { endpoint, credentials: { accessKeyId: "browser", secretAccessKey: "secret" } };
+      const arr = await zarr.create("s3://bucket/page.zarr", { ...opts, shape: [6], chunks: [3], dtype: "int16", zarrFormat: 3 });
+      await arr.set(null, Int16Array.from([1, 2, 3, 4, 5, 6]));
+      await arr.set([zarr.slice(1, 2)], -9);
+      const store = new zarr.FetchStore("s3://bucket/page.zarr", opts);
+      const back = await zarr.open(store, { kind: "array" });
+      await back.set([zarr.slice(4, 5)], 50);
+      return { data: Array.from((await back.get()).data), conditional: store.conditionalWrites };
+    }, s3.endpoint);
+    assert.deepEqual(got.data, [1, -9, 3, 4, 50, 6]);
+    assert.equal(got.conditional, true);
+  });
+});
