@@ -75,7 +75,7 @@ WASM_INLINED = github.com/zarr-wasm/zarr-wasm/... github.com/pierrec/lz4/v4/... 
 # 1.3-1.4: no measurable cost). zarr/jsonx keeps inlining (its scanner reads large
 # consolidated metadata). Later -gcflags patterns win.
 WASM_COLD = github.com/zarr-wasm/zarr-wasm/zarr/meta github.com/zarr-wasm/zarr-wasm/zarr/errs github.com/zarr-wasm/zarr-wasm/zarr/budget \
-  github.com/zarr-wasm/zarr-wasm/zarr/urlx github.com/zarr-wasm/zarr-wasm/internal/...
+  github.com/zarr-wasm/zarr-wasm/zarr/urlx github.com/zarr-wasm/zarr-wasm/zarr/icechunk github.com/zarr-wasm/zarr-wasm/internal/...
 WASM_GCFLAGS = -gcflags=all=-l $(foreach p,$(WASM_INLINED),-gcflags=$(p)=) $(foreach p,$(WASM_COLD),-gcflags=$(p)=-l)
 WASM_FLAGS = -trimpath -ldflags="-s -w" $(WASM_GCFLAGS)
 
@@ -113,7 +113,8 @@ codecs-wasm:
 # it links what a read-only page should not download: github.com/pierrec/lz4
 # (its package initialisation formats with fmt and reflect; Blosc's own LZ4
 # decoder reads there), TensorStore specs' code (zarr/tsspec: only opening a
-# spec, a full-build call, links its parsers), encoding/json (the engine's
+# spec, a full-build call, links its parsers), Icechunk (zarr/icechunk: 47 KB
+# brotli; IcechunkStore.open starts the full build), encoding/json (the engine's
 # JSON is zarr/jsonx), fmt (the engine formats with internal/fmtx; fmt's
 # package init stays, as compress/flate and runtime/debug import it) and
 # what only fmt and encoding/json reached: internal/fmtsort, time's parser
@@ -123,7 +124,7 @@ codecs-wasm:
 # decodes and encodes describe their fields to zarr/jsonx (jsonx.Fielder);
 # reflect's package init stays (fmt and encoding/binary import it), with
 # the one function its variables' initialisation calls (rtypeOf).
-CORE_FORBIDDEN = pkg:github.com/pierrec/lz4/v4 pkg:github.com/zarr-wasm/zarr-wasm/zarr/tsspec pkg:encoding/json \
+CORE_FORBIDDEN = pkg:github.com/pierrec/lz4/v4 pkg:github.com/zarr-wasm/zarr-wasm/zarr/tsspec pkg:github.com/zarr-wasm/zarr-wasm/zarr/icechunk pkg:encoding/json \
   pkg:fmt pkg:internal/fmtsort func:time.parse* func:time.Parse* func:time.Time.GoString pkg:reflect:rtypeOf
 
 check-core-linked:
@@ -167,8 +168,10 @@ check-codecs-wasm:
 # devDependencies of the JS suites (zarrita, playwright-core, vite), from
 # npm/package-lock.json.
 # npm packages of the package's suites and of the Go tests' peers
-# (zarrita.js as an oracle, hyparquet-writer for Parquet reference sets).
-npm-deps: npm/node_modules/.package-lock.json tests/oracle/node_modules/.package-lock.json tests/refs/node_modules/.package-lock.json tests/zarrita-suite/node_modules/.package-lock.json
+# (zarrita.js as an oracle, hyparquet-writer for Parquet reference sets,
+# the official Icechunk package as the oracle of Icechunk repositories).
+npm-deps: npm/node_modules/.package-lock.json tests/oracle/node_modules/.package-lock.json tests/refs/node_modules/.package-lock.json tests/zarrita-suite/node_modules/.package-lock.json \
+  tests/icechunk/node_modules/.package-lock.json
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	cd $* && $(NPM) ci --no-audit --no-fund
@@ -211,18 +214,23 @@ bench-startup: wasm npm-deps
 DEMO_DATA = web/demo/data/.stamp
 DEMO_ADDR ?= 127.0.0.1:8080
 
-.PHONY: demo demo-data test-demo
+.PHONY: demo demo-data demo-deps test-demo
 
-demo: wasm demo-data
+# The page's run-time libraries and data (web/demo/package.json: Natural
+# Earth coastlines from world-atlas, proj4), served with it.
+DEMO_DEPS = web/demo/node_modules/.package-lock.json
+demo-deps: $(DEMO_DEPS)
+
+demo: wasm demo-data demo-deps
 	$(GO) run ./web/demo/serve -addr $(DEMO_ADDR)
 
 demo-data: $(DEMO_DATA)
 
-$(DEMO_DATA): web/demo/gen/main.go go.mod $(shell find zarr -name "*.go" ! -name "*_test.go" 2>/dev/null)
+$(DEMO_DATA): $(wildcard web/demo/gen/*.go) go.mod $(shell find zarr -name "*.go" ! -name "*_test.go" 2>/dev/null)
 	$(GO) run ./web/demo/gen -out web/demo/data
 	touch $@
 
 # Debian's chromium loads the demo from web/demo/serve and checks what it
 # draws (screenshots in tests/demo/out/).
-test-demo: wasm npm-deps demo-data
+test-demo: wasm npm-deps demo-data demo-deps
 	$(NODE) --test tests/demo/*.test.mjs

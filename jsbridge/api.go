@@ -191,7 +191,7 @@ func init() {
 		case "":
 			n, err = zarr.Open(ctx, s, path, c.opts...)
 		default:
-			return js.Value{}, errs.New(errs.Selection, kind, "kind must be \"array\" or \"group\"")
+			return js.Value{}, errs.New(errs.InvalidArgument, kind, "kind must be \"array\" or \"group\"")
 		}
 		if err != nil {
 			return js.Value{}, err
@@ -457,10 +457,16 @@ func optIntsToJS(v []int) js.Value {
 // the rest fills v (field names matched case-insensitively, so
 // {"fillValue": 0} sets FillValue). Attributes may hold bare NaN/Infinity
 // tokens; they are decoded on their own.
-func decodeOptions(text string, v any) (string, error) {
+// Names that are not options of v are refused (INVALID_ARGUMENT with the
+// near name): the npm wrapper checks them first, and this keeps the bridge
+// from ignoring one it lets through.
+func decodeOptions(call, text string, v any) (string, error) {
 	var raw map[string]jsonx.RawMessage
 	if err := jsonx.Unmarshal([]byte(strings.TrimSpace(text)), &raw); err != nil {
 		return "", errs.Wrap(errs.InvalidMetadata, "", err, "bad options")
+	}
+	if err := checkOptionNames(call, raw, v); err != nil {
+		return "", err
 	}
 	path := ""
 	if p, ok := raw["path"]; ok {
@@ -493,6 +499,34 @@ func decodeOptions(text string, v any) (string, error) {
 
 func arrayOptions(text string) (string, zarr.ArrayOptions, error) {
 	var opt zarr.ArrayOptions
-	path, err := decodeOptions(text, &opt)
+	path, err := decodeOptions("create", text, &opt)
 	return path, opt, err
+}
+
+// checkOptionNames refuses a member of raw that names no field of the
+// struct v points to (matched without regard to case, as the decoding
+// does), nor path, kind or attributes.
+func checkOptionNames(call string, raw map[string]jsonx.RawMessage, v any) error {
+	t := reflect.TypeOf(v).Elem()
+	accepted := []string{"path", "kind", "attributes"}
+	for i := range t.NumField() {
+		// the JS name: the leading capitals lowered (FillValue → fillValue, DType → dtype)
+		n := t.Field(i).Name
+		k := 0
+		for k < len(n) && n[k] >= 'A' && n[k] <= 'Z' {
+			k++
+		}
+		accepted = append(accepted, strings.ToLower(n[:k])+n[k:])
+	}
+	names := make([]string, 0, len(raw))
+	for k := range raw {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if !slices.ContainsFunc(accepted, func(a string) bool { return strings.EqualFold(a, k) }) {
+			return errs.Unknown("option of "+call, k, accepted)
+		}
+	}
+	return nil
 }

@@ -46,7 +46,7 @@ func openOptions(o js.Value) ([]zarr.OpenOption, error) {
 
 func cacheBytes(v js.Value) (int64, error) {
 	if v.Type() != js.TypeNumber || v.Float() < 0 || math.IsNaN(v.Float()) || v.Float() > 1<<53 {
-		return 0, errs.New(errs.Selection, "cacheBytes", "must be a number of bytes ≥ 0")
+		return 0, errs.New(errs.InvalidArgument, "cacheBytes", "must be a number of bytes ≥ 0")
 	}
 	return int64(v.Float()), nil
 }
@@ -68,7 +68,7 @@ func recheckFromJS(v js.Value) (zarr.Recheck, error) {
 			return zarr.RecheckAfter(time.Duration(s * float64(time.Second))), nil
 		}
 	}
-	return zarr.Recheck{}, errs.New(errs.Selection, "recheck", "must be true, false, \"open\" or a number of seconds")
+	return zarr.Recheck{}, errs.New(errs.InvalidArgument, "recheck", "must be true, false, \"open\" or a number of seconds")
 }
 
 func cacheStatsToJS(st zarr.CacheStats) js.Value {

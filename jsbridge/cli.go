@@ -25,4 +25,16 @@ func init() {
 		}
 		return js.ValueOf(text), nil
 	})
+	// cliLog(id, signal) → the ancestry of Icechunk store id's snapshot.
+	handleAsync("cliLog", inGoStore+inSignal, func(c *bridgeCall) (js.Value, error) {
+		h, err := lookupIcechunk(c)
+		if err != nil {
+			return js.Value{}, err
+		}
+		list, err := h.current().Ancestry(c.ctx)
+		if err != nil {
+			return js.Value{}, err
+		}
+		return js.ValueOf(clitext.Log(list)), nil
+	})
 }

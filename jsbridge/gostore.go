@@ -31,10 +31,17 @@ func storeHandle(obj js.Value) (store.Store, bool) {
 		return nil, false
 	}
 	handlesMu.Lock()
-	defer handlesMu.Unlock()
 	s, ok := handles[h.Int()].(store.Store)
+	handlesMu.Unlock()
+	if p, pins := s.(pinner); pins {
+		return p.pinned(), true
+	}
 	return s, ok
 }
+
+// pinner is a Go store whose contents JS can replace (an IcechunkStore's
+// refresh): what is opened from it reads the version of that moment.
+type pinner interface{ pinned() store.Store }
 
 // goKey turns an absolute JS key into a Go key.
 func goKey(v js.Value) (string, error) {

@@ -75,7 +75,7 @@ func valueToND(dt *dtype.DataType, v js.Value, selShape []int) (*zarr.NDArray, e
 	}
 	a, err := zarr.NDArrayFromBytes(dt, shape, data)
 	if err != nil {
-		return nil, errs.New(errs.Selection, "", "value: %v", err)
+		return nil, errs.New(errs.InvalidArgument, "", "value: %v", err)
 	}
 	return a, nil
 }
@@ -132,14 +132,14 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 				out := make([]byte, dt.Size*n)
 				for i, b := range bl {
 					if len(b) != dt.Size {
-						return nil, nil, errs.New(errs.Selection, "", "element %d has %d bytes, the type holds %d", i, len(b), dt.Size)
+						return nil, nil, errs.New(errs.InvalidArgument, "", "element %d has %d bytes, the type holds %d", i, len(b), dt.Size)
 					}
 					copy(out[i*dt.Size:], b)
 				}
 				return out, nil, nil
 			}
 			if !dt.Variable() {
-				return nil, nil, errs.New(errs.Selection, "", "Uint8Array values cannot be stored as %s", dt)
+				return nil, nil, errs.New(errs.InvalidArgument, "", "Uint8Array values cannot be stored as %s", dt)
 			}
 			items = make([]any, n)
 			for i, b := range bl {
@@ -148,10 +148,10 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 		}
 		if dt.Variable() {
 			if dt.Kind == dtype.VarBytes && kind == "stringBatch" {
-				return nil, nil, errs.New(errs.Selection, "", "a bytes array takes Uint8Array values, not strings")
+				return nil, nil, errs.New(errs.InvalidArgument, "", "a bytes array takes Uint8Array values, not strings")
 			}
 			if dt.Kind == dtype.String && kind == "bytesBatch" {
-				return nil, nil, errs.New(errs.Selection, "", "a string array takes strings, not Uint8Array values")
+				return nil, nil, errs.New(errs.InvalidArgument, "", "a string array takes strings, not Uint8Array values")
 			}
 			return nil, items, nil
 		}
@@ -174,7 +174,7 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 				if e.Type() == js.TypeObject && e.Get("__json").Type() == js.TypeString {
 					val, err := jsonx.Value([]byte(e.Get("__json").String()))
 					if err != nil {
-						return nil, nil, errs.Wrap(errs.Selection, "", err, "element %d", i)
+						return nil, nil, errs.Wrap(errs.InvalidArgument, "", err, "element %d", i)
 					}
 					objs[i] = val
 					continue
@@ -188,12 +188,12 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 				}
 				if dt.Kind == dtype.String {
 					if _, ok := val.(string); !ok {
-						return nil, nil, errs.New(errs.Selection, "", "element %d is not a string", i)
+						return nil, nil, errs.New(errs.InvalidArgument, "", "element %d is not a string", i)
 					}
 				}
 				if dt.Kind == dtype.VarBytes {
 					if _, ok := val.([]byte); !ok {
-						return nil, nil, errs.New(errs.Selection, "", "element %d is not a Uint8Array", i)
+						return nil, nil, errs.New(errs.InvalidArgument, "", "element %d is not a Uint8Array", i)
 					}
 				}
 				objs[i] = val
@@ -207,7 +207,7 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 			switch {
 			case dt.Kind == dtype.Void && e.InstanceOf(jsUint8Array):
 				if e.Get("byteLength").Int() != dt.Size {
-					return nil, nil, errs.New(errs.Selection, "", "element %d has %d bytes, the type holds %d", i, e.Get("byteLength").Int(), dt.Size)
+					return nil, nil, errs.New(errs.InvalidArgument, "", "element %d has %d bytes, the type holds %d", i, e.Get("byteLength").Int(), dt.Size)
 				}
 				js.CopyBytesToGo(b, e)
 			case e.Type() == js.TypeString && (dt.Kind == dtype.Bytes || dt.Kind == dtype.Unicode):
@@ -215,20 +215,20 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 					return nil, nil, err
 				}
 			default:
-				return nil, nil, errs.New(errs.Selection, "", "element %d cannot be stored as %s", i, dt)
+				return nil, nil, errs.New(errs.InvalidArgument, "", "element %d cannot be stored as %s", i, dt)
 			}
 		}
 		return out, nil, nil
 	case "struct":
 		if dt.Kind != dtype.Struct {
-			return nil, nil, errs.New(errs.Selection, "", "an object of fields was given for a %s array", dt)
+			return nil, nil, errs.New(errs.InvalidArgument, "", "an object of fields was given for a %s array", dt)
 		}
 		fields := v.Get("fields")
 		out := make([]byte, dt.Size*n)
 		for _, f := range dt.Fields {
 			fv := fields.Get(f.Name)
 			if fv.Type() != js.TypeObject {
-				return nil, nil, errs.New(errs.Selection, f.Name, "the value has no field %q", f.Name)
+				return nil, nil, errs.New(errs.InvalidArgument, f.Name, "the value has no field %q", f.Name)
 			}
 			cnt := f.Count()
 			fb, _, err := elementsFromJS(f.Type, fv, n*cnt)
@@ -244,27 +244,27 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 		}
 		return out, nil, nil
 	}
-	return nil, nil, errs.New(errs.Selection, "", "unknown value kind %q", kind)
+	return nil, nil, errs.New(errs.InvalidArgument, "", "unknown value kind %q", kind)
 }
 
 // putString stores s as one S (Latin-1) or U (UCS4) element.
 func putString(dt *dtype.DataType, b []byte, s string, i int) error {
 	if dt.Kind == dtype.Unicode {
 		if err := dtype.PutUnicode(b, s); err != nil {
-			return errs.Wrap(errs.Selection, "", err, "element %d", i)
+			return errs.Wrap(errs.InvalidArgument, "", err, "element %d", i)
 		}
 		return nil
 	}
 	if dt.Kind != dtype.Bytes {
-		return errs.New(errs.Selection, "", "element %d: a string cannot be stored as %s", i, dt)
+		return errs.New(errs.InvalidArgument, "", "element %d: a string cannot be stored as %s", i, dt)
 	}
 	k := 0
 	for _, r := range s {
 		if r > 255 {
-			return errs.New(errs.Selection, "", "element %d: %q is not Latin-1 (an S type holds bytes)", i, s)
+			return errs.New(errs.InvalidArgument, "", "element %d: %q is not Latin-1 (an S type holds bytes)", i, s)
 		}
 		if k >= dt.Size {
-			return errs.New(errs.Selection, "", "element %d: %q is longer than %s", i, s, dt)
+			return errs.New(errs.InvalidArgument, "", "element %d: %q is longer than %s", i, s, dt)
 		}
 		b[k] = byte(r)
 		k++

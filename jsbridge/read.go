@@ -5,6 +5,7 @@ package jsbridge
 import (
 	"context"
 	"runtime"
+	"strconv"
 	"syscall/js"
 	"unsafe"
 
@@ -36,6 +37,14 @@ func init() {
 	// concurrency}. Synchronous: it reads nothing.
 	handleSync("planRead", inArray+inSelection+inAny, func(c *bridgeCall) (any, error) {
 		return planRead(c.arr, c.sel, c.a[2])
+	})
+	// planLocated(id, selection, host, signal) → [the plan's JSON text,
+	// the JS store its keys are read from, the function its URLs are read
+	// with]: the plan of a read of an array whose store locates its chunks
+	// in another (an Icechunk snapshot: planRead answers {"locate": true}).
+	// Asynchronous: locating chunks may read manifests.
+	handleAsync("planLocated", inArray+inSelection+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {
+		return planLocated(c.ctx, c.arr, c.sel, c.a[2])
 	})
 	// expandShards(id, requests, indexes, host) → the expansions' JSON
 	// text: requests is the JSON text of [{shard, generation, size}] (each
@@ -90,6 +99,9 @@ func planRead(arr *zarr.Array, sel zarr.Selection, host js.Value) (any, error) {
 	dt := arr.DType()
 	name, _ := typedArrayName(dt)
 	st, ok := arr.ChunkStore().(*jsStore)
+	if l, src, _, located := locatedIn(arr); located && l != nil && src != nil && name != "" && !isFloat32Like(dt) {
+		return js.ValueOf([]any{`{"version":` + strconv.Itoa(hostread.Version) + `,"locate":true}`}), nil
+	}
 	if !ok {
 		p = &hostread.Plan{Engine: "a store of the engine", Fixed: true}
 	} else if name == "" || isFloat32Like(dt) {
@@ -115,9 +127,57 @@ func planRead(arr *zarr.Array, sel zarr.Selection, host js.Value) (any, error) {
 	return out, nil
 }
 
+// locatedIn says whether arr's chunks come from a store that locates them
+// (store.Locator) in a JS store, and returns it, that JS store and the JS
+// function reading its URLs (undefined when it has none).
+func locatedIn(arr *zarr.Array) (store.Locator, *jsStore, js.Value, bool) {
+	l, ok := arr.ChunkStore().(store.Locator)
+	if !ok {
+		return nil, nil, js.Undefined(), false
+	}
+	src, _ := l.Source().(*jsStore)
+	return l, src, locatedReader(l), true
+}
+
+func planLocated(ctx context.Context, arr *zarr.Array, sel zarr.Selection, host js.Value) (js.Value, error) {
+	l, st, read, _ := locatedIn(arr)
+	var p *hostread.Plan
+	switch {
+	case l == nil || st == nil:
+		p = &hostread.Plan{Engine: "a store of the engine", Fixed: true}
+	case !st.Can(store.CanReadRange):
+		p = &hostread.Plan{Engine: "a store without ranged reads", Fixed: true}
+	default:
+		var err error
+		if p, err = hostread.Located(ctx, arr, sel, hostOf(host), l); err != nil {
+			return js.Value{}, err
+		}
+		if p.Engine == "" && read.Type() != js.TypeFunction {
+			for _, f := range p.Fetches {
+				if f.URL != "" {
+					p = &hostread.Plan{Engine: "no function to read URLs with"}
+					break
+				}
+			}
+		}
+	}
+	b := p.AppendJSON(make([]byte, 0, 256+200*len(p.Fetches)))
+	out := jsArray.New(3)
+	if p.Engine == "" {
+		name, _ := typedArrayName(arr.DType())
+		b = append(b[:len(b)-1], `,"array":"`...)
+		b = append(b, name...)
+		b = append(b, `"}`...)
+		out.SetIndex(1, st.obj)
+		out.SetIndex(2, read)
+	}
+	out.SetIndex(0, string(b))
+	return out, nil
+}
+
 func expandShards(arr *zarr.Array, text, indexes, host js.Value) (any, error) {
 	if text.Type() != js.TypeString || indexes.Type() != js.TypeObject || !indexes.InstanceOf(jsUint8Array) {
-		return nil, errs.New(errs.Selection, "expandShards", "requests are JSON text and indexes a Uint8Array")
+		return nil, errs.New(errs.InvalidArgument, "expandShards", "requests are JSON text and indexes a Uint8Array")
 	}
 	n := indexes.Get("byteLength").Int()
 	idx, err := budget.Bytes("shard indexes", n)

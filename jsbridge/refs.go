@@ -3,13 +3,11 @@
 package jsbridge
 
 import (
-	"context"
 	"syscall/js"
 	"time"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
-	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
 
 // Reference sets (fsspec / kerchunk, zarr/refs) from JS. The npm wrapper's
@@ -20,69 +18,6 @@ import (
 // zarrita-style store. Targets and Parquet files are read through a JS
 // function the wrapper passes in (fetch with Range, checked answers,
 // retries): jsFetcher.
-
-var jsAbortController = js.Global().Get("AbortController")
-
-// jsFetcher is a refs.Fetcher over a JS function
-//
-//	read(url, range, signal) → Promise<Uint8Array | undefined>
-//
-// where range is null (the whole file), {offset, length} ({offset} alone:
-// to the end) or {suffix}, and undefined means the file does not exist.
-// Each Fetch awaits its own promise from the calling goroutine, so the
-// coalescer's merged blocks are fetched concurrently. The request is
-// aborted (through an AbortController of its own) when ctx ends: the
-// coalescer cancels a merged fetch only once every read waiting for it
-// has given up, which the JS signal of any one API call cannot express.
-type jsFetcher struct{ read js.Value }
-
-func (f jsFetcher) Fetch(ctx context.Context, url string, r store.ByteRange) ([]byte, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, false, errs.Wrap(errs.Aborted, url, err, "aborted")
-	}
-	q := js.Null()
-	if !r.IsWhole() {
-		q = jsObject.New()
-		if n, ok := r.Suffix(); ok {
-			q.Set("suffix", n)
-		} else {
-			off, n := r.Bounds()
-			q.Set("offset", off)
-			if n >= 0 {
-				q.Set("length", n)
-			}
-		}
-	}
-	ac := jsAbortController.New()
-	stop := context.AfterFunc(ctx, func() { ac.Call("abort") })
-	defer stop()
-	p, err := invoke(f.read, url, q, ac.Get("signal"))
-	if err != nil {
-		return nil, false, err
-	}
-	v, err := await(ctx, p)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, false, errs.Wrap(errs.Aborted, url, ctx.Err(), "aborted")
-		}
-		return nil, false, err
-	}
-	return bytesFromJS(url, v)
-}
-
-// invoke calls a JS function and converts a synchronous throw into an error.
-func invoke(fn js.Value, args ...any) (v js.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if je, ok := r.(js.Error); ok {
-				err = jsErr(je.Value)
-				return
-			}
-			err = errs.New(errs.Store, "", "%v", r)
-		}
-	}()
-	return fn.Invoke(args...), nil
-}
 
 // refOptions reads the options object of refOpen: baseUrl, target,
 // templates ({name: text}), identityUrlMap (the wrapper maps urls itself,

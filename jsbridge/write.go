@@ -51,7 +51,7 @@ func init() {
 					return js.Value{}, err
 				}
 				if shape[i] < 0 {
-					return js.Value{}, errs.New(errs.Selection, arr.Path(), "negative dimension in new shape")
+					return js.Value{}, errs.New(errs.InvalidArgument, arr.Path(), "negative dimension in new shape")
 				}
 			}
 		}
@@ -110,7 +110,7 @@ func init() {
 	handleAsync("createGroup", inStore, func(c *bridgeCall) (js.Value, error) {
 		s := c.store
 		var opt zarr.GroupOptions
-		path, err := decodeOptions(c.a[1].String(), &opt)
+		path, err := decodeOptions("createGroup", c.a[1].String(), &opt)
 		if err != nil {
 			return js.Value{}, err
 		}

@@ -13,6 +13,8 @@ export type ZarrErrorCode =
   | "CODEC"
   /** The selection does not fit the array (out of bounds, a bad step, the wrong number of dimensions). */
   | "SELECTION"
+  /** An argument or option of a call is wrong: an unknown option (the nearest accepted name is suggested), a value of the wrong type or out of range, two names of one option that disagree. */
+  | "INVALID_ARGUMENT"
   /** The store failed to read, write or list. */
   | "STORE"
   /** The call was cancelled (its AbortSignal, or context). */
@@ -200,6 +202,11 @@ export interface FetchStoreOptions extends HTTPPolicy {
    * HTTP cache lets one request per URL through at a time.
    */
   noStoreRanges?: boolean;
+  /**
+   * Read ranges from servers that ignore Range (200 with the whole body),
+   * slicing the body; as ReferenceStoreOptions.acceptFullResponse.
+   */
+  acceptFullResponse?: boolean;
   /**
    * When versioned reads send If-Match / If-None-Match: "same-origin"
    * (default: always in Node; in a browser only to the page's origin, since
@@ -412,6 +419,84 @@ export declare class ReferenceStore implements Readable, Listable {
   list(prefix?: AbsolutePath): Promise<string[]>;
   /** Where a key's bytes are, without reading them; undefined without a reference. */
   lookup(key: AbsolutePath, options?: GetOptions): Promise<ReferenceLocation | undefined>;
+}
+
+// ---- Icechunk repositories -------------------------------------------------
+
+export interface IcechunkOptions extends FetchStoreOptions {
+  /** The branch whose head to open (default "main"). Give at most one of branch, tag and snapshot. */
+  branch?: string;
+  /** A tag to open. */
+  tag?: string;
+  /** A snapshot id (20 characters of Crockford base32) to open. */
+  snapshot?: string;
+  /**
+   * Where virtual chunks may be read from: a location prefix
+   * ("s3://bucket/data/", "https://host/files/") maps to a replacement
+   * prefix fetched instead, or to `true` (fetched as it is). A virtual chunk
+   * outside every prefix is a STORE error; nothing outside the repository is
+   * fetched otherwise. The longest matching prefix applies.
+   */
+  virtualChunks?: Record<string, string | URL | boolean> | Map<string, string | URL | boolean>;
+  /** Decompressed manifests kept, in bytes (default 256 MiB). */
+  manifestCacheBytes?: number;
+  /** Aborts opening. */
+  signal?: AbortSignal;
+}
+
+/** A branch or a tag and the snapshot it points at. */
+export interface IcechunkRef {
+  name: string;
+  snapshot: string;
+}
+
+/** A commit of an Icechunk repository. */
+export interface IcechunkSnapshot {
+  id: string;
+  /** The parent snapshot's id; null for the repository's first snapshot. */
+  parent: string | null;
+  message: string;
+  /** When it was committed. */
+  time: Date;
+}
+
+/**
+ * One snapshot of an Icechunk repository (spec version 1 or 2: a branch's
+ * head, a tag or a snapshot id) as a read-only store: hand it to open(); it
+ * is also a plain store (get, getRange, list). Arrays and groups opened from
+ * it keep reading the snapshot they were opened at.
+ */
+export declare class IcechunkStore implements Readable, Listable {
+  private constructor();
+  /**
+   * Opens a repository: `location` is its URL (read with a FetchStore,
+   * which the HTTP options configure) or a store holding its files.
+   */
+  static open(location: string | URL | Store, options?: IcechunkOptions): Promise<IcechunkStore>;
+  /** The id of the snapshot read now. */
+  readonly snapshotId: string;
+  /** The repository's Icechunk spec version (1 or 2). */
+  readonly specVersion: number;
+  /** The store the repository's files are read from. */
+  readonly source: Store;
+  /** Requests and bytes the source counts (a FetchStore's), with those of virtual chunks. */
+  readonly requests: number | undefined;
+  readonly bytes: number | undefined;
+  /** The repository's branches now, sorted by name. */
+  branches(options?: GetOptions): Promise<IcechunkRef[]>;
+  /** The repository's tags now, sorted by name. */
+  tags(options?: GetOptions): Promise<IcechunkRef[]>;
+  /** This snapshot and its ancestors, newest first. */
+  ancestry(options?: GetOptions): Promise<IcechunkSnapshot[]>;
+  /**
+   * Opens the version again: a branch's head as it is now (a tag or a
+   * snapshot stays). What was opened before keeps its snapshot. Resolves to
+   * this store.
+   */
+  refresh(options?: GetOptions): Promise<IcechunkStore>;
+  get(key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined>;
+  getRange(key: AbsolutePath, range: RangeQuery | { offset: number }, options?: GetOptions): Promise<Uint8Array | undefined>;
+  list(prefix?: AbsolutePath): Promise<string[]>;
 }
 
 // ---- data -----------------------------------------------------------------
@@ -801,7 +886,9 @@ export interface TensorStoreSpec {
   recheck_cached_data?: boolean | "open" | number;
   recheck_cached_metadata?: boolean | "open" | number;
   context?: { [resource: string]: JSONValue };
-  [member: string]: unknown;
+  open_as_void?: boolean;
+  metadata_cache_pool?: JSONValue;
+  allow_metadata_mismatch?: false;
 }
 
 /**
@@ -858,6 +945,10 @@ export interface OpenOptions extends FetchStoreOptions {
   kind?: "array" | "group";
   /** Checks the array's data type at run time (a name or a family, as arr.is()) and narrows its type. */
   dtype?: DataTypeQuery;
+  /** Opens only this format (v1 counts as 2): what open.v2 and open.v3 do. */
+  zarrFormat?: 1 | 2 | 3;
+  /** zarrita.js's option: false gives a v1/v2 node empty attributes (its .zattrs left out). */
+  attrs?: boolean;
   signal?: AbortSignal;
 }
 
@@ -890,37 +981,67 @@ export interface OpenFunction {
 export declare const open: OpenFunction & { v2: OpenFunction; v3: OpenFunction };
 
 /**
- * Options of create(), matched to the engine's ArrayOptions field by field
- * (without regard to case), so engine options not listed here pass through.
+ * Options of create(): the package's names, with zarr-python 3's
+ * create_array names and zarrita.js's beside them (each alias says which
+ * option it is; giving two names of one option that disagree is an
+ * error). Any other name is refused (INVALID_ARGUMENT).
  */
 export interface CreateOptions extends FetchStoreOptions {
   path?: string;
+  /** "group": create a group (as without shape and dtype). */
+  kind?: "array" | "group";
   shape: number[];
-  /** Chunk shape (zarrita's name `chunkShape` works too); default: chosen as zarr-python does. */
+  /** Chunk shape; default: chosen as zarr-python does. Also zarrita.js's `chunkShape`. */
   chunks?: number[];
+  /** zarrita.js's name for `chunks`. */
   chunkShape?: number[];
   /** A name ("float32", "datetime64[ns]", "v2:U5"), a v2 typestr ("<f4", "|S5", "<M8[ns]"), a structured descr list or StructDataType. */
   dtype: DataTypeName | (string & {}) | StructDataType | Array<[string, unknown] | [string, unknown, number[]]>;
+  /** null: no fill value. Also zarr-python 3's `fill_value`. */
+  fill_value?: unknown;
   /** null: no fill value (v2 "fill_value": null). NaN/±Infinity and bigint are kept exactly. */
   fillValue?: unknown;
   /** 3 (default) or 2. */
   zarrFormat?: 2 | 3;
-  /** v3 codecs ([{name, configuration}]). */
+  /** zarr-python 3's name for `zarrFormat`. */
+  zarr_format?: 2 | 3;
+  /** v3: the whole codec chain ([{name, configuration}]); zarrita.js's name too. */
   codecs?: CodecConfig[];
   /** v2 compressor (numcodecs config); null stores chunks uncompressed. */
   compressor?: { id: string; [key: string]: unknown } | null;
-  /** v2 filters (numcodecs configs). */
-  filters?: Array<{ id: string; [key: string]: unknown }>;
+  /**
+   * zarr-python 3: v3, the bytes→bytes codecs ending the chain (default
+   * zstd); v2, one numcodecs compressor. null or []: none; "auto": the default.
+   */
+  compressors?: CodecConfig | CodecConfig[] | { id: string; [key: string]: unknown } | Array<{ id: string; [key: string]: unknown }> | null | "auto";
+  /** zarr-python 3, v3 only: the array→bytes codec (default bytes, or vlen-utf8 / vlen-bytes). */
+  serializer?: CodecConfig | "auto";
+  /** v2: filters (numcodecs configs); v3 (as zarr-python 3): the array→array codecs starting the chain. */
+  filters?: Array<{ id: string; [key: string]: unknown }> | CodecConfig[] | null | "auto";
   order?: "C" | "F";
   /** Chunk key separator: "." or "/". */
   dimensionSeparator?: "." | "/";
+  /** zarrita.js's name for `dimensionSeparator`. */
+  chunkSeparator?: "." | "/";
+  /**
+   * zarr-python 3's chunk key encoding: v3 {name: "default", separator?}
+   * (default "/"), v2 {name: "v2", separator?} (default "."): the same as
+   * dimensionSeparator.
+   */
+  chunk_key_encoding?: { name: "default" | "v2"; separator?: "." | "/" };
   attributes?: Attributes;
   /** v3: store chunks inside shards of this shape. */
   shardShape?: number[];
-  dimensionNames?: string[];
+  /** zarr-python 3's name for `shardShape` (and the name arr.shards reads it back by). */
+  shards?: number[];
+  /** v3: every dimension's chunk sizes (a rectilinear grid). */
+  chunkSizes?: Array<number[] | null>;
+  dimensionNames?: Array<string | null>;
+  /** zarr-python 3's name for `dimensionNames`. */
+  dimension_names?: Array<string | null>;
   overwrite?: boolean;
   writeEmptyChunks?: boolean;
-  [engineOption: string]: unknown;
+  signal?: AbortSignal;
 }
 
 /** The data type a create() dtype option gives: its name, for names and v2 typestrs this package maps. */
@@ -944,13 +1065,22 @@ type TypestrName<C extends string> =
  * by its dtype. Without shape and dtype (zarrita's create(location, {attributes})) it creates a group.
  */
 export declare function create<const T extends CreateOptions["dtype"]>(where: Target, options: CreateOptions & { dtype: T }): Promise<ZarrArray<CreatedDataType<T>>>;
-export declare function create(where: Target, options?: { path?: string; attributes?: Attributes; zarrFormat?: 2 | 3; overwrite?: boolean; kind?: "group" }): Promise<ZarrGroup>;
+export declare function create(where: Target, options?: GroupOptions): Promise<ZarrGroup>;
+
+/** Options of createGroup() (and of create() making a group). */
+export interface GroupOptions extends FetchStoreOptions {
+  path?: string;
+  kind?: "group";
+  attributes?: Attributes;
+  zarrFormat?: 2 | 3;
+  /** zarr-python 3's name for `zarrFormat`. */
+  zarr_format?: 2 | 3;
+  overwrite?: boolean;
+  signal?: AbortSignal;
+}
 
 /** Creates a group (and missing parents). */
-export declare function createGroup(
-  where: Target,
-  options?: { path?: string; attributes?: Attributes; zarrFormat?: 2 | 3; overwrite?: boolean },
-): Promise<ZarrGroup>;
+export declare function createGroup(where: Target, options?: GroupOptions): Promise<ZarrGroup>;
 
 // ---- zarrita.js-style functions --------------------------------------------
 

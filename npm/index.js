@@ -13,6 +13,7 @@ export { MemoryStore, FetchStore, HTTPError, RangeMismatchError, httpDefaults } 
 export { ReferenceStore } from "./lib/refs.js";
 export { openSpec, memoryKvStore } from "./lib/spec.js";
 export { ZipStore } from "./lib/zip.js";
+export { IcechunkStore } from "./lib/icechunk.js";
 export { setCacheBytes, cacheStats, clearCache, storeStats } from "./lib/cache.js";
 export { storeFromUrl, locate } from "./lib/sources.js";
 export { FileListStore, BlobStore } from "./lib/files.js";

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 export * from "./index.js";
 import { ZarrError } from "./lib/errors.js";
 import { writeAllowed } from "./lib/stores.js";
+import { checkOptions } from "./lib/options.js";
 
 const absent = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
 
@@ -38,6 +39,7 @@ export class FileSystemStore {
    * @param {{allowOutsideSymlinks?: boolean}} [options]
    */
   constructor(root, options = {}) {
+    options = checkOptions("FileSystemStore", options);
     this.root = nodePath.resolve(root instanceof URL || String(root).startsWith("file:") ? fileURLToPath(root) : String(root));
     /** Lets symbolic links below the root lead outside it (off by default). */
     this.allowOutsideSymlinks = !!options.allowOutsideSymlinks;

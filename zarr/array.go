@@ -520,7 +520,7 @@ func (a *Array) write(ctx context.Context, sel Selection, v *NDArray) error {
 		return err
 	}
 	if !v.DType().Equal(a.meta.DType) {
-		return errs.New(errs.Selection, a.path, "value has data type %s, the array has %s", v.DType(), a.meta.DType)
+		return errs.New(errs.InvalidArgument, a.path, "value has data type %s, the array has %s", v.DType(), a.meta.DType)
 	}
 	full := r.fullShape()
 	if err := checkResultSize(a.meta.DType, full); err != nil {
@@ -764,14 +764,14 @@ func (a *Array) resize(ctx context.Context, shape []int, deleteChunks bool) erro
 		return errs.New(errs.ReadOnly, a.path, "the store cannot be written")
 	}
 	if len(shape) != len(a.meta.Shape) {
-		return errs.New(errs.Selection, a.path, "new shape %v has %d dimensions, the array has %d", shape, len(shape), len(a.meta.Shape))
+		return errs.New(errs.InvalidArgument, a.path, "new shape %v has %d dimensions, the array has %d", shape, len(shape), len(a.meta.Shape))
 	}
 	if a.meta.ChunkShape == nil {
 		return errs.New(errs.Unsupported, a.path, "resizing arrays with variable chunk grids is not supported")
 	}
 	for _, n := range shape {
 		if n < 0 {
-			return errs.New(errs.Selection, a.path, "negative dimension in new shape %v", shape)
+			return errs.New(errs.InvalidArgument, a.path, "negative dimension in new shape %v", shape)
 		}
 	}
 	old := a.meta.Shape

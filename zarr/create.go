@@ -32,9 +32,17 @@ type ArrayOptions struct {
 	// stores chunks uncompressed.
 	Compressor   map[string]any
 	NoCompressor bool
-	// Filters are numcodecs filter configs; object arrays need an object
-	// codec first ({"id": "vlen-utf8"}).
+	// Filters are, for v2, numcodecs filter configs (object arrays need an
+	// object codec first, {"id": "vlen-utf8"}); for v3, as zarr-python 3's
+	// create_array, the array→array codecs that start the chain.
 	Filters []map[string]any
+	// Compressors and Serializer are zarr-python 3's create_array options.
+	// v3: the bytes→bytes codecs ending the chain (nil: zstd; empty: none)
+	// and its array→bytes codec (nil: bytes, or vlen-utf8 / vlen-bytes);
+	// with Filters they replace Codecs. v2: at most one compressor (the
+	// same as Compressor; empty: none); no Serializer.
+	Compressors []map[string]any
+	Serializer  map[string]any
 	// DimensionSeparator is the chunk key separator: v2 "." (default) or
 	// "/"; v3 "/" (default) or ".".
 	DimensionSeparator string

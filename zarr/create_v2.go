@@ -33,6 +33,19 @@ func v2ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 	if doc.Order == "" {
 		doc.Order = "C"
 	}
+	if opt.Serializer != nil {
+		return nil, errs.New(errs.InvalidArgument, p, "Serializer is a v3 option (v2 has no array→bytes codec to choose)")
+	}
+	if opt.Compressors != nil {
+		if opt.Compressor != nil || len(opt.Compressors) > 1 {
+			return nil, errs.New(errs.InvalidArgument, p, "a v2 array has one compressor at most (Compressor or one of Compressors)")
+		}
+		if len(opt.Compressors) == 0 {
+			opt.NoCompressor = true
+		} else {
+			opt.Compressor = opt.Compressors[0]
+		}
+	}
 	switch {
 	case opt.NoCompressor || len(opt.Shape) == 0:
 		// none: zarr-python never compresses 0-d arrays

@@ -16,8 +16,13 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 	if dt.Kind == dtype.Object {
 		return nil, errs.New(errs.Unsupported, p+": dtype", "v3 has no object type; use \"string\" or \"bytes\"")
 	}
-	if opt.Compressor != nil || opt.Filters != nil {
-		return nil, errs.New(errs.InvalidMetadata, p, "Compressor and Filters are v2 options; v3 arrays take Codecs")
+	if opt.Compressor != nil {
+		return nil, errs.New(errs.InvalidArgument, p, "Compressor is a v2 option; v3 arrays take Codecs or Compressors")
+	}
+	// zarr-python 3's three parts of the chain, in place of Codecs.
+	parts := opt.Filters != nil || opt.Serializer != nil || opt.Compressors != nil
+	if parts && opt.Codecs != nil {
+		return nil, errs.New(errs.InvalidArgument, p, "Codecs is the whole chain; Filters, Serializer and Compressors are its parts: give one or the other")
 	}
 	// A typestr with a byte order ("<i4", ">f8") sets the bytes codec's
 	// endian; the v3 data type itself has none.
@@ -51,9 +56,35 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 			}
 			codecs = append(codecs, map[string]any{"name": "transpose", "configuration": map[string]any{"order": perm}})
 		}
-		codecs = append(codecs, defaultSerializer(dt, endian))
-		if !opt.NoCompressor {
+		for _, f := range opt.Filters {
+			codecs = append(codecs, f)
+		}
+		if opt.Serializer != nil {
+			codecs = append(codecs, opt.Serializer)
+		} else {
+			codecs = append(codecs, defaultSerializer(dt, endian))
+		}
+		switch {
+		case opt.Compressors != nil:
+			for _, c := range opt.Compressors {
+				codecs = append(codecs, c)
+			}
+		case !opt.NoCompressor:
 			codecs = append(codecs, map[string]any{"name": "zstd", "configuration": map[string]any{"level": 0, "checksum": false}})
+		}
+		if parts {
+			maps := make([]map[string]any, len(codecs))
+			for i, c := range codecs {
+				maps[i] = c.(map[string]any)
+			}
+			codecs = codecs[:0]
+			for _, c := range withBytesEndian(maps, dt, endian) {
+				codecs = append(codecs, c)
+			}
+			var err error
+			if codecs, err = meta.V3CodecsForWriting(p+": codecs", codecs); err != nil {
+				return nil, err
+			}
 		}
 	}
 	gridChunks := chunks

@@ -433,7 +433,7 @@ func (a *Array) ResizeWith(ctx context.Context, shape []int, opt ResizeOptions) 
 		}
 	}
 	if len(base) != len(a.meta.Shape) {
-		return errs.New(errs.Selection, a.path, "new shape %v has %d dimensions, the array has %d", shape, len(shape), len(a.meta.Shape))
+		return errs.New(errs.InvalidArgument, a.path, "new shape %v has %d dimensions, the array has %d", shape, len(shape), len(a.meta.Shape))
 	}
 	for d, n := range base {
 		old := a.meta.Shape[d]
@@ -442,10 +442,10 @@ func (a *Array) ResizeWith(ctx context.Context, shape []int, opt ResizeOptions) 
 			continue
 		}
 		if opt.ExpandOnly && n < old {
-			return errs.New(errs.Selection, a.meta.Key, "Resize operation would shrink output dimension %d from [0, %d) to [0, %d) but `expand_only` was specified", d, old, n)
+			return errs.New(errs.InvalidArgument, a.meta.Key, "Resize operation would shrink output dimension %d from [0, %d) to [0, %d) but `expand_only` was specified", d, old, n)
 		}
 		if opt.ShrinkOnly && n > old {
-			return errs.New(errs.Selection, a.meta.Key, "Resize operation would expand output dimension %d from [0, %d) to [0, %d) but `shrink_only` was specified", d, old, n)
+			return errs.New(errs.InvalidArgument, a.meta.Key, "Resize operation would expand output dimension %d from [0, %d) to [0, %d) but `shrink_only` was specified", d, old, n)
 		}
 	}
 	if a.spec != nil && a.spec.spec.AssumeCachedMetadata {

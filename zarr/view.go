@@ -244,7 +244,7 @@ func (w *arrayView) write(ctx context.Context, a *Array, sel Selection, v *NDArr
 	}
 	dt := w.dtype(a)
 	if !v.DType().Equal(dt) {
-		return errs.New(errs.Selection, a.path, "value has data type %s, the array has %s", v.DType(), dt)
+		return errs.New(errs.InvalidArgument, a.path, "value has data type %s, the array has %s", v.DType(), dt)
 	}
 	rs := w.baseRanges(r)
 	full := r.fullShape()
@@ -286,7 +286,7 @@ func (w *arrayView) write(ctx context.Context, a *Array, sel Selection, v *NDArr
 func (w *arrayView) baseShape(a *Array, shape []int) ([]int, error) {
 	v := w.view
 	if len(shape) != v.Rank {
-		return nil, errs.New(errs.Selection, a.path, "new shape %v has %d dimensions, the array has %d", shape, len(shape), v.Rank)
+		return nil, errs.New(errs.InvalidArgument, a.path, "new shape %v has %d dimensions, the array has %d", shape, len(shape), v.Rank)
 	}
 	out := make([]int, w.chunked)
 	for d := range out {
@@ -298,10 +298,10 @@ func (w *arrayView) baseShape(a *Array, shape []int) ([]int, error) {
 		}
 		d := v.ToBase[i]
 		if d >= w.chunked {
-			return nil, errs.New(errs.Selection, a.path, "dimension %d is a subarray dimension of field %q; its extent %d cannot change", i, w.field.Name, w.extent(a, i))
+			return nil, errs.New(errs.InvalidArgument, a.path, "dimension %d is a subarray dimension of field %q; its extent %d cannot change", i, w.field.Name, w.extent(a, i))
 		}
 		if !v.ImplicitUpper[i] {
-			return nil, errs.New(errs.Selection, a.path, "dimension %d has an explicit upper bound in the transform; it cannot be resized", i)
+			return nil, errs.New(errs.InvalidArgument, a.path, "dimension %d has an explicit upper bound in the transform; it cannot be resized", i)
 		}
 		out[d] = int(v.Origin[i]+v.Offset[i]) + n
 	}

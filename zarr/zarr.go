@@ -54,6 +54,7 @@ const (
 	CodeUnsupported     = errs.Unsupported
 	CodeCodec           = errs.Codec
 	CodeSelection       = errs.Selection
+	CodeInvalidArgument = errs.InvalidArgument
 	CodeStore           = errs.Store
 	CodeAborted         = errs.Aborted
 	CodeReadOnly        = errs.ReadOnly

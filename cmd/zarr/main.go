@@ -4,14 +4,18 @@
 //
 //	zarr info <path-or-url> [node-path]            the hierarchy as a tree
 //	zarr cat <array-path-or-url> [selection] [--all]   the values
+//	zarr log <icechunk-repository>                   the ancestry of a version
 //
 // A location is a directory, an http(s) URL or an object-store location
 // (s3://bucket/prefix, gs://bucket/prefix; both read through
 // zarr/store/http), or a reference set (kerchunk / fsspec: a .json file, .json.gz, .json.zst,
 // or a .parq/.parquet directory, local or a URL) followed by the path
-// inside it (refs.json/temperature), or a URL pipeline
-// (https://host/data.zip|zip:path/in/zip|zarr3:group/array). A name that is not found is reported
-// with the nearest existing one ("did you mean").
+// inside it (refs.json/temperature), a URL pipeline
+// (https://host/data.zip|zip:path/in/zip|zarr3:group/array), or an Icechunk
+// repository (zarr/icechunk: told by its files when the location holds no
+// Zarr node; --branch, --tag or --snapshot choose the version, the branch
+// main by default). A name that is not found is reported with the nearest
+// existing one ("did you mean").
 //
 // Object stores take the AWS CLI's environment: AWS_ACCESS_KEY_ID,
 // AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN sign requests (without them
@@ -34,6 +38,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/internal/clitext"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/icechunk"
 	"github.com/zarr-wasm/zarr-wasm/zarr/refs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/s3"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
@@ -41,18 +46,27 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
-const usage = `usage: zarr info <path-or-url> [node-path]
-       zarr cat <array-path-or-url> [selection] [--all]
+const usage = `usage: zarr info <path-or-url> [node-path] [--branch B | --tag T | --snapshot ID]
+       zarr cat <array-path-or-url> [selection] [--all] [--branch B | --tag T | --snapshot ID]
+       zarr log <icechunk-repository> [--branch B | --tag T | --snapshot ID]
 
   info  prints the hierarchy as a tree with shape, dtype, chunks, codecs and attributes
   cat   prints the values of an array (selection like "0:10, ::2, -1"; --all: no summarising)
+  log   prints an Icechunk version's ancestry, newest first: id, time, message
 
   A reference set (kerchunk JSON, .json; Parquet, .parq/.parquet directory)
-  is opened as a store; a path inside it follows: refs.json/temperature
+  is opened as a store; a path inside it follows: refs.json/temperature.
+  An Icechunk repository opens at the branch main, or the version given.
 
   Object stores: s3://bucket/prefix, gs://bucket/prefix, with the AWS CLI's
   environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
   AWS_REGION, AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL)`
+
+// The command's words: a misspelt one is refused naming the nearest.
+var (
+	commands = []string{"info", "cat", "log"}
+	flags    = []string{"--all", "--help", "--branch", "--tag", "--snapshot"}
+)
 
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
@@ -63,18 +77,50 @@ func main() {
 func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	var args []string
 	all := false
-	for _, a := range argv {
-		if a == "--all" {
+	var v icechunk.Version
+	versioned := false
+	bad := false
+	for i := 0; i < len(argv); i++ {
+		a := argv[i]
+		name, value, hasValue := strings.Cut(a, "=")
+		var dst *string
+		switch {
+		case a == "--all":
 			all = true
-		} else {
-			args = append(args, a)
-		}
-	}
-	if len(args) < 2 || (args[0] != "info" && args[0] != "cat") {
-		fmt.Fprintln(stderr, usage)
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			continue
+		case a == "-h" || a == "--help":
+			fmt.Fprintln(stderr, usage)
 			return 0
+		case name == "--branch":
+			dst = &v.Branch
+		case name == "--tag":
+			dst = &v.Tag
+		case name == "--snapshot":
+			dst = &v.Snapshot
+		case strings.HasPrefix(a, "--"):
+			// (one dash may start a selection: "-1", "-3:")
+			fmt.Fprintf(stderr, "zarr: %s\n%s\n", errs.Unknown("flag", name, flags), usage)
+			return 2
+		default:
+			args = append(args, a)
+			continue
 		}
+		if !hasValue {
+			if i+1 >= len(argv) {
+				bad = true
+				break
+			}
+			i++
+			value = argv[i]
+		}
+		*dst, versioned = value, true
+	}
+	if len(args) > 0 && args[0] != "info" && args[0] != "cat" && args[0] != "log" {
+		fmt.Fprintf(stderr, "zarr: %s\n%s\n", errs.Unknown("command", args[0], commands), usage)
+		return 2
+	}
+	if bad || len(args) < 2 || len(args) > 3 {
+		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	cmd, location := args[0], args[1]
@@ -82,14 +128,20 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	if haveThird {
 		third = args[2]
 	}
-	if err := command(ctx, cmd, location, third, haveThird, all, stdout); err != nil {
+	if err := command(ctx, cmd, location, third, haveThird, all, versionFlags{v, versioned}, stdout); err != nil {
 		fmt.Fprintf(stderr, "zarr: %s\n", errorText(location, err))
 		return 1
 	}
 	return 0
 }
 
-func command(ctx context.Context, cmd, location, third string, haveThird, all bool, stdout io.Writer) error {
+// versionFlags are --branch, --tag and --snapshot: given says whether any was.
+type versionFlags struct {
+	v     icechunk.Version
+	given bool
+}
+
+func command(ctx context.Context, cmd, location, third string, haveThird, all bool, vf versionFlags, stdout io.Writer) error {
 	var s zarr.Store
 	var inner string
 	var opts []zarr.OpenOption // a URL pipeline's zarr2: or zarr3:
@@ -101,6 +153,28 @@ func command(ctx context.Context, cmd, location, third string, haveThird, all bo
 	}
 	if err != nil {
 		return err
+	}
+	if vf.given || cmd == "log" {
+		// an Icechunk repository, surely
+		ic, path, err := openIcechunk(ctx, location, s, inner, vf.v)
+		if err != nil {
+			return openError{err}
+		}
+		if cmd == "log" {
+			return printLog(ctx, ic, stdout)
+		}
+		s, inner = ic, path
+	} else if cmd == "info" || cmd == "cat" {
+		// a location that holds no Zarr node may be an Icechunk repository
+		probe := inner
+		if cmd == "info" && haveThird {
+			probe = third
+		}
+		if _, err := zarr.Open(ctx, s, probe, opts...); errs.CodeOf(err) == errs.NotFound {
+			if ic, path, ierr := openIcechunk(ctx, location, s, inner, vf.v); ierr == nil {
+				s, inner = ic, path
+			}
+		}
 	}
 	if cmd == "info" {
 		path := inner
@@ -131,6 +205,56 @@ func command(ctx context.Context, cmd, location, third string, haveThird, all bo
 		return err
 	}
 	fmt.Fprintln(stdout, text)
+	return nil
+}
+
+// openIcechunk opens the Icechunk repository at s (inner: the path of the
+// node inside it), or, for an http(s) location, at an ancestor of the URL
+// (the rest of the URL is then the node's path).
+func openIcechunk(ctx context.Context, location string, s zarr.Store, inner string, v icechunk.Version) (*icechunk.Store, string, error) {
+	ic, err := icechunk.Open(ctx, s, v, icechunkOptions())
+	if err == nil || !isHTTP(location) || urlx.IsPipeline(location) || !notARepository(err) {
+		return ic, inner, err
+	}
+	u, perr := url.Parse(location)
+	if perr != nil {
+		return nil, "", err
+	}
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i := len(segs) - 1; i >= 0 && len(segs)-i <= maxAncestors; i-- {
+		base := *u
+		base.Path = "/" + strings.Join(segs[:i], "/")
+		as, serr := zhttp.NewStore(base.String(), envOptions())
+		if serr != nil {
+			break
+		}
+		ic, aerr := icechunk.Open(ctx, as, v, icechunkOptions())
+		if aerr == nil || !notARepository(aerr) {
+			rest := strings.Trim(strings.Join(append(append([]string(nil), segs[i:]...), inner), "/"), "/")
+			return ic, rest, aerr
+		}
+	}
+	return nil, "", err
+}
+
+// notARepository: the error of a store without an Icechunk repository.
+func notARepository(err error) bool {
+	return errs.CodeOf(err) == errs.NotFound && strings.Contains(err.Error(), "no Icechunk repository")
+}
+
+// icechunkOptions: virtual chunks are not read by the command (no prefix
+// is allowed); inline and native chunks are.
+func icechunkOptions() icechunk.Options { return icechunk.Options{} }
+
+// printLog prints the ancestry, newest first.
+func printLog(ctx context.Context, ic *icechunk.Store, stdout io.Writer) error {
+	list, err := ic.Ancestry(ctx)
+	if err != nil {
+		return err
+	}
+	if len(list) > 0 {
+		fmt.Fprintln(stdout, clitext.Log(list))
+	}
 	return nil
 }
 

@@ -2,7 +2,8 @@
 // command (cmd/zarr) calls it directly, the npm package's zarr-wasm command
 // through the bridge (jsbridge/cli.go, in the engine's full build). Tree is
 // a hierarchy as a tree (shape, data type, chunks, codecs, attributes), Cat
-// an array's values in NumPy-like nested brackets.
+// an array's values in NumPy-like nested brackets, Log an Icechunk
+// repository's history.
 //
 // Numbers are written as the engine writes JSON numbers (jsonx.AppendFloat:
 // the fewest digits that read back as the same float32 or float64), with
@@ -25,6 +26,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/icechunk"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/nd"
 )
@@ -489,4 +491,21 @@ func formatArray(shape []int, text func(int) string, all bool) string {
 		return "[" + strings.Join(parts, sep) + "]"
 	}
 	return rec(0, 0, "")
+}
+
+// Log is an Icechunk version's ancestry, newest first, one line a
+// snapshot: id, time (UTC, milliseconds), message.
+func Log(list []icechunk.SnapshotInfo) string {
+	var b strings.Builder
+	for i, a := range list {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(a.ID)
+		b.WriteString("  ")
+		b.WriteString(a.Time.UTC().Format("2006-01-02T15:04:05.000Z"))
+		b.WriteString("  ")
+		b.WriteString(a.Message)
+	}
+	return b.String()
 }

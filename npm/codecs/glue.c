@@ -23,6 +23,14 @@ EXPORT("zstd_decompress") long zstd_decompress(void *dst, size_t cap, const void
   return ZSTD_isError(r) ? -1 : (long)r;
 }
 
+// Decodes src, compressed with the zstd dictionary dict (Icechunk's
+// virtual chunk locations), into dst: the size written, or -1.
+EXPORT("zstd_decompress_dict") long zstd_decompress_dict(void *dst, size_t cap, const void *src, size_t n, const void *dict, size_t dn) {
+  if (!dctx && !(dctx = ZSTD_createDCtx())) return -1;
+  size_t r = ZSTD_decompress_usingDict(dctx, dst, cap, src, n, dict, dn);
+  return ZSTD_isError(r) ? -1 : (long)r;
+}
+
 // Inflates a zlib stream (gzip = 0) or one or more gzip members (gzip = 1)
 // into dst with libdeflate (whole buffers: 1.5x zlib's inflate here): the
 // size written, -1 for corrupt or trailing data, -2 when dst is too small.

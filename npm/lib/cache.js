@@ -12,7 +12,7 @@ function checked(v) {
 function arrayId(arr) {
   if (arr === undefined || arr === null) return undefined;
   const id = arr._info?.id;
-  if (typeof id !== "number" || arr.kind !== "array") throw new ZarrError("SELECTION", "expected a ZarrArray");
+  if (typeof id !== "number" || arr.kind !== "array") throw new ZarrError("INVALID_ARGUMENT", "expected a ZarrArray");
   return id;
 }
 
@@ -23,7 +23,7 @@ function arrayId(arr) {
  * @param {number} bytes
  */
 export async function setCacheBytes(bytes) {
-  if (typeof bytes !== "number" || !(bytes >= 0)) throw new ZarrError("SELECTION", `setCacheBytes: a number of bytes ≥ 0, got ${bytes}`);
+  if (typeof bytes !== "number" || !(bytes >= 0)) throw new ZarrError("INVALID_ARGUMENT", `setCacheBytes: a number of bytes ≥ 0, got ${bytes}`);
   checked((await bridge()).setCacheBytes(bytes));
 }
 

@@ -3,27 +3,35 @@
 // through the bridge in the engine's full build):
 //   zarr-wasm info <path-or-url> [node-path]   the hierarchy as a tree: shape, dtype, chunks, codecs, attributes
 //   zarr-wasm cat <array-path-or-url> [selection] [--all]   the values (NumPy-style selection, e.g. "0:5, ::2")
+//   zarr-wasm log <icechunk-repository>   the ancestry of a version: id, time, message
 // A location may be a reference set (kerchunk / fsspec): a .json file or a
 // .parq/.parquet directory, local or a URL, followed by the path inside it
 // (refs.json/temperature); a URL pipeline
-// (https://host/data.zip|zip:path/in/zip|zarr3:group/array); or an object
+// (https://host/data.zip|zip:path/in/zip|zarr3:group/array); an object
 // store's (s3://bucket/prefix, gs://bucket/prefix) with the AWS CLI's
 // environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
 // AWS_REGION or AWS_DEFAULT_REGION, AWS_ENDPOINT_URL_S3 or
-// AWS_ENDPOINT_URL), as cmd/zarr.
+// AWS_ENDPOINT_URL), as cmd/zarr; or an Icechunk repository (told by its
+// files when the location holds no Zarr node; --branch, --tag or --snapshot
+// choose the version, the branch main by default).
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
 import * as zarr from "../node.js";
+import { callBridge } from "./runtime.js";
+import { nearest } from "./options.js";
 
-const usage = `usage: zarr-wasm info <path-or-url> [node-path]
-       zarr-wasm cat <array-path-or-url> [selection] [--all]
+const usage = `usage: zarr-wasm info <path-or-url> [node-path] [--branch B | --tag T | --snapshot ID]
+       zarr-wasm cat <array-path-or-url> [selection] [--all] [--branch B | --tag T | --snapshot ID]
+       zarr-wasm log <icechunk-repository> [--branch B | --tag T | --snapshot ID]
 
   info  prints the hierarchy as a tree with shape, dtype, chunks, codecs and attributes
   cat   prints the values of an array (selection like "0:10, ::2, -1"; --all: no summarising)
+  log   prints an Icechunk version's ancestry, newest first: id, time, message
 
   A reference set (kerchunk JSON, .json; Parquet, .parq/.parquet directory)
-  is opened as a store; a path inside it follows: refs.json/temperature
+  is opened as a store; a path inside it follows: refs.json/temperature.
+  An Icechunk repository opens at the branch main, or the version given.
 
   Object stores: s3://bucket/prefix, gs://bucket/prefix, with the AWS CLI's
   environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
@@ -103,6 +111,62 @@ async function openNode(location, store, path, options) {
   }
 }
 
+/**
+ * The Icechunk repository at store (inner: the node's path inside it), or,
+ * for an http(s) location, at an ancestor of the URL (the rest of the URL
+ * is then the node's path): {store, path}. Virtual chunks are not read (no
+ * prefix is allowed).
+ */
+async function openIcechunk(location, store, inner, version) {
+  const notARepo = (e) => e.code === "NOT_FOUND" && /no Icechunk repository/.test(e.message);
+  try {
+    return { store: await zarr.IcechunkStore.open(store, version), path: inner };
+  } catch (e) {
+    if (!notARepo(e) || !/^https?:\/\//i.test(location) || location.includes("|")) throw e;
+    const u = new URL(location);
+    const segs = u.pathname.replace(/^\/+|\/+$/g, "").split("/");
+    for (let i = segs.length - 1; i >= 0 && segs.length - i <= maxAncestors; i--) {
+      const base = new URL(u);
+      base.pathname = `/${segs.slice(0, i).join("/")}`;
+      try {
+        const ic = await zarr.IcechunkStore.open(new zarr.FetchStore(base, envOptions()), version);
+        return { store: ic, path: [...segs.slice(i), ...inner.split("/")].filter(Boolean).join("/") };
+      } catch (a) {
+        if (!notARepo(a)) throw a;
+      }
+    }
+    throw e;
+  }
+}
+
+/** The command's arguments: {args, all, version (branch/tag/snapshot given), versioned, bad}. */
+function parseArgs(argv) {
+  const out = { args: [], all: false, version: {}, versioned: false, bad: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--all") {
+      out.all = true;
+      continue;
+    }
+    const m = /^--(branch|tag|snapshot)(?:=(.*))?$/.exec(a);
+    if (!m) {
+      out.args.push(a);
+      continue;
+    }
+    let value = m[2];
+    if (value === undefined) {
+      if (i + 1 >= argv.length) {
+        out.bad = true;
+        break;
+      }
+      value = argv[++i];
+    }
+    out.version[m[1]] = value;
+    out.versioned = true;
+  }
+  return out;
+}
+
 async function isDir(p) {
   try {
     return (await fs.stat(p)).isDirectory();
@@ -151,22 +215,75 @@ export async function main(argv, out = console.log, err = console.error) {
   }
 }
 
+// The command's words: a misspelt one is refused naming the nearest (as cmd/zarr does).
+const commands = ["info", "cat", "log"];
+const flags = ["--all", "--help", "--branch", "--tag", "--snapshot"];
+
+/** cmd/zarr's message for a word that is not one of accepted (errs.Unknown). */
+function unknownWord(what, word, accepted) {
+  const near = nearest(word, accepted);
+  const rest = near ? ` (did you mean ${JSON.stringify(near)}?)` : `; it takes ${accepted.map((a) => JSON.stringify(a)).join(", ")}`;
+  return `zarr-wasm: INVALID_ARGUMENT: ${JSON.stringify(word)}: unknown ${what}${rest}`;
+}
+
 async function command(argv, log, error) {
-  const args = argv.filter((a) => a !== "--all");
-  const all = args.length !== argv.length;
-  const [cmd, location, third] = args;
-  if (!cmd || cmd === "-h" || cmd === "--help" || !location || !["info", "cat"].includes(cmd)) {
+  if (argv.includes("-h") || argv.includes("--help")) {
     error(usage);
-    return cmd === "-h" || cmd === "--help" ? 0 : 2;
+    return 0;
+  }
+  const { args, all, version, versioned, bad } = parseArgs(argv);
+  // (one dash may start a selection: "-1", "-3:")
+  const flag = args.find((a) => a.startsWith("--"));
+  if (flag !== undefined) {
+    error(unknownWord("flag", flag.split("=")[0], flags));
+    error(usage);
+    return 2;
+  }
+  const [cmd, location, third] = args;
+  if (cmd !== undefined && !commands.includes(cmd)) {
+    error(unknownWord("command", cmd, commands));
+    error(usage);
+    return 2;
+  }
+  if (bad || !location || args.length > 3) {
+    error(usage);
+    return 2;
   }
   // What the command prints is written by the engine's full build: start
   // that one alone.
   await zarr.init(undefined, { engine: "full" });
-  const { store, path: inner, zarrFormat } = await storeFor(location);
+  let { store, path: inner, zarrFormat } = await storeFor(location);
+  let icechunk = false;
+  if (versioned || cmd === "log") {
+    // an Icechunk repository, surely
+    try {
+      ({ store, path: inner } = await openIcechunk(location, store, inner, version));
+    } catch (e) {
+      e.message = `${location}: ${e.message}`;
+      throw e;
+    }
+    if (cmd === "log") {
+      const text = await callBridge("cliLog", store._id);
+      if (text) log(text);
+      return 0;
+    }
+    icechunk = true;
+  } else {
+    // a location that holds no Zarr node may be an Icechunk repository
+    const probe = cmd === "info" && third !== undefined ? third : inner;
+    const missing = await zarr.open(store, { path: probe, zarrFormat }).then(
+      () => false,
+      (e) => e.code === "NOT_FOUND",
+    );
+    if (missing) {
+      const ic = await openIcechunk(location, store, inner, {}).catch(() => null);
+      if (ic) ({ store, path: inner, icechunk } = { ...ic, icechunk: true });
+    }
+  }
   if (cmd === "info") {
     let node;
     try {
-      node = await openNode(location, store, third ?? inner, { zarrFormat });
+      node = await openNode(icechunk ? "" : location, store, third ?? inner, { zarrFormat });
     } catch (e) {
       e.message = `${location}: ${e.message}`;
       throw e;
@@ -177,7 +294,7 @@ async function command(argv, log, error) {
   }
   let arr;
   try {
-    arr = await openNode(location, store, inner, { kind: "array", zarrFormat });
+    arr = await openNode(icechunk ? "" : location, store, inner, { kind: "array", zarrFormat });
   } catch (e) {
     e.message = `${location}: ${e.message}`;
     throw e;

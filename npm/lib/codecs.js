@@ -285,6 +285,30 @@ function either(format, known) {
   return (src, max, limit) => (max > 0 ? known(src, max) : decodeAny(format, src, limit));
 }
 
+/**
+ * Decodes zstd frames compressed with a dictionary (Icechunk's compressed
+ * virtual chunk locations) to at most max bytes: the bytes, or null to
+ * leave them to the engine.
+ * @param {Uint8Array} src
+ * @param {number} max
+ * @param {Uint8Array} dict
+ */
+export function zstdDictDecode(src, max, dict) {
+  if (!(dict?.length > 0)) return null;
+  return counted(() =>
+    withInput(src, max, (w, sp, n) => {
+      const kp = w.malloc_(dict.length);
+      if (!kp) return null;
+      try {
+        new Uint8Array(w.memory.buffer, kp, dict.length).set(dict);
+        return decodeInto(w, max, (dp) => w.zstd_decompress_dict(dp, max, sp, n, kp, dict.length));
+      } finally {
+        w.free_(kp);
+      }
+    }),
+  );
+}
+
 /** The decoders by format: decode(bytes, max) → Uint8Array | null (or decode(bytes, 0, limit) when the size is not known). */
 export const hostDecoders = {
   zstd: either("zstd", zstdDecode),

@@ -4,6 +4,7 @@
 // node costs no request, and which lists the hierarchy (contents()).
 import { callBridge } from "./runtime.js";
 import { ZarrError } from "./errors.js";
+import { checkOptions } from "./options.js";
 
 const metadataNames = new Set([".zarray", ".zgroup", ".zattrs", "zarr.json"]);
 
@@ -77,6 +78,7 @@ function nodeType(bytes) {
  * lists the hierarchy with contents(). NOT_FOUND when there is none.
  */
 export async function withConsolidatedMetadata(store, options = {}) {
+  options = checkOptions("withConsolidatedMetadata", options);
   const formats = Array.isArray(options.format) ? options.format : [options.format ?? "v2"];
   let missing;
   for (const format of formats) {
@@ -92,6 +94,7 @@ export async function withConsolidatedMetadata(store, options = {}) {
 
 /** withConsolidatedMetadata, or `store` itself when it has no consolidated metadata. */
 export async function withMaybeConsolidatedMetadata(store, options = {}) {
+  options = checkOptions("withMaybeConsolidatedMetadata", options);
   try {
     return await withConsolidatedMetadata(store, options);
   } catch (e) {

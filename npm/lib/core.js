@@ -6,6 +6,7 @@ import { toJSONText } from "./json.js";
 import { cacheOptions } from "./cache.js";
 import { describeValue } from "./values.js";
 import { readPlanned } from "./read.js";
+import { checkOptions, canonicalCreateOptions, optionTable } from "./options.js";
 
 // Go-side handles are released when their JS object is garbage collected.
 const registry =
@@ -223,6 +224,7 @@ export class ZarrArray extends ZarrNode {
    *   workers: false decodes on this thread even where the read is worth decode workers
    */
   async get(selection = null, options = {}) {
+    options = checkOptions("ZarrArray.get", options);
     const sel = normSelection(selection);
     // The engine plans the read and lib/read.js runs the plan; what the
     // plan leaves to the engine (or the executor hands back) the engine
@@ -236,11 +238,12 @@ export class ZarrArray extends ZarrNode {
    * array in C order with the selection's shape, or {data, shape}.
    */
   async set(selection, value, options = {}) {
+    options = checkOptions("ZarrArray.set", options);
     let desc;
     try {
       desc = describeValue(this._info.type, value);
     } catch (e) {
-      throw e instanceof ZarrError ? e : new ZarrError("SELECTION", e.message, { cause: e });
+      throw e instanceof ZarrError ? e : new ZarrError("INVALID_ARGUMENT", e.message, { cause: e });
     }
     const sel = normSelection(selection);
     return withSignal(options.signal, (signal) => this._call("set", sel, desc, signal));
@@ -252,6 +255,7 @@ export class ZarrArray extends ZarrNode {
    * @param {number[]} coords the chunk's coordinates
    */
   async getChunk(coords, options = {}) {
+    options = checkOptions("ZarrArray.getChunk", options);
     const c = Array.from(coords, Number);
     return withSignal(options.signal, (signal) => this._call("getChunk", c, signal));
   }
@@ -270,6 +274,7 @@ export class ZarrArray extends ZarrNode {
    * @param {{expandOnly?: boolean, shrinkOnly?: boolean, resizeMetadataOnly?: boolean}} [options]
    */
   async resize(shape, options = {}) {
+    options = checkOptions("ZarrArray.resize", options);
     const s = Array.from(shape, (x) => (x === null || x === undefined ? null : Number(x)));
     const info = await this._call("resize", s, options);
     this._update({ shape: info.shape, metadata: info.metadata });
@@ -301,6 +306,7 @@ export class ZarrGroup extends ZarrNode {
    * @returns {Promise<Array<{name: string, path: string, kind: "array"|"group"|"unknown", node: ZarrArray|ZarrGroup|null, error?: ZarrError}>>}
    */
   async children(options = {}) {
+    options = checkOptions("ZarrGroup.children", options);
     const kids = await withSignal(options.signal, (signal) => this._call("children", signal));
     // A child only the engine's full build reads is opened there.
     const moved = await Promise.all(
@@ -321,6 +327,7 @@ export class ZarrGroup extends ZarrNode {
   }
   /** Opens a node below this group by relative path. */
   async open(path, options = {}) {
+    options = checkOptions("ZarrGroup.open", options);
     const info = await withSignal(options.signal, (signal) => this._call("openChild", normPath(path), signal));
     if (options.kind && info.kind !== options.kind) {
       bridgeIfRunning()?.release(info.id);
@@ -438,6 +445,7 @@ const storeFormats = new WeakMap();
  */
 export async function open(where, options = {}) {
   if (typeof options === "string") options = { path: options };
+  options = checkOptions("open", options);
   const { store, path } = target(where, options.path);
   const kind = options.kind ?? "";
   const cache = cacheOptions(options);
@@ -452,6 +460,8 @@ export async function open(where, options = {}) {
     bridgeIfRunning()?.release(info.id);
     throw new ZarrError("NOT_FOUND", `${JSON.stringify(`/${path}`)}: is a Zarr v${n.zarrFormat} ${n.kind}, not v${options.zarrFormat}`, { where: `/${path}` });
   }
+  // zarrita.js's attrs: false: a v1/v2 node without its .zattrs.
+  if (options.attrs === false && n.zarrFormat !== 3) n._update({ attrs: {} });
   return checkDtype(n, options.dtype);
 }
 
@@ -512,35 +522,34 @@ function checkDtype(n, query) {
 }
 
 /** open() of a Zarr v2 (or v1) node only, as zarrita's open.v2. */
-open.v2 = (where, options = {}) => open(where, { ...(typeof options === "string" ? { path: options } : options), zarrFormat: 2 });
+open.v2 = async (where, options = {}) => open(where, { ...checkOptions("open.v2", typeof options === "string" ? { path: options } : options), zarrFormat: 2 });
 /** open() of a Zarr v3 node only, as zarrita's open.v3. */
-open.v3 = (where, options = {}) => open(where, { ...(typeof options === "string" ? { path: options } : options), zarrFormat: 3 });
+open.v3 = async (where, options = {}) => open(where, { ...checkOptions("open.v3", typeof options === "string" ? { path: options } : options), zarrFormat: 3 });
 
 /**
- * Creates an array (and missing parent groups). Options follow the Go
- * engine's zarr.ArrayOptions (field names matched without regard to case):
- * shape, chunks, dtype, fillValue, zarrFormat, codecs, compressor, filters,
- * order, dimensionSeparator, attributes, overwrite, writeEmptyChunks, ...
+ * Creates an array (and missing parent groups). Options: optionTable.create
+ * (lib/options.js), with zarr-python 3's and zarrita.js's names beside the
+ * package's own; the engine's zarr.ArrayOptions takes them.
  */
 export async function create(where, options = {}) {
+  const o = canonicalCreateOptions("create", options);
   // zarrita's create(location) and create(location, {attributes}) make a group.
-  if (options.kind === "group" || (options.shape === undefined && options.dtype === undefined && options.dataType === undefined)) {
-    return createGroup(where, options);
+  if (o.kind === "group" || (o.shape === undefined && o.dtype === undefined)) {
+    for (const key of Object.keys(o)) {
+      if (!Object.hasOwn(optionTable.createGroup, key)) {
+        throw new ZarrError("INVALID_ARGUMENT", `create: ${JSON.stringify(key)} is an option of arrays; an array needs shape and dtype (without them create makes a group)`, { where: key });
+      }
+    }
+    return createGroup(where, o);
   }
-  const { store, path } = target(where, options.path);
-  const o = { ...options };
+  const { store, path } = target(where, o.path);
   delete o.signal;
   o.path = path;
-  if ("chunkShape" in o && !("chunks" in o)) o.chunks = o.chunkShape;
-  if ("dataType" in o && !("dtype" in o)) o.dtype = o.dataType;
-  if ("chunkSeparator" in o && !("dimensionSeparator" in o)) o.dimensionSeparator = o.chunkSeparator;
-  delete o.chunkShape;
-  delete o.dataType;
-  delete o.chunkSeparator;
-  if (o.shape === undefined) throw new ZarrError("INVALID_METADATA", "create() needs a shape");
-  if (o.dtype === undefined) throw new ZarrError("INVALID_METADATA", "create() needs a dtype");
+  if (o.shape === undefined) throw new ZarrError("INVALID_ARGUMENT", "create() needs a shape");
+  if (o.dtype === undefined) throw new ZarrError("INVALID_ARGUMENT", "create() needs a dtype");
   o.shape = Array.from(o.shape, Number);
   if (o.chunks != null) o.chunks = Array.from(o.chunks, Number);
+  if (o.shardShape != null) o.shardShape = Array.from(o.shardShape, Number);
   if ("fillValue" in o) {
     const f = o.fillValue;
     if (f === null) {
@@ -566,9 +575,11 @@ export async function create(where, options = {}) {
 
 /** Creates a group (and missing parents). Options: path, attributes, zarrFormat, overwrite. */
 export async function createGroup(where, options = {}) {
-  const { store, path } = target(where, options.path);
-  const o = { ...options, path };
+  const o = canonicalCreateOptions("createGroup", options);
+  const { store, path } = target(where, o.path);
+  o.path = path;
   delete o.kind;
+  delete o.signal;
   const info = await callBridge("createGroup", store, toJSONText(o));
   return node(info, store);
 }

@@ -8,6 +8,7 @@ export const codes = Object.freeze([
   "UNSUPPORTED",
   "CODEC",
   "SELECTION",
+  "INVALID_ARGUMENT",
   "STORE",
   "ABORTED",
   "READ_ONLY",

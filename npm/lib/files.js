@@ -1,6 +1,7 @@
 // Stores over files the user picked or dropped in a browser (nothing is
 // uploaded): a folder as File objects, and one Blob (a zip to hand to
 // ZipStore.open). Both count their reads like FetchStore counts requests.
+import { checkOptions } from "./options.js";
 
 /** Zarr metadata documents: a directory holding one is a node of a hierarchy. */
 const metaNames = ["zarr.json", ".zgroup", ".zarray", "meta"];
@@ -92,6 +93,7 @@ export class FileListStore extends Counted {
    *   folder (default: webkitRelativePath, else its name)
    */
   constructor(files, options = {}) {
+    options = checkOptions("FileListStore", options);
     super();
     const pathOf = options.pathOf ?? ((f) => f.webkitRelativePath || f.name);
     const rel = [];

@@ -5,10 +5,11 @@
 import { callBridge, bridgeIfRunning } from "./runtime.js";
 import { ZarrError } from "./errors.js";
 import { ZarrArray, ZarrGroup, Location } from "./core.js";
+import { checkOptions } from "./options.js";
 
 function checkArray(arr, fn) {
   if (!(arr instanceof ZarrArray)) {
-    throw new ZarrError("SELECTION", `${fn}() takes an array opened by zarr.open(..., { kind: "array" })`);
+    throw new ZarrError("INVALID_ARGUMENT", `${fn}() takes an array opened by zarr.open(..., { kind: "array" })`);
   }
 }
 
@@ -18,7 +19,7 @@ function checkArray(arr, fn) {
  */
 export async function get(arr, selection = null, options = {}) {
   checkArray(arr, "get");
-  const res = await arr.get(selection, withOldSignal(options));
+  const res = await arr.get(selection, withOldSignal(checkOptions("get", options)));
   return res.shape.length === 0 ? scalarOf(arr, res.data) : res;
 }
 
@@ -44,7 +45,7 @@ export async function set(arr, selection, value, options = {}) {
   if (value && typeof value === "object" && "data" in value && Array.isArray(value.shape) && Array.isArray(value.stride)) {
     value = { data: cOrder(value.data, value.shape, value.stride), shape: value.shape };
   }
-  return arr.set(selection ?? null, value, withOldSignal(options));
+  return arr.set(selection ?? null, value, withOldSignal(checkOptions("set", options)));
 }
 
 /**
@@ -52,10 +53,11 @@ export async function set(arr, selection, value, options = {}) {
  * its signal joins options.signal (either aborts the call).
  */
 function withOldSignal(options) {
-  const old = options?.opts?.signal;
-  if (!old) return options;
-  const signal = options.signal ? AbortSignal.any([options.signal, old]) : old;
-  return { ...options, signal };
+  const { opts, ...rest } = options;
+  const old = opts?.signal;
+  if (!old) return rest;
+  const signal = rest.signal ? AbortSignal.any([rest.signal, old]) : old;
+  return { ...rest, signal };
 }
 
 /** data laid out by stride, copied into C order (returned as is when it already is). */

@@ -5,7 +5,7 @@
 // is kept under a number, since a JS value the engine held would stay
 // alive until Go's garbage collector ran).
 import { scatter, fillWith } from "./scatter.js";
-import { decodeTo, decodeAny, encodeInto } from "./codecs.js";
+import { decodeTo, decodeAny, encodeInto, zstdDictDecode } from "./codecs.js";
 
 /** Results being read (and read, until the wrapper takes them), by id. */
 const results = new Map();
@@ -63,6 +63,13 @@ export function makeHost(memory) {
     /** Decodes srcLen bytes at src in format, whose size is not known, to at most limit bytes: a Uint8Array, or null. */
     decode(format, src, srcLen, limit) {
       return decodeAny(format, bytes(src, srcLen), limit);
+    },
+    /** Decodes zstd frames (srcLen bytes at src) made with a dictionary (dictLen bytes at dict) into the engine's memory at dst (cap bytes): the decoded size, or -1. */
+    decodeDict(src, srcLen, dict, dictLen, dst, cap) {
+      const out = zstdDictDecode(bytes(src, srcLen), cap, bytes(dict, dictLen));
+      if (!out || out.length > cap) return -1;
+      bytes(dst, out.length).set(out);
+      return out.length;
     },
     /** Compresses srcLen bytes at src of the engine's memory in format into its memory at dst (cap bytes): the compressed size, or -1. */
     encodeInto(format, level, checksum, src, srcLen, dst, cap) {

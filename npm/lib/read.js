@@ -41,7 +41,7 @@ export const executor = { enabled: true };
  * decoders module declined on this thread (the engine decoded them), and
  * chunks by where they were decoded.
  */
-export const readStats = { reads: 0, finished: 0, engineReads: 0, shards: 0, declined: 0, decoded: { raw: 0, zstd: 0, zlib: 0, gzip: 0, blosc: 0, engine: 0 } };
+export const readStats = { reads: 0, finished: 0, engineReads: 0, shards: 0, declined: 0, located: 0, decoded: { raw: 0, zstd: 0, zlib: 0, gzip: 0, blosc: 0, engine: 0 } };
 
 /** Requests this module made, per store object: {get, getRange, bytes}. */
 const counts = new WeakMap();
@@ -144,21 +144,76 @@ export function readPlanned(arr, sel, signal, options) {
   const host = { decoders: decoders(), workers, transfer: workers > 0 && plannedTransfer(), minBytes: workerMinBytes(), concurrency: options.concurrency ?? 0 };
   const planned = bridge.planRead(id, sel, host);
   if (!Array.isArray(planned)) return null; // (an error: the engine's read reports it)
-  const plan = JSON.parse(planned[0]);
+  const plan = parsePlan(planned[0]);
+  // A store that locates its chunks elsewhere (an Icechunk snapshot: its
+  // manifests may have to be read first) is planned asynchronously.
+  if (plan.locate) return planLocated(bridge, eng, id, sel, host, signal).then((p) => run(arr, id, p, bridge, eng, host, signal));
+  return run(arr, id, planned, bridge, eng, host, signal);
+}
+
+/** The engine's plan of a read of a located store's array, or null (an error, or the engine stopped: the engine's read reports it). */
+function planLocated(bridge, eng, id, sel, host, signal) {
+  return new Promise((resolve) => {
+    const died = () => resolve(null);
+    eng.inFlight.add(died);
+    const settle = (p) => {
+      eng.inFlight.delete(died);
+      resolve(p);
+    };
+    Promise.resolve(bridge.planLocated(id, sel, host, signal)).then(settle, () => settle(null));
+  });
+}
+
+function parsePlan(text) {
+  const plan = JSON.parse(text);
   if (plan.version !== planVersion) throw new ZarrError("INTERNAL", `the engine plans reads in schema ${plan.version}, this executor runs ${planVersion}`);
+  return plan;
+}
+
+/**
+ * A URL's answer ({data, etag, lastModified} or undefined) as bytes, when
+ * it is of the version fetch f asks for: else FALLBACK (the engine's read
+ * reports the CONFLICT, or the missing file).
+ */
+function checkedAnswer(f, v) {
+  if (v === undefined || v === null) return FALLBACK;
+  const data = v instanceof Uint8Array ? v : v.data;
+  if (!(data instanceof Uint8Array)) return FALLBACK;
+  if (f.etag !== undefined && bareETag(v.etag) !== bareETag(f.etag)) return FALLBACK;
+  if (f.lastModified !== undefined) {
+    const t = Date.parse(v.lastModified ?? "");
+    if (!(t <= f.lastModified * 1000)) return FALLBACK;
+  }
+  return data;
+}
+
+/** An ETag without its weak marker and quotes ("" when absent). */
+function bareETag(e) {
+  return typeof e === "string" ? e.trim().replace(/^W\//, "").replace(/^"+|"+$/g, "") : "";
+}
+
+/** Runs a plan ([its JSON text, the JS store, the function URLs are read with]): the result, null (the engine reads it), or a promise of either. */
+function run(arr, id, planned, bridge, eng, host, signal) {
+  if (!Array.isArray(planned)) return null; // (an error: the engine's read reports it)
+  const plan = parsePlan(planned[0]);
   if (plan.engine !== undefined) {
     if (plan.fixed) declined.set(arr, id);
     readStats.engineReads++;
     return null;
   }
+  if (signal?.aborted || eng.dead) return null;
   readStats.reads++;
-  return new Run(arr, plan, planned[1], bridge, eng, host, signal).start();
+  return new Run(arr, plan, planned[1], bridge, eng, host, signal, planned.length > 2 ? planned[2] : FALLBACK).start();
 }
 
 /** One read running. */
 class Run {
-  constructor(arr, plan, store, bridge, eng, host, signal) {
+  constructor(arr, plan, store, bridge, eng, host, signal, readURL) {
     this.arr = arr;
+    // (a located plan: keys are values of store, urls read with readURL;
+    // a value or file that is not there is an error the engine reports)
+    this.located = readURL !== FALLBACK;
+    this.readURL = readURL;
     this.id = arr._info.id;
     this.plan = plan;
     this.bridge = bridge;
@@ -293,7 +348,9 @@ class Run {
 
   /** The store's answer to fetch f (or a promise of it), sharing a request in flight. */
   ask(f) {
-    const key = `/${f.key}`;
+    if (this.located) readStats.located++;
+    if (f.data !== undefined) return Uint8Array.from(f.data); // (an inline chunk)
+    const key = f.url !== undefined ? f.url : `/${f.key}`;
     const range = f.range;
     const id = range === null ? key : `${key}\0${range.suffix ?? `${range.offset}+${range.length}`}\0${f.ifMatch ?? ""}`;
     let shared = pending.get(this.store);
@@ -301,7 +358,10 @@ class Run {
     if (p) return p;
     let a;
     try {
-      if (range === null) {
+      if (f.url !== undefined) {
+        if (typeof this.readURL !== "function") throw FALLBACK;
+        a = Promise.resolve(this.readURL(f.url, range, this.signal)).then((v) => checkedAnswer(f, v));
+      } else if (range === null) {
         this.stats.get++;
         a = this.store.get(key, this.opts);
       } else {
@@ -334,7 +394,10 @@ class Run {
   /** Takes fetch f's answer: places its chunks, or queues its shard's index for expansion. */
   took(f, v) {
     const a = answerOf(v);
-    if (a === null) return; // absent: the fill value stands
+    if (a === null) {
+      if (this.located) throw FALLBACK; // (a located chunk's object or file is missing)
+      return; // absent: the fill value stands
+    }
     if (a === FALLBACK) throw FALLBACK;
     if (f.ifMatch && a.gen && a.gen !== f.ifMatch) throw FALLBACK; // (another version of the shard)
     const bytes = a.bytes;

@@ -8,6 +8,7 @@ import { GoStore, checkKey } from "./gostore.js";
 import { ZarrError } from "./errors.js";
 import { toJSONText } from "./json.js";
 import { HTTPReader } from "./stores.js";
+import { checkOptions } from "./options.js";
 
 const textEncoder = new TextEncoder();
 
@@ -27,18 +28,19 @@ function defaultUrlMap(url) {
   return b.defaultURLMap(String(url));
 }
 
-function options(o) {
-  if (o === undefined || o === null) return {};
-  if (typeof o !== "object") throw new ZarrError("STORE", "ReferenceStore options are an object");
-  return o;
+function options(call, o) {
+  return checkOptions(`ReferenceStore.${call}`, o);
 }
 
 /**
- * The function the Go engine reads targets and Parquet files with:
+ * The function the Go engine reads other files by URL with (reference
+ * sets' targets and Parquet files, Icechunk's virtual chunks):
  * (url, range, signal) → Promise<Uint8Array | undefined>, range null (the
- * whole file), {offset, length?} or {suffix}.
+ * whole file), {offset, length?} or {suffix}; with `validators`, the
+ * answer is {data, etag, lastModified} (the answer's headers, for Icechunk
+ * to check a virtual chunk's file is the one it was written against).
  */
-function makeRead(reader, opt) {
+export function makeRead(reader, opt, validators = false) {
   const { urlMap } = opt;
   const custom = typeof opt.fetch === "function";
   return async (url, range, signal) => {
@@ -59,7 +61,9 @@ function makeRead(reader, opt) {
         `cannot fetch ${abs}: only http(s) URLs are fetched; map the others to HTTPS with the urlMap option, or read them with a fetch hook`,
       );
     }
-    return reader.read(abs, range, signal);
+    if (!validators) return reader.read(abs, range, signal);
+    const r = await reader.read(abs, range, signal, false, {});
+    return r.data === undefined ? undefined : r;
   };
 }
 
@@ -116,7 +120,7 @@ export class ReferenceStore extends GoStore {
    * `baseUrl` (the reference file's own location).
    */
   static async fromJSON(refs, opts) {
-    const opt = options(opts);
+    const opt = options("fromJSON", opts);
     let bytes;
     if (typeof refs === "string") bytes = textEncoder.encode(refs);
     else if (refs instanceof Uint8Array) bytes = refs;
@@ -159,7 +163,7 @@ export class ReferenceStore extends GoStore {
 }
 
 async function open(mode, url, opts) {
-  const opt = options(opts);
+  const opt = options(mode === "parquet" ? "fromParquet" : "fromUrl", opts);
   const abs = absoluteURL(url);
   if (abs === null) throw new ZarrError("STORE", `${JSON.stringify(String(url))} is not a URL`);
   const reader = new HTTPReader({ ...opt, strict: true, noStoreRanges: true });

@@ -23,6 +23,7 @@ import "../wasm_exec.js"; // Go's JS support for GOOS=js (defines globalThis.Go)
 import { ZarrError, toZarrError } from "./errors.js";
 import { loadCodecs, loadEncoders, useCodecsModule } from "./codecs.js";
 import { makeHost, engineResult } from "./host.js";
+import { checkOptions } from "./options.js";
 
 const Go = globalThis.Go;
 
@@ -194,6 +195,7 @@ let configured = false;
  * @param {{full?: any, engine?: "core" | "full", codecs?: any}} [options]
  */
 export function init(source, options = {}) {
+  options = checkOptions("init", options);
   if (!configured) {
     configured = true;
     useCodecsModule(options.codecs);
@@ -530,7 +532,7 @@ export function engines() {
 // every running engine (and are replayed on engines that start later);
 // storeStats adds up what each engine counted; the rest go to the build
 // new nodes open in.
-const onHandle = new Set(["release", "arraySpec", "cacheStats", "clearCache", "planRead", "expandShards", "decodeInPlace", "decodeInnerInPlace"]);
+const onHandle = new Set(["release", "arraySpec", "cacheStats", "clearCache", "planRead", "planLocated", "expandShards", "decodeInPlace", "decodeInnerInPlace"]);
 const syncBridge = new Proxy(
   {},
   {
@@ -546,7 +548,8 @@ const syncBridge = new Proxy(
         }
         if (name === "storeStats") return sumStats(live.map((eng) => eng.api.storeStats(...args)));
         const build = onHandle.has(name) && typeof args[0] === "number" ? buildOf(args[0]) : preferred();
-        const fn = build.alive()?.api?.[name];
+        // (what the core build lacks, the full build answers when it runs: startBuild("full") first)
+        const fn = build.alive()?.api?.[name] ?? builds.full.alive()?.api?.[name];
         if (typeof fn === "function") return fn(...args);
         if (name === "release") return undefined;
         return { error: { code: "UNSUPPORTED", message: `${name} needs the full build of the engine: start it with zarr.init(undefined, { engine: "full" }) before opening the array` } };
@@ -561,6 +564,16 @@ function sumStats(list) {
   const out = { ...found[0] };
   for (const s of found.slice(1)) for (const [k, v] of Object.entries(s)) if (typeof v === "number") out[k] = (out[k] ?? 0) + v;
   return out;
+}
+
+/**
+ * Starts a build's engine ("core" or "full") if it does not run yet: the
+ * synchronous bridge then answers the calls only that build has (the
+ * object-store signing and listing calls are the full build's).
+ */
+export async function startBuild(name) {
+  await init();
+  await running(builds[name]);
 }
 
 /**

@@ -4,7 +4,7 @@
 // conditional writes. The rules and the formats are the engine's (Go's
 // zarr/urlx and zarr/s3, through synchronous bridge calls), so Go's HTTP
 // store and this one behave alike; the requests are made here, with fetch.
-import { bridge, bridgeIfRunning } from "./runtime.js";
+import { bridge, bridgeIfRunning, startBuild } from "./runtime.js";
 import { ZarrError, toZarrError } from "./errors.js";
 
 /** Locations the engine maps (s3://, gs://, and others it names the error of): not http(s) URLs, nor relative ones. */
@@ -75,7 +75,10 @@ export class ObjectAccess {
       const b = await engine();
       this.mapped = checked(b.s3Location(this.location, { region: this.region, endpoint: this.endpoint }));
     }
-    if (this.credentialsOption !== null) await this.credentials(false);
+    if (this.credentialsOption !== null) {
+      await startBuild("full"); // (signing is the full build's: jsbridge/objstore_full.go)
+      await this.credentials(false);
+    }
     this.pending = this.credentialsOption !== null && this.expiresSoon();
   }
 
@@ -207,6 +210,7 @@ export class ObjectAccess {
     if (!m.bucket) {
       throw new ZarrError("UNSUPPORTED", `${m.url} is not known to be an object store's bucket, which could be listed (give an s3:// location, or the server's URL as the endpoint option)`, { where: prefix });
     }
+    await startBuild("full"); // (listing is the full build's: jsbridge/objstore_full.go)
     const b = bridgeIfRunning();
     const id = checked(b.s3Listing(m.bucketUrl, this.keyPrefix() + prefix.slice(1), prefix));
     try {
@@ -234,6 +238,7 @@ export class ObjectAccess {
   async conditionsHonoured(write) {
     if (this.conditional !== undefined) return this.conditional;
     this.probing ??= (async () => {
+      await startBuild("full"); // (the probe is the full build's, as writes are)
       const b = await engine();
       const probe = checked(b.s3ConditionProbe());
       let ok = true;

@@ -5,7 +5,8 @@ import { FetchStore } from "./stores.js";
 import { ZipStore } from "./zip.js";
 import { ReferenceStore } from "./refs.js";
 import { bridge } from "./runtime.js";
-import { toZarrError } from "./errors.js";
+import { checkOptions, optionTable } from "./options.js";
+import { ZarrError, toZarrError } from "./errors.js";
 
 /**
  * Whether the directory at url is a Parquet reference set (fsspec's
@@ -46,7 +47,7 @@ async function isParquetRoot(store, signal) {
  * @param {import("./sources.js").StoreFromUrlOptions} [options] FetchStore options, and signal
  */
 export async function storeFromUrl(url, options = {}) {
-  const { signal, ...fetchOptions } = options;
+  const { signal, ...fetchOptions } = checkOptions("storeFromUrl", options);
   const u = new URL(String(url), globalThis.location?.href);
   const path = u.pathname;
   if (/\.zip$/i.test(path)) {
@@ -56,11 +57,25 @@ export async function storeFromUrl(url, options = {}) {
     // (the query stays: a presigned URL's signature, a token, is the file's)
     return ZipStore.open(new FetchStore(dir, fetchOptions), "/" + decodeURIComponent(path.slice(cut)), { signal });
   }
-  if (/\.json(\.gz|\.zst)?$/i.test(path)) return ReferenceStore.fromUrl(u, { ...fetchOptions, signal });
-  if (/\.(parq|parquet)\/?$|\/\.zmetadata$/i.test(path)) return ReferenceStore.fromParquet(u, { ...fetchOptions, signal });
+  if (/\.json(\.gz|\.zst)?$/i.test(path)) return ReferenceStore.fromUrl(u, refsOptions(u, fetchOptions, signal));
+  if (/\.(parq|parquet)\/?$|\/\.zmetadata$/i.test(path)) return ReferenceStore.fromParquet(u, refsOptions(u, fetchOptions, signal));
   const store = new FetchStore(u, fetchOptions);
-  if (await isParquetRoot(store, signal)) return ReferenceStore.fromParquet(u, { ...fetchOptions, signal });
+  if (await isParquetRoot(store, signal)) return ReferenceStore.fromParquet(u, refsOptions(u, fetchOptions, signal));
   return store;
+}
+
+/**
+ * The options of a reference set's store: a FetchStore option
+ * ReferenceStore does not take (an object store's credentials, say) is an
+ * error rather than dropped.
+ */
+function refsOptions(u, fetchOptions, signal) {
+  for (const k of Object.keys(fetchOptions)) {
+    if (!Object.hasOwn(optionTable["ReferenceStore.fromUrl"], k)) {
+      throw new ZarrError("INVALID_ARGUMENT", `storeFromUrl: option ${JSON.stringify(k)} is not one of ReferenceStore's, and ${u.href} is a reference set`, { where: k });
+    }
+  }
+  return { ...fetchOptions, signal };
 }
 
 /**
@@ -79,7 +94,7 @@ export async function storeFromUrl(url, options = {}) {
  */
 export async function locate(url, options = {}) {
   const text = String(url);
-  const { signal, rootStore, ...fetchOptions } = options;
+  const { signal, rootStore, ...fetchOptions } = checkOptions("locate", options);
   if (!text.includes("|")) return { store: await storeFromUrl(text, { ...fetchOptions, signal }), path: "", zarrFormat: undefined };
   const p = await parsePipeline(text);
   const storeAt = rootStore ?? ((dir) => storeFromUrl(dir, { ...fetchOptions, signal }));

@@ -8,6 +8,7 @@ import { toJSONText } from "./json.js";
 import { ZarrArray, withSignal } from "./core.js";
 import { FetchStore } from "./stores.js";
 import { GoStore } from "./gostore.js";
+import { checkOptions } from "./options.js";
 
 /**
  * Opens (or creates) the array a TensorStore spec describes.
@@ -19,6 +20,7 @@ import { GoStore } from "./gostore.js";
  * @returns {Promise<ZarrArray>}
  */
 export async function openSpec(spec, options = {}) {
+  options = checkOptions("openSpec", options);
   const kvOptions = storeOptions(options);
   let text;
   let store;

@@ -7,6 +7,7 @@
 // (see readAnswer).
 import { listNames } from "./files.js";
 import { ZarrError } from "./errors.js";
+import { checkOptions } from "./options.js";
 import { loadNodeHTTP, nodeHTTPLoaded, nodeGet } from "./nodehttp.js";
 import { ObjectAccess, mappedLocation, maxErrorBody } from "./s3.js";
 
@@ -304,8 +305,9 @@ export class HTTPReader {
    * for any file they do not have.
    *
    * `versioned` (optional): {ifMatch, ifNoneMatch, headers: boolean}: the
-   * answer is then {data, generation} (the ETag, else "last-modified:" and
-   * the date), {notModified: true, generation} for a 304, or {changed:
+   * answer is then {data, generation, etag, lastModified} (generation: the
+   * ETag, else "last-modified:" and the date; etag and lastModified: the
+   * headers themselves), {notModified: true, generation} for a 304, or {changed:
    * true} for a 412; with `headers`, the conditions are sent (If-Match,
    * If-None-Match, or the date forms).
    *
@@ -571,7 +573,8 @@ export class HTTPReader {
           throw new SuffixFromStart({ offset: Math.max(0, e.total - range.suffix), length: Math.min(range.suffix, e.total) });
         }
       })();
-      return versioned ? { data, generation } : data;
+      if (!versioned) return data;
+      return { data, generation, etag: res.headers.get("ETag") ?? undefined, lastModified: res.headers.get("Last-Modified") ?? undefined };
     } finally {
       clearTimeout(stallTimer);
       signal?.removeEventListener("abort", onAbort);
@@ -840,6 +843,7 @@ export class FetchStore {
    * @param {import("../index.js").FetchStoreOptions} [options]
    */
   constructor(url, options = {}) {
+    options = checkOptions("FetchStore", options);
     const where = String(url);
     this.#access = new ObjectAccess(where, options);
     /** The location given (an http(s) URL, or s3:// or gs://). */

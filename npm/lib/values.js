@@ -19,7 +19,7 @@ function isShaped(v) {
 }
 
 function bad(msg) {
-  return new ZarrError("SELECTION", msg);
+  return new ZarrError("INVALID_ARGUMENT", msg);
 }
 
 /**

@@ -22,6 +22,7 @@
 import { ZarrError } from "./errors.js";
 import { isNode } from "./runtime.js";
 import { codecsModule, codecsExports } from "./codecs.js";
+import { checkOptions } from "./options.js";
 
 /** Workers asked for by useWorkers (undefined: the default, the cores less one). */
 let wanted;
@@ -87,6 +88,7 @@ export function poolForRead() {
  * @param {{shared?: boolean | "auto", minBytes?: number}} [options]
  */
 export function useWorkers(count, options = {}) {
+  options = checkOptions("useWorkers", options);
   const run = () => changePool(count, options);
   changing = changing.then(run, run);
   return changing;
@@ -97,17 +99,17 @@ let changing = Promise.resolve();
 async function changePool(count, options) {
   await coresKnown;
   if (count !== undefined && (!Number.isInteger(count) || count < 0)) {
-    throw new ZarrError("SELECTION", `useWorkers: count must be a whole number ≥ 0, got ${count}`);
+    throw new ZarrError("INVALID_ARGUMENT", `useWorkers: count must be a whole number ≥ 0, got ${count}`);
   }
   const shared = options.shared ?? "auto";
   if (shared !== "auto" && typeof shared !== "boolean") {
-    throw new ZarrError("SELECTION", `useWorkers: shared is "auto", true or false, got ${JSON.stringify(shared)}`);
+    throw new ZarrError("INVALID_ARGUMENT", `useWorkers: shared is "auto", true or false, got ${JSON.stringify(shared)}`);
   }
   if (shared === true && !sharedMemory()) {
     throw new ZarrError("UNSUPPORTED", "useWorkers: shared: true needs SharedArrayBuffer (a browser page must be cross-origin isolated)");
   }
   if (options.minBytes !== undefined && !(Number.isFinite(options.minBytes) && options.minBytes >= 0)) {
-    throw new ZarrError("SELECTION", `useWorkers: minBytes must be a number ≥ 0, got ${options.minBytes}`);
+    throw new ZarrError("INVALID_ARGUMENT", `useWorkers: minBytes must be a number ≥ 0, got ${options.minBytes}`);
   }
   wanted = count;
   sharedOption = shared;
@@ -125,8 +127,14 @@ async function changePool(count, options) {
   return poolInfo(p);
 }
 
-/** Whether the workers' results would be copied back rather than written in place (no shared memory for the pool). */
+/**
+ * Whether the pool is the default one and its results would be copied back
+ * rather than written in place (no shared memory): the plan then leaves
+ * reads to the calling thread unless useWorkers set minBytes (Host.Transfer
+ * in zarr/hostread says why).
+ */
 export function plannedTransfer() {
+  if (wanted !== undefined) return false;
   if (pool) return !pool.shared;
   return !(sharedOption === "auto" ? sharedMemory() : sharedOption);
 }

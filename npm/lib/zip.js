@@ -3,6 +3,7 @@
 // entries a read needs).
 import { callBridge } from "./runtime.js";
 import { GoStore, checkKey } from "./gostore.js";
+import { checkOptions } from "./options.js";
 
 /**
  * A read-only store over a zip file (zarr-python's ZipStore layout, zipped
@@ -37,6 +38,7 @@ export class ZipStore extends GoStore {
    * @param {{signal?: AbortSignal}} [options]
    */
   static async open(store, key, options = {}) {
+    options = checkOptions("ZipStore.open", options);
     const k = checkKey(key);
     const info = await callBridge("zipOpen", store, k, options.signal);
     return new ZipStore(info.id, k, store);

@@ -8,148 +8,39 @@
 // Screenshots are kept in tests/demo/out/ for people to look at.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { temperature, temperatureSlice, cells, cellCentre, cellOf, nuclei, cellLabel, labelRGBA, plateValue, percentile, nLat, nLon, cellsSize, movie, movieSize } from "./sample.mjs";
 import { startServer, loadCases } from "../node/helpers.mjs";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, "..", "..");
-const outDir = path.join(here, "out");
-const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const required = process.env.ZARR_WASM_REQUIRE_PEERS === "1";
-const flags = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { close, composite, here, viridisAt, missingParts, outDir, python, repoRoot, required, screenOf, startViewer } from "./harness.mjs";
 
 const refCases = await loadCases(path.join(repoRoot, "tests", "refs", "cases.json"));
-
-async function exists(p) {
-  return fs.stat(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-const missing = [];
-if (!(await exists(chromiumPath))) missing.push(`${chromiumPath} (apt-get install -y chromium)`);
-if (!(await exists(path.join(repoRoot, "npm", "node_modules", "playwright-core")))) missing.push("npm/node_modules/playwright-core (make npm-deps)");
-if (!(await exists(path.join(repoRoot, "npm", "zarr.wasm")))) missing.push("npm/zarr.wasm (make wasm)");
-if (!(await exists(path.join(repoRoot, "web", "demo", "data", "sample.zarr")))) missing.push("web/demo/data (make demo-data)");
-if (missing.length && required) throw new Error(`missing: ${missing.join(", ")}`);
-
-// viridis: the ten published anchors (viridisLite, n = 10), linear in between.
-const viridis = ["#440154", "#482878", "#3e4a89", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6dcd59", "#b4de2c", "#fde725"].map((h) => {
-  const n = parseInt(h.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-});
-
-function viridisAt(t) {
-  t = Math.min(1, Math.max(0, t)) * 9;
-  const i = Math.min(8, Math.floor(t));
-  const f = t - i;
-  return [0, 1, 2].map((k) => viridis[i][k] + (viridis[i + 1][k] - viridis[i][k]) * f);
-}
+const missing = await missingParts();
 
 function grayAt(t) {
   const g = Math.round(Math.min(1, Math.max(0, t)) * 255);
   return [g, g, g];
 }
 
-/** Starts web/demo/serve on a free port; resolves to {url, close}. */
-async function startDemoServer(binDir) {
-  const bin = path.join(binDir, "demo-serve");
-  execFileSync(process.env.GO ?? "go", ["build", "-o", bin, "./web/demo/serve"], { cwd: repoRoot, stdio: "inherit" });
-  const child = spawn(bin, ["-addr", "127.0.0.1:0"], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise((resolve, reject) => {
-    let buf = "";
-    child.stdout.on("data", (d) => {
-      buf += d;
-      const line = buf.split("\n")[0];
-      if (buf.includes("\n")) resolve(line.trim());
-    });
-    child.on("exit", (code) => reject(new Error(`web/demo/serve exited (${code})`)));
-  });
-  return { url, close: () => child.kill() };
-}
-
 describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.length ? `missing: ${missing.join(", ")}` : false }, () => {
-  let server;
-  let context;
+  let s;
   let page;
-  let tmp;
-  const errors = [];
+  let server;
+  let errors;
 
   before(async () => {
-    await fs.mkdir(outDir, { recursive: true });
-    tmp = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-demo-"));
-    server = await startDemoServer(tmp);
-    const require = createRequire(path.join(repoRoot, "npm", "package.json"));
-    const { chromium } = require("playwright-core");
-    context = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
-      executablePath: chromiumPath,
-      headless: true,
-      args: flags,
-      viewport: { width: 1440, height: 900 },
-      deviceScaleFactor: 1,
-    });
-    page = await context.newPage();
-    page.on("pageerror", (e) => errors.push(String(e)));
-    page.on("console", (m) => {
-      // Absent keys are 404s by design (the engine probes zarr.json, .zarray, .zgroup).
-      if (m.type() === "error" && !/status of 404/.test(m.text())) errors.push(m.text());
-    });
+    s = await startViewer();
+    ({ page, server, errors } = s);
   });
 
   after(async () => {
-    await context?.close();
-    server?.close();
-    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+    await s?.close();
   });
 
-  /** Runs action, then waits until the viewer has drawn a complete new frame. */
-  async function rendered(action, extra = "true") {
-    const before = await page.evaluate(() => window.zarrDemo?.renders ?? 0);
-    await action();
-    await page.waitForFunction(
-      ([n, cond]) => window.zarrDemo.status === "rendered" && window.zarrDemo.renders > n && eval(cond),
-      [before, extra],
-      { timeout: 60_000 },
-    );
-  }
-
-  /** Canvas pixels (RGB) at CSS points of the view canvas. */
-  function pixels(points) {
-    return page.evaluate((pts) => {
-      const c = document.querySelector(".view-canvas");
-      const g = c.getContext("2d");
-      const dpr = window.devicePixelRatio || 1;
-      return pts.map(([x, y]) => Array.from(g.getImageData(Math.floor(x * dpr), Math.floor(y * dpr), 1, 1).data.slice(0, 3)));
-    }, points);
-  }
-
-  /** Screen point (CSS px) of the centre of data pixel (row, col), and whether it is on the canvas. */
-  function screenOf(vs, row, col) {
-    const px = (col + 0.5 - vs.cx) * vs.z + vs.cw / 2;
-    const py = (row + 0.5 - vs.cy) * vs.z + vs.ch / 2;
-    return { px, py, inside: px >= 1 && py >= 1 && px < vs.cw - 1 && py < vs.ch - 1 };
-  }
-
-  function close(actual, expected, tol, what) {
-    const diff = Math.max(...actual.map((a, k) => Math.abs(a - expected[k])));
-    assert.ok(diff <= tol, `${what}: got rgb(${actual}), expected about rgb(${expected.map((x) => x.toFixed(1))})`);
-  }
+  const rendered = (action, extra) => s.rendered(action, extra);
+  const pixels = (points) => s.pixels(points);
 
   const t0 = temperatureSlice(0);
   const t0sorted = Float64Array.from(t0).sort();
@@ -510,11 +401,6 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     return page.textContent("#hover");
   }
 
-  /** The additive composite of channels [{v, color, lo, hi}]: each adds color·clamp((v-lo)/(hi-lo)), capped at 255. */
-  function composite(channels) {
-    return [0, 1, 2].map((k) => Math.min(255, channels.reduce((acc, c) => acc + c.color[k] * Math.min(1, Math.max(0, (c.v - c.lo) / (c.hi - c.lo))), 0)));
-  }
-
   /** A colour laid over another at opacity a. */
   function over(top, under, a) {
     return [0, 1, 2].map((k) => top[k] * a + under[k] * (1 - a));
@@ -648,7 +534,7 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
   });
 
   test("an OME-Zarr 0.4 image written by zarr-python 2.13 (NGFF attributes by hand): composite and label colours, physical positions with a translation, the scale bar, every chunk read once", async (t) => {
-    const py = process.env.PYTHON ?? "/usr/bin/python3";
+    const py = python;
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-ome-"));
     try {
       try {
@@ -740,24 +626,49 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     await page.waitForFunction(() => !/channels=/.test(location.search));
   });
 
-  test("an OME-Zarr plate: rows, wells and fields listed from its metadata over plain HTTP, and a well opened as its image", async () => {
-    await rendered(() => page.selectOption("#examples", "8"), '/sample-plate\\.zarr$/.test(document.getElementById("url").value) && window.zarrDemo.path === "A/1/0"');
-    const rows = await page.$$eval("#tree button.row", (bs) => bs.map((b) => b.dataset.path));
-    for (const p of ["A", "B", "A/1", "A/2", "A/3", "B/1", "B/2", "B/3", "A/1/0", "A/1/1"]) assert.ok(rows.includes(p), `the tree lists ${p}: ${rows}`);
-    // Two channels without omero: the default palette, limits from percentiles.
+  test("an OME-Zarr plate opens on its wells side by side (limits shared by every well); a well shows its fields, a field its image; rows and wells listed from the metadata", async () => {
+    await rendered(() => page.selectOption("#examples", "8"), '/sample-plate\\.zarr$/.test(document.getElementById("url").value) && window.zarrDemo.path === "" && window.zarrDemo.grid?.complete');
+    const grid = await page.evaluate(() => window.zarrDemo.grid);
+    assert.deepEqual([grid.rows, grid.columns], [["A", "B"], ["1", "2", "3"]]);
+    assert.deepEqual(grid.cells.map((c) => c.label).sort(), ["A1", "A2", "A3", "B1", "B2", "B3"]);
+    // Two channels without omero: the default palette; limits from the
+    // percentiles of every well's values together.
     const ch = await page.evaluate(() => window.zarrDemo.channels);
     assert.deepEqual(ch.map((c) => c.color), [[0, 255, 0], [255, 0, 255]]);
-    const vs = await page.evaluate(() => window.zarrDemo.viewState);
-    let hover = await hoverAt(vs, 20, 40);
-    assert.ok(hover.includes(`channel 0 ${plateValue(0, 0, 0, 0, 20, 40)} · channel 1 ${plateValue(0, 0, 0, 1, 20, 40)}`), hover);
-    // A click on a well opens its first field.
-    await rendered(() => page.click('#tree button.row[data-path="B/3"]'), 'window.zarrDemo.path === "B/3/0"');
-    hover = await hoverAt(await page.evaluate(() => window.zarrDemo.viewState), 100, 7);
-    assert.ok(hover.includes(`channel 0 ${plateValue(1, 2, 0, 0, 100, 7)} · channel 1 ${plateValue(1, 2, 0, 1, 100, 7)}`), hover);
-    await rendered(() => page.click('#tree button.row[data-path="A/1/1"]'), 'window.zarrDemo.path === "A/1/1"');
-    hover = await hoverAt(await page.evaluate(() => window.zarrDemo.viewState), 3, 3);
-    assert.ok(hover.includes(`channel 0 ${plateValue(0, 0, 1, 0, 3, 3)}`), hover);
+    for (const c of [0, 1]) {
+      const all = [];
+      for (let r = 0; r < 2; r++) for (let k = 0; k < 3; k++) for (let y = 0; y < 128; y++) for (let x = 0; x < 128; x++) all.push(plateValue(r, k, 0, c, y, x));
+      const sorted = Float64Array.from(all).sort();
+      assert.deepEqual([ch[c].lo, ch[c].hi], [percentile(sorted, 0.01), percentile(sorted, 0.99)], `channel ${c}'s shared limits`);
+    }
+    // Each well's colours, at the centres of its 16-pixel checks.
+    const pts = [];
+    const want = [];
+    for (const cell of grid.cells) {
+      const [r, k] = [cell.row, cell.col];
+      for (const [y, x] of [[8, 8], [8, 24], [72, 40], [120, 120]]) {
+        pts.push([cell.x + ((x + 0.5) / cell.nx) * cell.w, cell.y + ((y + 0.5) / cell.ny) * cell.h]);
+        want.push({ rgb: composite(ch.map((c, n) => ({ v: plateValue(r, k, 0, n, y, x), color: c.color, lo: c.lo, hi: c.hi }))), what: `well ${cell.label} (${y}, ${x})` });
+      }
+    }
+    const got = await s.pixels(pts, ".grid-canvas");
+    got.forEach((g, n) => close(g, want[n].rgb, 3, want[n].what));
     await page.screenshot({ path: path.join(outDir, "12-plate.png") });
+    // The tree lists the rows from the plate's metadata, and a row's wells.
+    await page.click('#tree button.row[data-path="A"] .caret');
+    await page.waitForSelector('#tree button.row[data-path="A/3"]');
+    const rows = await page.$$eval("#tree button.row", (bs) => bs.map((b) => b.dataset.path));
+    for (const p of ["A", "B", "A/1", "A/2", "A/3"]) assert.ok(rows.includes(p), `the tree lists ${p}: ${rows}`);
+    // A click on well A1: its two fields; on field 1: its image.
+    const a1 = grid.cells.find((c) => c.label === "A1");
+    const box = await page.locator(".grid-canvas").boundingBox();
+    await rendered(() => page.mouse.click(box.x + a1.x + a1.w / 2, box.y + a1.y + a1.h / 2), 'window.zarrDemo.path === "A/1" && window.zarrDemo.grid?.complete');
+    const well = await page.evaluate(() => window.zarrDemo.grid);
+    assert.deepEqual(well.cells.map((c) => c.label), ["field 0", "field 1"]);
+    const f1 = well.cells[1];
+    await rendered(() => page.mouse.click(box.x + f1.x + f1.w / 2, box.y + f1.y + f1.h / 2), 'window.zarrDemo.path === "A/1/1" && window.zarrDemo.viewState.W === 128');
+    const hover = await hoverAt(await page.evaluate(() => window.zarrDemo.viewState), 3, 3);
+    assert.ok(hover.includes(`channel 0 ${plateValue(0, 0, 1, 0, 3, 3)}`), hover);
   });
 
   test("a bz2 array reads (its chunk decoded by the engine); the view's small reads start no decode workers", async () => {

@@ -56,6 +56,21 @@ describe("bridge calls: arguments, then the context", () => {
     assert.equal((await failure(callBridge("getChunk", aid, [0, 0], aborted()))).code, "SELECTION");
   });
 
+  test("create's options decoded by the bridge: an unknown name is INVALID_ARGUMENT with the near name", async () => {
+    const { store } = await setup();
+    for (const [call, text, near] of [
+      ["create", '{"path": "n", "shape": [2], "dtyp": "int8"}', "dtype"],
+      ["create", '{"path": "n", "shape": [2], "dtype": "int8", "fillvalu": 1}', "fillValue"],
+      ["createGroup", '{"path": "m", "overwrit": true}', "overwrite"],
+    ]) {
+      const e = await callBridge(call, store, text).then(
+        () => assert.fail(`${call} accepted ${text}`),
+        (x) => x,
+      );
+      assert.deepEqual([e.code, e.suggest], ["INVALID_ARGUMENT", near], e.message);
+    }
+  });
+
   test("good arguments and an aborted signal: ABORTED with the signal's reason", async () => {
     const { aid, gid, store } = await setup();
     for (const p of [
@@ -133,8 +148,8 @@ describe("sync bridge calls: their arguments' errors", () => {
     const [text, planStore] = api.planRead(aid, null, { decoders: [] });
     assert.equal(JSON.parse(text).version, 1);
     assert.equal(planStore, store);
-    assert.equal(err(api.expandShards(aid, "[", new Uint8Array(0))).code, "SELECTION");
-    assert.equal(err(api.expandShards(aid, "[]", undefined)).code, "SELECTION");
+    assert.equal(err(api.expandShards(aid, "[", new Uint8Array(0))).code, "INVALID_ARGUMENT");
+    assert.equal(err(api.expandShards(aid, "[]", undefined)).code, "INVALID_ARGUMENT");
     assert.equal(err(api.decodeInPlace(aid, [0, 0], new Uint8Array(2))).code, "SELECTION");
     assert.equal(err(api.decodeInPlace(aid, [5], new Uint8Array(2))).code, "SELECTION");
     const f = err(api.decodeInPlace(aid, [0], undefined));
@@ -144,6 +159,6 @@ describe("sync bridge calls: their arguments' errors", () => {
     const [addr, len] = api.decodeInPlace(aid, [1], await store.get("/g/a/c/1"));
     assert.equal(len, 2);
     assert.ok(addr > 0);
-    assert.equal(err(api.setCacheBytes(-1)).code, "SELECTION");
+    assert.equal(err(api.setCacheBytes(-1)).code, "INVALID_ARGUMENT");
   });
 });

@@ -78,6 +78,13 @@ describe("zarr-wasm CLI", () => {
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^zarr-wasm: NOT_FOUND: .*nope/);
     assert.equal((await run("frobnicate", "x")).code, 2);
+    // a misspelt command or flag names the nearest
+    const cmd = await run("cta", consolidated);
+    assert.equal(cmd.code, 2);
+    assert.match(cmd.stderr, /^zarr-wasm: INVALID_ARGUMENT: "cta": unknown command \(did you mean "cat"\?\)/);
+    const flag = await run("cat", path.join(consolidated, "a", "b", "y"), "--al");
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /^zarr-wasm: INVALID_ARGUMENT: "--al": unknown flag \(did you mean "--all"\?\)/);
   });
   test("suggestions wherever a name is not found: cat path form, info node path, over HTTP from consolidated metadata", async () => {
     const typo = await run("cat", path.join(consolidated, "a", "b", "yy"));
@@ -195,7 +202,8 @@ describe("the Go command (cmd/zarr) and zarr-wasm side by side", () => {
 
   test("cat --all, usage and bad arguments", async () => {
     const big = path.join(fixturesV2, "data", "v2.zarr");
-    for (const args of [["cat", path.join(big, "codecs", "blosc_zstd_blocksize1024_f8"), "--all"], [], ["frobnicate", "x"], ["--help"], ["cat", path.join(big, "codecs", "blosc_zstd_blocksize1024_f8"), "1:2:0"], ["info"]]) {
+    for (const args of [["cat", path.join(big, "codecs", "blosc_zstd_blocksize1024_f8"), "--all"], [], ["frobnicate", "x"], ["--help"], ["cat", path.join(big, "codecs", "blosc_zstd_blocksize1024_f8"), "1:2:0"], ["info"],
+      ["ifno", big], ["cat", big, "--al"], ["info", big, "--verbose"], ["info", big, "a", "b"]]) {
       same(await both(...args), args.join(" "));
     }
   });

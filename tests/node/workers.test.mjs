@@ -70,9 +70,9 @@ describe("fixtures with chunks decoded by 2 worker threads", () => {
 });
 
 test("useWorkers: bad counts are refused; 0 stops the pool and reads go on in this thread", async () => {
-  await assert.rejects(zarr.useWorkers(-1), (e) => e.code === "SELECTION" && /count/.test(e.message));
-  await assert.rejects(zarr.useWorkers(1.5), (e) => e.code === "SELECTION");
-  await assert.rejects(zarr.useWorkers(1, { minBytes: -4 }), (e) => e.code === "SELECTION" && /minBytes/.test(e.message));
+  await assert.rejects(zarr.useWorkers(-1), (e) => e.code === "INVALID_ARGUMENT" && /count/.test(e.message));
+  await assert.rejects(zarr.useWorkers(1.5), (e) => e.code === "INVALID_ARGUMENT");
+  await assert.rejects(zarr.useWorkers(1, { minBytes: -4 }), (e) => e.code === "INVALID_ARGUMENT" && /minBytes/.test(e.message));
   const p = await zarr.useWorkers(1, { minBytes: 0 });
   assert.equal(p.size, 1);
   const stopped = await zarr.useWorkers(0);

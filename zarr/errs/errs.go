@@ -37,6 +37,11 @@ const (
 	// Selection: the selection does not fit the array (out of bounds, a
 	// bad step, the wrong number of dimensions).
 	Selection Code = "SELECTION"
+	// InvalidArgument: an argument or option of a call is wrong: an
+	// unknown option (the nearest accepted name is suggested), a value of
+	// the wrong type or out of range, two names of one option that
+	// disagree.
+	InvalidArgument Code = "INVALID_ARGUMENT"
 	// Store: the store failed to read, write or list.
 	Store Code = "STORE"
 	// Aborted: the call was cancelled (its AbortSignal, or context).
@@ -182,4 +187,45 @@ func Nearest(name string, candidates []string) string {
 func (e *Error) WithSuggestion(name string, candidates []string) *Error {
 	e.Suggest = Nearest(name, candidates)
 	return e
+}
+
+// Unknown is the error for a name a call does not take (an option, a
+// spec member, a flag): code InvalidArgument, where the name, the nearest
+// accepted name as the suggestion, or else every accepted name in the
+// message. what says what was expected ("option of create").
+func Unknown(what, name string, accepted []string) *Error {
+	e := New(InvalidArgument, name, "unknown %s", what).WithSuggestion(name, accepted)
+	if e.Suggest == "" && len(accepted) > 0 {
+		e.Msg += "; it takes " + quotedList(accepted)
+	}
+	return e
+}
+
+// CheckNames returns Unknown's error for the first of names (in order)
+// that is not in accepted, or nil.
+func CheckNames(what string, names, accepted []string) error {
+	for _, n := range names {
+		known := false
+		for _, a := range accepted {
+			if n == a {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return Unknown(what, n, accepted)
+		}
+	}
+	return nil
+}
+
+func quotedList(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(fmtx.Sprintf("%q", n))
+	}
+	return b.String()
 }

@@ -55,3 +55,22 @@ func TestWrapKeepsCode(t *testing.T) {
 		t.Errorf("message %q", got)
 	}
 }
+
+func TestUnknown(t *testing.T) {
+	accepted := []string{"kvstore", "path", "driver"}
+	if err := CheckNames("member of a spec", []string{"path", "driver"}, accepted); err != nil {
+		t.Fatalf("known names refused: %v", err)
+	}
+	err := CheckNames("member of a spec", []string{"path", "kvstor"}, accepted)
+	var e *Error
+	if !errors.As(err, &e) || e.Code != InvalidArgument || e.Where != "kvstor" || e.Suggest != "kvstore" {
+		t.Fatalf("misspelled member: %#v", err)
+	}
+	if got := err.Error(); got != `INVALID_ARGUMENT: "kvstor": unknown member of a spec (did you mean "kvstore"?)` {
+		t.Errorf("message %q", got)
+	}
+	// nothing near: the accepted names are listed
+	if got := Unknown("flag", "--verbose", []string{"--all"}).Error(); got != `INVALID_ARGUMENT: "--verbose": unknown flag; it takes "--all"` {
+		t.Errorf("message %q", got)
+	}
+}

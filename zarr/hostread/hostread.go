@@ -19,6 +19,7 @@
 package hostread
 
 import (
+	"context"
 	"slices"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
@@ -48,9 +49,14 @@ type Host struct {
 	// Concurrency is how many fetches the caller asked to run at once
 	// (0: the default).
 	Concurrency int
-	// Transfer says the workers' results are copied back to the calling
-	// thread (no memory shared with them: a page that is not cross-origin
-	// isolated) rather than written in place.
+	// Transfer says the workers' results would be copied back to the
+	// calling thread (no memory shared with them: a page that is not
+	// cross-origin isolated) and the pool is the default one, which then
+	// takes no read under the measured threshold: on 2 cores, one worker
+	// whose results are copied back made Chromium's whole and strided
+	// reads of Blosc and of a well-compressed uint16 image 1.1-1.6x slower
+	// than the calling thread alone (zstd and zlib floats 1.2-1.3x faster).
+	// A pool the caller sized (useWorkers(n)) sends false.
 	Transfer bool
 	// NoRanges says the store reads whole values only: shards are then
 	// fetched whole, whatever part of them a read needs.
@@ -107,6 +113,16 @@ type Fetch struct {
 	Shard *Shard
 	// Chunks are the chunks the answer holds.
 	Chunks []Chunk
+
+	// A located chunk's fetch (Located): URL, when set, is a file the host
+	// fetches by URL instead of Key of its store, and whose answer must be
+	// of the version ETag or LastModified says (seconds since 1970, the
+	// answer's Last-Modified no later), else the engine reads; Data, when
+	// not nil, is the answer itself (an inline chunk: nothing to fetch).
+	URL          string
+	ETag         string
+	LastModified int64
+	Data         []byte
 }
 
 // Range is a byte range of a value: Length bytes from Offset, or the last
@@ -163,16 +179,6 @@ const (
 	minWorkerChunk = 64 << 10
 )
 
-// worthTransfer says whether chunks of a format are worth workers whose
-// results are copied back (Host.Transfer). Measured in Chromium without
-// cross-origin isolation (tests/bench, whole 4096² reads, one worker and
-// the calling thread against the calling thread alone): zstd and zlib
-// gained (1.13×, 1.17×), while Blosc lost (lz4 0.61×, zstd 0.74×, zlib
-// 0.80×): it decodes too fast to pay for the copies and messages.
-func worthTransfer(format string) bool {
-	return format == "zstd" || format == "zlib" || format == "gzip"
-}
-
 // New plans sel of arr for host h. The caller (the bridge) has checked
 // that arr's chunks come from a store the host reads and that the result
 // crosses to the host as the elements' own bytes. Errors are those Read
@@ -199,9 +205,7 @@ func New(arr *zarr.Array, sel zarr.Selection, h Host) (*Plan, error) {
 	}
 	var shape []int
 	var layout chunkLayout
-	// (transferLosers: the part of hostDecoded in formats not worth
-	// workers that copy their results back)
-	hostDecoded, transferLosers := 0, 0
+	hostDecoded := 0
 	for _, c := range rp.Chunks {
 		if shape == nil || !slices.Equal(shape, c.Shape) {
 			shape = c.Shape
@@ -219,32 +223,22 @@ func New(arr *zarr.Array, sel zarr.Selection, h Host) (*Plan, error) {
 			n = touched(c.In, l.inner) * l.innerBytes
 			if l.decode != Engine && l.decode != Raw {
 				hostDecoded += n
-				if !worthTransfer(l.decode) {
-					transferLosers += n
-				}
 			}
 		} else {
 			f.Chunks = []Chunk{{Coords: c.Index, Length: -1, Decode: layout.decode, Shape: c.Shape, In: c.In, Out: c.Out}}
 			n = nd.Size(c.Shape) * p.ItemSize
 			if layout.decode != Engine && layout.decode != Raw {
 				hostDecoded += n
-				if !worthTransfer(layout.decode) {
-					transferLosers += n
-				}
 			}
 		}
 		p.Fetches = append(p.Fetches, f)
-	}
-	worth := hostDecoded
-	if h.Transfer && h.MinWorkerRead < 0 {
-		worth -= transferLosers
 	}
 	if h.Workers > 0 && len(p.Fetches) >= 2 && hostDecoded > 0 {
 		if h.MinWorkerRead >= 0 {
 			if hostDecoded >= h.MinWorkerRead {
 				p.Workers = h.Workers
 			}
-		} else if worth >= minWorkerRead && worth >= minWorkerChunk*len(p.Fetches) {
+		} else if !h.Transfer && hostDecoded >= minWorkerRead && hostDecoded >= minWorkerChunk*len(p.Fetches) {
 			p.Workers = h.Workers
 		}
 	}
@@ -412,11 +406,11 @@ func Expand(arr *zarr.Array, reqs []ShardRequest, h Host) ([]Expansion, error) {
 	for i, r := range reqs {
 		for d, c := range r.Coords {
 			if c < 0 || c >= max(grid[d], 1) {
-				return nil, errs.New(errs.Selection, "shard requests", "malformed: shard coordinates %v outside the grid", r.Coords)
+				return nil, errs.New(errs.InvalidArgument, "shard requests", "malformed: shard coordinates %v outside the grid", r.Coords)
 			}
 		}
 		if !slices.Equal(r.Shape, m.Grid.ChunkShape(r.Coords)) {
-			return nil, errs.New(errs.Selection, "shard requests", "malformed: shard %v has another shape", r.Coords)
+			return nil, errs.New(errs.InvalidArgument, "shard requests", "malformed: shard %v has another shape", r.Coords)
 		}
 		parts, l, err := arr.ShardParts(r.Coords, r.Index, r.In)
 		if err != nil {
@@ -456,4 +450,79 @@ func Expand(arr *zarr.Array, reqs []ShardRequest, h Host) ([]Expansion, error) {
 		}
 	}
 	return out, nil
+}
+
+// Located plans sel of arr, whose chunks come from a store.Locator l (an
+// Icechunk snapshot): New's plan, with each chunk's fetch replaced by
+// where l locates its bytes — inline bytes (Data), a range of a value of
+// l.Source() (Key) or of a file (URL) — and the ranges of one value or
+// file merged by the one policy (store.DefaultCoalescing). Chunks l does
+// not have are left out (the fill value stands). Sharded chunks are the
+// engine's to read. Errors are those reading the chunks would give: a
+// virtual chunk outside the allowed prefixes, a corrupt manifest.
+func Located(ctx context.Context, arr *zarr.Array, sel zarr.Selection, h Host, l store.Locator) (*Plan, error) {
+	p, err := New(arr, sel, h)
+	if err != nil || p.Engine != "" {
+		return p, err
+	}
+	type target struct {
+		key, url, etag string
+		lastModified   int64
+	}
+	var order []target
+	byTarget := map[target][]int{} // (indexes into chunks)
+	var chunks []Chunk
+	var extents []store.Extent
+	fetches := make([]Fetch, 0, len(p.Fetches))
+	for _, f := range p.Fetches {
+		if f.Shard != nil || len(f.Chunks) != 1 || !f.Range.Whole() {
+			return &Plan{Engine: "sharded chunks of a located store", Fixed: true}, nil
+		}
+		loc, found, err := l.Locate(ctx, f.Key)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			continue
+		}
+		c := f.Chunks[0]
+		if loc.Inline {
+			c.Offset, c.Length = 0, int64(len(loc.Data))
+			fetches = append(fetches, Fetch{Key: f.Key, Data: loc.Data, Chunks: []Chunk{c}})
+			continue
+		}
+		if loc.Offset < 0 || loc.Length < 0 {
+			return nil, errs.New(errs.InvalidMetadata, f.Key, "located at %d bytes from offset %d", loc.Length, loc.Offset)
+		}
+		t := target{loc.Key, loc.URL, loc.ETag, loc.LastModified}
+		if _, seen := byTarget[t]; !seen {
+			order = append(order, t)
+		}
+		byTarget[t] = append(byTarget[t], len(chunks))
+		c.Offset, c.Length = loc.Offset, loc.Length
+		chunks = append(chunks, c)
+		extents = append(extents, store.Extent{Offset: loc.Offset, Length: loc.Length})
+	}
+	for _, t := range order {
+		idx := byTarget[t]
+		ext := make([]store.Extent, len(idx))
+		for i, j := range idx {
+			ext[i] = extents[j]
+		}
+		for _, m := range store.DefaultCoalescing.Coalesce(ext) {
+			f := Fetch{Key: t.key, URL: t.url, ETag: t.etag, LastModified: t.lastModified, Range: Range{Offset: m.Offset, Length: m.Length}}
+			if m.Length == 0 {
+				// (an empty range is no request: an empty answer)
+				f.Range, f.Data = Range{}, []byte{}
+			}
+			for _, i := range m.Members {
+				c := chunks[idx[i]]
+				c.Offset -= m.Offset
+				f.Chunks = append(f.Chunks, c)
+			}
+			fetches = append(fetches, f)
+		}
+	}
+	p.Fetches = fetches
+	return p, nil
 }

@@ -88,6 +88,22 @@ func appendFetches(b []byte, fs []Fetch) []byte {
 		if f.Versioned {
 			b = append(b, `,"versioned":true`...)
 		}
+		if f.URL != "" {
+			b = append(b, `,"url":`...)
+			b = strconv.AppendQuote(b, f.URL)
+		}
+		if f.ETag != "" {
+			b = append(b, `,"etag":`...)
+			b = strconv.AppendQuote(b, f.ETag)
+		}
+		if f.LastModified != 0 {
+			b = append(b, `,"lastModified":`...)
+			b = strconv.AppendInt(b, f.LastModified, 10)
+		}
+		if f.Data != nil {
+			b = append(b, `,"data":`...)
+			b = appendIntList(b, f.Data)
+		}
 		if s := f.Shard; s != nil {
 			b = append(b, `,"shard":{"coords":`...)
 			b = appendIntList(b, s.Coords)
@@ -221,9 +237,11 @@ func (s *shardFields) JSONFields() []jsonx.Field {
 func ParseShardRequests(text []byte, indexes []byte, ndim int) ([]ShardRequest, error) {
 	var raw []shardJSON
 	if err := jsonx.UnmarshalStrict(text, jsonx.Objects(&raw)); err != nil {
-		return nil, errs.Wrap(errs.Selection, "shard requests", err, "malformed")
+		return nil, errs.Wrap(errs.InvalidArgument, "shard requests", err, "malformed")
 	}
-	bad := func(what string) error { return errs.New(errs.Selection, "shard requests", "malformed: %s", what) }
+	bad := func(what string) error {
+		return errs.New(errs.InvalidArgument, "shard requests", "malformed: %s", what)
+	}
 	out := make([]ShardRequest, len(raw))
 	at := int64(0)
 	for i, r := range raw {

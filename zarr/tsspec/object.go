@@ -66,7 +66,7 @@ func (o *object) finish() error {
 		known = append(known, k)
 	}
 	sort.Strings(known)
-	return errs.New(errs.InvalidMetadata, o.path(unknown[0]), "unknown member").WithSuggestion(unknown[0], known)
+	return unknownMember(o.path(unknown[0]), unknown[0], known, "unknown member")
 }
 
 func (o *object) string(name string) (string, bool, error) {
@@ -141,6 +141,13 @@ const maxIndex = 1<<62 - 2
 
 func invalid(where, format string, args ...any) *errs.Error {
 	return errs.New(errs.InvalidMetadata, where, format, args...)
+}
+
+// unknownMember is the error for a member a spec object does not have:
+// INVALID_ARGUMENT (as for an unknown option of any call), naming the
+// member and the nearest known one.
+func unknownMember(where, name string, known []string, format string, args ...any) *errs.Error {
+	return errs.New(errs.InvalidArgument, where, format, args...).WithSuggestion(name, known)
 }
 
 func unsupported(where, format string, args ...any) *errs.Error {

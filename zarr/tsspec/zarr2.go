@@ -199,7 +199,7 @@ func normalizeCompressor(where string, raw jsonx.RawMessage) (jsonx.RawMessage, 
 			if id == "blosc" {
 				names = append(names, "cname")
 			}
-			return nil, invalid(where+"."+k, "unknown member of the %s compressor", id).WithSuggestion(k, names)
+			return nil, unknownMember(where+"."+k, k, names, "unknown member of the %s compressor", id)
 		}
 		n, ok := v.(jsonx.Number)
 		var iv int64
@@ -619,7 +619,7 @@ func mergeCodec(codec map[string]jsonx.RawMessage, compressor, filters jsonx.Raw
 	}
 	for k := range codec {
 		if k != "driver" && k != "compressor" && k != "filters" {
-			return nil, nil, invalid("spec.schema.codec."+k, "unknown member").WithSuggestion(k, []string{"driver", "compressor", "filters"})
+			return nil, nil, unknownMember("spec.schema.codec."+k, k, []string{"driver", "compressor", "filters"}, "unknown member")
 		}
 	}
 	if raw, ok := codec["compressor"]; ok {

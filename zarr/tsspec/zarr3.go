@@ -173,7 +173,7 @@ func codecNameConfig(raw jsonx.RawMessage) (string, map[string]jsonx.RawMessage)
 func (s *Spec) checkV3Members() error {
 	for k := range s.V3 {
 		if !contains(v3Members, k) {
-			return invalid("spec.metadata."+k, "unknown member").WithSuggestion(k, v3Members)
+			return unknownMember("spec.metadata."+k, k, v3Members, "unknown member")
 		}
 	}
 	return nil
@@ -323,7 +323,7 @@ func checkV3Codec(codec map[string]jsonx.RawMessage, have jsonx.RawMessage) erro
 	}
 	for k := range codec {
 		if k != "driver" && k != "codecs" {
-			return invalid("spec.schema.codec."+k, "unknown member").WithSuggestion(k, []string{"driver", "codecs"})
+			return unknownMember("spec.schema.codec."+k, k, []string{"driver", "codecs"}, "unknown member")
 		}
 	}
 	if want, ok := codec["codecs"]; ok && have != nil && canonical(normalizeCodecList(want)) != canonical(have) {

@@ -55,6 +55,23 @@ export async function usage(signal: AbortSignal): Promise<number> {
   const loc: string = where && !where.inline ? where.fetchUrl : "inline";
   const sent: number = refs3.requests;
   const listed: string[] = await refs.list("/");
+  const ic = await zarr.IcechunkStore.open("https://host/repo.icechunk", {
+    branch: "main",
+    virtualChunks: { "s3://bucket/data/": "https://mirror.example/data/", "https://host/files/": true },
+    retries: 2,
+    signal,
+  });
+  const snap: string = ic.snapshotId;
+  const icArr = await zarr.open(ic, { path: "temperature", kind: "array" });
+  const branchNames: string[] = (await ic.branches()).map((b) => b.name);
+  const tagged: string = (await ic.tags())[0].snapshot;
+  const history = await ic.ancestry();
+  const when: Date = history[0].time;
+  const parent: string | null = history[0].parent;
+  const refreshed: zarr.IcechunkStore = await ic.refresh();
+  const atTag = await zarr.IcechunkStore.open(new zarr.MemoryStore(), { tag: "v1" });
+  const atSnapshot = await zarr.IcechunkStore.open(new URL("https://host/repo/"), { snapshot: "1CECHNKREP0F1RSTCMT0" });
+  void [snap, icArr, branchNames, tagged, when, parent, refreshed, atTag, atSnapshot];
   const ts = await zarr.openSpec({ driver: "zarr2", kvstore: { driver: "memory", path: "a/" }, create: true, dtype: "uint16", schema: { domain: { shape: [10] }, chunk_layout: { chunk: { aspect_ratio: [1], elements: 5 } } } });
   const rank: number = ts.schema.rank;
   const tsSpec: zarr.TensorStoreSpec = ts.spec();

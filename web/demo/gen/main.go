@@ -661,6 +661,17 @@ func monthsBytes() []byte {
 	return b
 }
 
+// midMonthDays is the v2 store's time: the middle of each month of a
+// 365-day year, in days since 2000-01-01 (the noleap calendar).
+func midMonthDays() []byte {
+	days := []int{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365}
+	b := make([]byte, 4*nTime)
+	for t := 0; t < nTime; t++ {
+		binary.LittleEndian.PutUint32(b[4*t:], uint32((days[t]+days[t+1])/2))
+	}
+	return b
+}
+
 var rootAttrs = map[string]any{
 	"title":       "zarr-wasm sample data",
 	"description": "Synthetic arrays written by web/demo/gen with the zarr-wasm Go engine.",
@@ -808,6 +819,9 @@ func writeV3(ctx context.Context, dir string) error {
 	}, counts); err != nil {
 		return err
 	}
+	if err := writeMaps(ctx, s); err != nil {
+		return err
+	}
 	return zarr.Consolidate(ctx, s, "")
 }
 
@@ -842,8 +856,8 @@ func writeV2(ctx context.Context, dir string) error {
 	}
 	if err := writeArray(ctx, s, "time", zarr.ArrayOptions{
 		ZarrFormat: 2, Shape: []int{nTime}, Chunks: []int{nTime}, DType: "<i4",
-		Attributes: map[string]any{"units": "months since 2000-01-01", "_ARRAY_DIMENSIONS": []any{"time"}},
-	}, monthsBytes()); err != nil {
+		Attributes: map[string]any{"units": "days since 2000-01-01", "calendar": "noleap", "_ARRAY_DIMENSIONS": []any{"time"}},
+	}, midMonthDays()); err != nil {
 		return err
 	}
 	// January in one bz2 chunk: the codec the viewer's decode workers take.

@@ -46,9 +46,9 @@ export function initColorControls({ composite, labels } = {}) {
     setStatus("loading");
     if (app.channels) {
       for (const c of app.channels) c.auto = true;
-      app.view.setChannels(app.channels.map((c) => ({ index: c.index, auto: true })));
+      app.stageView.setChannels(app.channels.map((c) => ({ index: c.index, auto: true })));
     } else app.manualClim = false;
-    app.view.autoContrast();
+    app.stageView.autoContrast();
   });
   $("composite").addEventListener("change", () => onComposite($("composite").checked));
   $("label-select").addEventListener("change", () => onLabels($("label-select").value || null));
@@ -82,7 +82,7 @@ function setLimits(lo, hi) {
     c.lo = lo;
     c.hi = hi;
     c.auto = false;
-    app.view.setChannels([{ index: c.index, lo, hi, auto: false }]);
+    app.stageView.setChannels([{ index: c.index, lo, hi, auto: false }]);
     renderChannels();
     drawHistogram();
     saveStateSoon();
@@ -95,7 +95,7 @@ function setLimits(lo, hi) {
 }
 
 function applyDisplay() {
-  app.view.setDisplay(app.display);
+  app.stageView.setDisplay(app.display);
   $("cmap-preview").style.background = cssGradient(app.display.cmap, app.display.reversed);
   drawHistogram();
   saveStateSoon();
@@ -127,15 +127,16 @@ export function renderChannels() {
       const show = el("input", { type: "checkbox", "data-channel": String(c.index), "aria-label": `show ${c.label}`, checked: c.visible });
       show.addEventListener("change", () => {
         c.visible = show.checked;
-        app.view.setChannels([{ index: c.index, visible: c.visible }]);
+        app.stageView.setChannels([{ index: c.index, visible: c.visible }]);
         saveStateSoon();
       });
       const color = el("input", { type: "color", value: hex(c.color), "aria-label": `colour of ${c.label}` });
       color.addEventListener("input", () => {
         const n = parseInt(color.value.slice(1), 16);
         c.color = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-        app.view.setChannels([{ index: c.index, color: c.color }]);
+        app.stageView.setChannels([{ index: c.index, color: c.color }]);
         drawHistogram();
+        saveStateSoon();
       });
       const li = el(
         "li",

@@ -2,6 +2,7 @@
 // look at. Read-only views of the state; nothing here changes it.
 import * as zarr from "zarr-wasm";
 import { app } from "./state.js";
+import { $ } from "./dom.js";
 import { errorLog } from "./banner.js";
 
 export function exposeState() {
@@ -28,7 +29,7 @@ export function exposeState() {
     },
     get viewState() {
       const v = app.view;
-      return { ...v.view, cw: v.cw, ch: v.ch, level: v.L ?? 0, stride: 2 ** (v.L ?? 0), W: v.W, H: v.H, source: v.source() };
+      return { ...v.view, cw: v.cw, ch: v.ch, flip: !!v.flipY, level: v.L ?? 0, stride: 2 ** (v.L ?? 0), W: v.W, H: v.H, source: v.source() };
     },
     get stats() {
       return app.stats && { ...app.stats, bins: Array.from(app.stats.bins ?? []) };
@@ -79,6 +80,44 @@ export function exposeState() {
     /** Empties the engine's cache for the array shown (the next read fetches and decodes again). */
     clearCache() {
       return app.arr ? zarr.clearCache(app.arr) : Promise.resolve();
+    },
+    /**
+     * The grid view (a plate's wells, a well's fields): its cells as drawn
+     * ({key, label, x, y, w, h, ny, nx, state}), and for a plate the
+     * template (field, level path and shape), the acquisition, and the
+     * first complete picture: ms from the plate's selection, and its
+     * performance.now() (ms from the navigation's start).
+     */
+    get grid() {
+      if (document.getElementById("grid-host").hidden) return null;
+      const p = app.plate && app.selected === app.plate.tree ? app.plate : null;
+      const lv = p?.template?.levels[p.level];
+      return {
+        rows: app.grid.rows.slice(),
+        columns: app.grid.columns.slice(),
+        cells: app.grid.layoutOf(),
+        complete: !!app.grid.complete,
+        plate: p && { acquisition: p.acquisition ?? null, field: p.template.fieldPath, level: lv.path, levelShape: lv.arr.shape.slice(), consolidated: p.consolidated, firstPictureMs: p.firstPicture ? p.firstPicture - p.started : null, firstPictureAt: p.firstPicture ?? null },
+      };
+    },
+    /** The map shown: {kind, crsSource, step (graticule degrees), coast (outline scale), labels: [{text, axis, value, x, y}]}, or null. */
+    get map() {
+      const o = app.mapOverlay;
+      if (!app.map || !o.map) return null;
+      return { kind: app.map.kind, crsSource: app.map.crsSource, step: o.step ?? null, coast: o.coast?.scale ?? null, labels: o.labels.map((l) => ({ ...l })) };
+    },
+    /** The 3D view: {level, shape [nx, ny, nz], bytes, extent, channels, dims, state, camera {pxPerWorld, cw, ch}, draws}, or null. */
+    get volume() {
+      return $("volume-host").hidden ? null : app.volume.describe();
+    },
+    /** Sets the 3D view's mode, yaw, pitch, zoom, crop or budget (as its bar and mouse do); resolves when read. */
+    volumeSet(changes) {
+      return app.volume.set(changes);
+    },
+    /** The colour bar's text, or null when hidden. */
+    get colorbar() {
+      const b = document.getElementById("colorbar");
+      return b.hidden ? null : { title: b.querySelector("#colorbar-title").textContent, lo: b.querySelector("#colorbar-lo").textContent, hi: b.querySelector("#colorbar-hi").textContent };
     },
     get lastError() {
       return errorLog.last;

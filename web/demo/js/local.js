@@ -1,6 +1,7 @@
 // Local sources and the open forms: the URL box, the path box under the
-// tree, the Folder… and Zip… pickers, and folders or zips dropped on the
-// page (nothing is uploaded; the files are read where they are).
+// tree, the Folder… and Zip… pickers (a .zip or a zipped OME-Zarr .ozx),
+// and folders or zips dropped on the page (nothing is uploaded; the files
+// are read where they are).
 import * as zarr from "zarr-wasm";
 import { $ } from "./dom.js";
 import { app } from "./state.js";
@@ -65,8 +66,8 @@ export function initSources() {
       return;
     }
     const file = e.dataTransfer?.files?.[0];
-    if (file && /\.zip$/i.test(file.name)) openZipFile(file);
-    else if (file) showError({ message: `${file.name} is neither a folder nor a .zip` }, "", "Cannot open this file");
+    if (file && /\.(zip|ozx)$/i.test(file.name)) openZipFile(file);
+    else if (file) showError({ message: `${file.name} is neither a folder, a .zip nor an .ozx` }, "", "Cannot open this file");
   });
 }
 

@@ -12,6 +12,17 @@
 //   status.js       the value under the cursor and the status line
 //   address.js      the address bar mirrors the view (?url=&path=&…)
 //   view.js         the 2D slice view (tiles read through the package, drawn on a canvas)
+//   geo.js          maps: latitude–longitude or projected grids, places in them
+//   crs.js          coordinate reference systems (GeoZarr proj:, CF grid_mapping) for proj4
+//   coast.js        Natural Earth coastlines (world-atlas, served with the page)
+//   map-overlay.js  coastlines, graticule and degree labels over a map
+//   cftime.js       CF time coordinates as dates (every CF calendar)
+//   colorbar.js     the colour bar: colormap, limits, long_name and units
+//   volume.js       the 3D view: the level that fits a GPU budget, crop, mouse
+//   volume-gl.js    WebGL2 ray marching (maximum intensity, alpha compositing)
+//   plate.js        what a plate or a well opens on: pictures side by side
+//   plate-read.js   reading a plate's wells with few requests
+//   grid-view.js    the grid of pictures (wells of a plate, fields of a well)
 //   plot.js         1-D plots and value tables
 //   image.js        an OME-Zarr image for the view: channels, physical axes, labels
 //   ome.js          OME-Zarr metadata (multiscales, omero, labels, plates, units)
@@ -27,6 +38,12 @@ import * as zarr from "zarr-wasm";
 import { $ } from "./dom.js";
 import { app, setStatus } from "./state.js";
 import { SliceView } from "./view.js";
+import { GridView } from "./grid-view.js";
+import { MapOverlay } from "./map-overlay.js";
+import { VolumeView, depthCandidates } from "./volume.js";
+import { showMode } from "./stage.js";
+import { updateColorbar } from "./colorbar.js";
+import { initPlatePanel, openCell } from "./plate.js";
 import { LinePlot } from "./plot.js";
 import { examples, initExamples } from "./examples.js";
 import { initBanner, showError } from "./banner.js";
@@ -34,11 +51,11 @@ import { exposeState } from "./inspect.js";
 import { absolute, openURL } from "./open.js";
 import { initSources } from "./local.js";
 import { initTree } from "./tree.js";
-import { channelLimitsChanged, select, setComposite, showLabels } from "./select.js";
+import { channelLimitsChanged, select, setComposite, showLabels, updateMap } from "./select.js";
 import { initKeys } from "./keys.js";
 import { initSlicePanel } from "./slice-panel.js";
 import { drawHistogram, initColorControls, syncClimInputs, syncColorControls } from "./color-panel.js";
-import { showHover, showPlotHover, showProgress, updateStatusLine } from "./status.js";
+import { showGridHover, showHover, showPlotHover, showProgress, updateStatusLine } from "./status.js";
 import { readState, saveState, saveStateSoon } from "./address.js";
 
 app.view = new SliceView($("view-host"), {
@@ -76,24 +93,80 @@ app.view = new SliceView($("view-host"), {
     app.renders++;
     setStatus("rendered");
     updateStatusLine();
+    updateColorbar();
+    update3DButton();
+  },
+  onDrawn: () => app.mapOverlay.draw(),
+});
+
+app.stageView = app.view;
+app.mapOverlay = new MapOverlay($("view-host"), app.view);
+
+app.grid = new GridView($("grid-host"), {
+  onHover: showGridHover,
+  onOpen: (cell) => openCell(cell, select),
+  onProgress: showProgress,
+  onStats: (st, channelStats) => {
+    app.stats = st;
+    app.channelStats = channelStats ?? new Map();
+    drawHistogram();
+  },
+  onChannelLimits: (changes) => {
+    channelLimitsChanged(changes);
+    saveState();
+  },
+  onAutoContrast: (lo, hi) => {
+    app.display.lo = lo;
+    app.display.hi = hi;
+    syncClimInputs();
+    drawHistogram();
+  },
+  onRendered: () => {
+    if (app.plate && !app.plate.firstPicture) app.plate.firstPicture = performance.now();
+    app.renders++;
+    setStatus("rendered");
+    updateStatusLine();
   },
 });
 
 app.plot = new LinePlot($("plot-host"), { onHover: showPlotHover });
 
-$("zoom-in").addEventListener("click", () => app.view.zoomBy(1.5));
-$("zoom-out").addEventListener("click", () => app.view.zoomBy(1 / 1.5));
-$("zoom-fit").addEventListener("click", () => app.view.fit());
-$("zoom-1").addEventListener("click", () => app.view.actualSize());
+app.volume = new VolumeView($("volume-host"));
+app.volume.onError = (e) => showError(e, "", "The volume could not be shown");
+
+/** The 3D button: offered when the slice has a third dimension to show as depth. */
+function update3DButton() {
+  const a = app.arr;
+  const chAxis = app.channels ? app.image.channelAxis : -1;
+  $("view-3d").hidden = !(a && app.slice && depthCandidates(a.shape, app.slice, chAxis).length > 0);
+}
+
+const in3D = () => !$("volume-host").hidden;
+$("view-3d").addEventListener("click", () => {
+  if (in3D()) {
+    showMode("view");
+    $("colorbar").hidden = true;
+    updateColorbar();
+  } else {
+    showMode("volume");
+    updateColorbar();
+    app.volume.open();
+  }
+});
+$("zoom-in").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: app.volume.state.zoom * 1.5 }) : app.view.zoomBy(1.5)));
+$("zoom-out").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: app.volume.state.zoom / 1.5 }) : app.view.zoomBy(1 / 1.5)));
+$("zoom-fit").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: 1 }) : app.view.fit()));
+$("zoom-1").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: 1 }) : app.view.actualSize()));
 
 exposeState();
 initBanner();
 initTree(select);
 initSources();
-initSlicePanel();
+initSlicePanel(updateMap);
 initExamples((ex) => openURL(absolute(ex.url), ex.path));
 initColorControls({ composite: setComposite, labels: showLabels });
 initKeys();
+initPlatePanel(select);
 syncColorControls();
 
 const start = readState();

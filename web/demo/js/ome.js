@@ -130,16 +130,17 @@ export function describeImage(attrs, ms, shape) {
 }
 
 /**
- * Opens the levels of a multiscale image. levels[0] is the full resolution;
- * each level's factors are how many level-0 pixels one of its pixels spans
+ * Opens the levels of a multiscale image: [{arr, path, factors}]. levels[0]
+ * is the full resolution; each level's factors are how many level-0 pixels one of its pixels spans
  * per dimension (from the shapes, which the scale transforms must match).
  */
 export async function openPyramid(g, ms) {
-  const arrays = await Promise.all(ms.datasets.map((d) => g.open(d.path.replace(/^\/+/, ""), { kind: "array" })));
+  const paths = ms.datasets.map((d) => d.path.replace(/^\/+/, ""));
+  const arrays = await Promise.all(paths.map((p) => g.open(p, { kind: "array" })));
   const a0 = arrays[0];
   const levels = arrays
-    .filter((arr) => arr.shape.length === a0.shape.length)
-    .map((arr) => ({ arr, factors: a0.shape.map((s, d) => Math.max(1, Math.round(s / Math.max(1, arr.shape[d])))) }));
+    .map((arr, i) => ({ arr, path: paths[i], factors: a0.shape.map((s, d) => Math.max(1, Math.round(s / Math.max(1, arr.shape[d])))) }))
+    .filter((l) => l.arr.shape.length === a0.shape.length);
   const image = describeImage(g.attrs, ms, a0.shape);
   return { levels, axes: image.axes, name: ms.name, image };
 }
@@ -183,7 +184,12 @@ export function labelColor(v) {
 
 // ---- plates and wells -------------------------------------------------------
 
-/** A plate's layout: {name, rows, columns, wells: [{path, row, column}]}, or null. */
+/**
+ * A plate's layout: {name, rows, columns (names), wells: [{path, row,
+ * column (names), rowIndex, columnIndex}], acquisitions: [{id, name}]}, or
+ * null. A well's indices come from rowIndex/columnIndex (0.4), else from
+ * its path's names (0.3); -1 when neither places it.
+ */
 export function plateOf(attrs) {
   const p = omeAttrs(attrs).plate ?? attrs?.plate;
   if (!p || !Array.isArray(p.wells)) return null;
@@ -195,9 +201,14 @@ export function plateOf(attrs) {
     if (typeof w?.path !== "string") continue;
     const parts = w.path.split("/").filter(Boolean);
     if (parts.length !== 2 || parts.some((s) => s === "." || s === "..")) continue;
-    wells.push({ path: parts.join("/"), row: Number.isInteger(w.rowIndex) ? rows[w.rowIndex] ?? parts[0] : parts[0], column: Number.isInteger(w.columnIndex) ? columns[w.columnIndex] ?? parts[1] : parts[1] });
+    const rowIndex = Number.isInteger(w.rowIndex) && rows[w.rowIndex] !== undefined ? w.rowIndex : rows.indexOf(parts[0]);
+    const columnIndex = Number.isInteger(w.columnIndex) && columns[w.columnIndex] !== undefined ? w.columnIndex : columns.indexOf(parts[1]);
+    wells.push({ path: parts.join("/"), row: rows[rowIndex] ?? parts[0], column: columns[columnIndex] ?? parts[1], rowIndex, columnIndex });
   }
-  return { name: typeof p.name === "string" ? p.name : undefined, rows, columns, wells };
+  const acquisitions = (Array.isArray(p.acquisitions) ? p.acquisitions : [])
+    .filter((a) => Number.isInteger(a?.id))
+    .map((a) => ({ id: a.id, name: typeof a.name === "string" && a.name ? a.name : `acquisition ${a.id}` }));
+  return { name: typeof p.name === "string" ? p.name : undefined, rows, columns, wells, acquisitions };
 }
 
 /** A well's fields of view: {images: [{path, acquisition}]}, or null. */

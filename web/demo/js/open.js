@@ -1,6 +1,6 @@
-// Opening a store: by URL (a Zarr hierarchy over HTTP, a .zip, a kerchunk
-// reference set, JSON or Parquet, a URL pipeline) or a store made from
-// local files; then
+// Opening a store: by URL (a Zarr hierarchy over HTTP, a .zip or zipped
+// OME-Zarr .ozx, a kerchunk reference set, JSON or Parquet, a URL pipeline)
+// or a store made from local files; then
 // the tree is read and the node the address names (or the first image)
 // is selected.
 import * as zarr from "zarr-wasm";
@@ -26,11 +26,10 @@ export async function openURL(url, path = "", extra = {}) {
   showLoading(`Opening ${url}…`);
   let store;
   try {
-    // The package tells a hierarchy, a zip and reference sets apart, and
-    // reads URL pipelines (data.zip|zip:path/in/zip|zarr3:group/array):
-    // their node is selected unless the address names another.
+    // A URL pipeline's node (data.zip|zip:path/in/zip|zarr3:group/array)
+    // is selected unless the address names another.
     let inner;
-    ({ store, path: inner } = await zarr.locate(url));
+    ({ store, path: inner } = await storeFor(url));
     path ||= inner;
   } catch (e) {
     if (serial !== app.openSerial) return;
@@ -40,6 +39,24 @@ export async function openURL(url, path = "", extra = {}) {
   }
   if (serial !== app.openSerial) return;
   await openStore(store, { label: url, url }, path, extra, serial);
+}
+
+/**
+ * The store for a URL and the node's path in it ("" but for a URL
+ * pipeline): the package tells a hierarchy, a .zip, reference sets and URL
+ * pipelines apart (zarr.locate); a zipped OME-Zarr (.ozx, NGFF RFC-9: a zip
+ * whose root is the hierarchy's root) opens as a .zip does, through range
+ * requests.
+ */
+async function storeFor(url) {
+  if (url.includes("|")) return zarr.locate(url);
+  const u = new URL(url, location.href);
+  const m = /^(.*\/)([^/]+\.ozx)$/i.exec(u.pathname);
+  if (!m) return { store: await zarr.storeFromUrl(url), path: "" };
+  const dir = new URL(u.href);
+  dir.pathname = m[1];
+  dir.search = "";
+  return { store: await zarr.ZipStore.open(new zarr.FetchStore(dir), "/" + decodeURIComponent(m[2])), path: "" };
 }
 
 /**

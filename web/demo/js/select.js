@@ -1,4 +1,5 @@
-// Selecting a node: an OME-Zarr image group shows its image; an array is
+// Selecting a node: a plate shows its wells side by side and a well its
+// fields (plate.js); an OME-Zarr image group shows its image; an array is
 // drawn as a 2D slice (two or more dimensions), plotted (one) or shown as a
 // table of values (anything else); a plain group shows its metadata.
 import * as zarr from "zarr-wasm";
@@ -11,7 +12,11 @@ import { multiscalesOf, plateOf, wellOf } from "./ome.js";
 import { compositeChannels, defaultIndex, openImage, openLabel, physicalAxes } from "./image.js";
 import { showError } from "./banner.js";
 import { showMode } from "./stage.js";
-import { findPath, markSelected } from "./tree.js";
+import { ensureNode, markSelected } from "./tree.js";
+import { showPlate, showWell } from "./plate.js";
+import { parseTimeUnits } from "./cftime.js";
+import { mapOf } from "./geo.js";
+import { crsOf, projector } from "./crs.js";
 import { renderDetails } from "./details.js";
 import { ordinalSuffix, updateStatusLine } from "./status.js";
 import { saveState } from "./address.js";
@@ -23,6 +28,8 @@ export async function select(t, extra = {}) {
   const ctrl = new AbortController();
   app.selectCtrl = ctrl;
   markSelected(t);
+  await ensureNode(t);
+  if (ctrl.signal.aborted) return;
   if (!t.node) {
     // Listed by its group, but it cannot be opened.
     showError(t.error, "select");
@@ -38,12 +45,20 @@ export async function select(t, extra = {}) {
   $("slice-panel").hidden = true;
   $("color-panel").hidden = true;
   $("labels-panel").hidden = true;
-  // A plate or a well opens its first image (the tree lists the others).
-  if (n.kind === "group" && (plateOf(n.attrs) || wellOf(n.attrs)) && !extra.noRedirect) {
-    const first = await firstFieldOf(t);
-    if (ctrl.signal.aborted) return;
-    if (first) return select(first, { ...extra, noRedirect: true });
+  app.grid.clear();
+  if (!(n.kind === "group" && (plateOf(n.attrs) || wellOf(n.attrs)))) app.plate = null;
+  // A plate or a well: its pictures side by side.
+  if (n.kind === "group" && (plateOf(n.attrs) || wellOf(n.attrs))) {
+    renderDetails(t, null);
+    const hooks = { signal: ctrl.signal, applyChannelState, syncColors: syncColorControls };
+    try {
+      await (plateOf(n.attrs) ? showPlate : showWell)(t, extra, hooks);
+    } catch (e) {
+      if (!ctrl.signal.aborted) showError(e, "select");
+    }
+    return;
   }
+  app.stageView = app.view;
   // A group holding an OME-Zarr multiscale image shows the image.
   const ms = n.kind === "group" ? multiscalesOf(n) : null;
   let image = null;
@@ -85,6 +100,10 @@ export async function select(t, extra = {}) {
   app.dimNames = dimNames(a, image?.axes);
   app.coords = a.shape.map(() => null);
   app.coordUnits = [];
+  app.coordAttrs = [];
+  app.coordTimes = [];
+  app.map = null;
+  app.mapOverlay.set(null);
   try {
     if (kind && a.shape.length >= 2 && a.shape.every((s) => s > 0)) {
       await showSlice(t, extra);
@@ -122,27 +141,6 @@ async function showTable(a, signal) {
   saveState();
 }
 
-/** A plate's first well's first field, or a well's first field: its tree node, or null. */
-async function firstFieldOf(t) {
-  const plate = plateOf(t.node.attrs);
-  let path = t.path;
-  try {
-    if (plate) {
-      if (!plate.wells.length) return null;
-      path = `${path ? path + "/" : ""}${plate.wells[0].path}`;
-      const well = await t.node.open(plate.wells[0].path, { kind: "group" });
-      const w = wellOf(well.attrs);
-      if (!w?.images.length) return null;
-      path += `/${w.images[0].path}`;
-    } else {
-      path = `${path ? path + "/" : ""}${wellOf(t.node.attrs).images[0]?.path}`;
-    }
-    return await findPath(path);
-  } catch {
-    return null;
-  }
-}
-
 async function showSlice(t, extra) {
   const a = app.arr;
   const nd = a.shape.length;
@@ -168,9 +166,7 @@ async function showSlice(t, extra) {
   // unless the address says otherwise.
   const composite = app.image?.channelsAvailable && extra.composite !== false;
   app.channels = composite ? compositeChannels(app.image).list : null;
-  if (app.channels && extra.channels) {
-    for (const c of app.channels) c.visible = extra.channels.includes(c.index);
-  }
+  if (app.channels) applyChannelState(app.channels, extra);
   app.selectedChannel = app.channels?.find((c) => c.visible)?.index ?? app.channels?.[0]?.index;
   app.channelStats = new Map();
   app.physical = physicalAxes(app.image);
@@ -192,6 +188,16 @@ async function showSlice(t, extra) {
   if (app.labelName) showLabels(app.labelName);
   loadCoords(t);
   saveState();
+}
+
+/** The channels' visibility, limits and colours the address gives. */
+export function applyChannelState(channels, { channels: shown, clims, colors }) {
+  channels.forEach((c, i) => {
+    if (shown) c.visible = shown.includes(c.index);
+    const l = clims?.[i];
+    if (l?.length === 2 && l.every(Number.isFinite)) Object.assign(c, { lo: l[0], hi: l[1], auto: false });
+    if (colors?.[i]) c.color = colors[i];
+  });
 }
 
 /** Hands the image (and how to colour it) to the view. */
@@ -248,12 +254,12 @@ export function channelLimitsChanged(changes) {
   drawHistogram();
 }
 
-/** 1-D coordinate arrays beside the array, named like its dimensions. */
+/** 1-D coordinate arrays beside the array, named like its dimensions; then whether it is a map. */
 async function loadCoords(t) {
   const a = app.arr;
   const parent = t.parent?.node;
-  if (!parent || t.node !== a) return;
-  const names = app.dimNames;
+  if (t.node !== a) return;
+  const names = parent ? app.dimNames : [];
   await Promise.all(
     names.map(async (name, d) => {
       if (name.startsWith("dim ")) return;
@@ -263,8 +269,9 @@ async function loadCoords(t) {
         const r = await c.get(null);
         if (app.arr !== a) return;
         app.coords[d] = Float64Array.from(r.data, Number);
-        app.coordUnits = app.coordUnits ?? [];
+        app.coordAttrs[d] = c.attrs ?? {};
         app.coordUnits[d] = typeof c.attrs?.units === "string" ? c.attrs.units : "";
+        app.coordTimes[d] = parseTimeUnits(c.attrs?.units, c.attrs?.calendar ?? "standard");
         updateSliderLabels();
         autoFlip();
       } catch {
@@ -272,5 +279,38 @@ async function loadCoords(t) {
       }
     }),
   );
+  if (app.arr === a) await updateMap();
+}
+
+/**
+ * Draws the slice as a map when it is one (geo.js): coastlines and a
+ * graticule over it, projected with proj4 for a projected grid (crs.js).
+ */
+export async function updateMap() {
+  const a = app.arr;
+  const t = app.selected;
+  if (!a || !app.slice) return;
+  const parent = t?.parent?.node;
+  const dims = app.dimNames.map((name, d) => ({ name, values: app.coords[d], attrs: app.coordAttrs[d] ?? {} }));
+  let crs = null;
+  try {
+    const gmName = typeof a.attrs?.grid_mapping === "string" ? a.attrs.grid_mapping.trim().split(/[\s:]+/)[0] : null;
+    const gm = gmName && parent ? (await parent.open(gmName)).attrs : null;
+    crs = crsOf(a.attrs ?? {}, parent?.attrs ?? {}, gm);
+  } catch {
+    crs = null; // a grid_mapping variable that is not there: no projection
+  }
+  const map = mapOf(dims, app.slice, crs?.def ? crs : null);
+  if (map?.kind === "projected") {
+    try {
+      map.project = await projector(crs);
+    } catch (e) {
+      showError(e, "", "The map's projection could not be set up");
+      return;
+    }
+  }
+  if (app.arr !== a) return;
+  app.map = map && { ...map, crsSource: crs?.source ?? null };
+  app.mapOverlay.set(map);
 }
 

@@ -8,6 +8,7 @@ import { formatNumber } from "./format.js";
 import { unitInfo } from "./ome.js";
 import { saveState, saveStateSoon } from "./address.js";
 import { Player } from "./playback.js";
+import { formatTime } from "./cftime.js";
 
 /** The physical coordinate of index i along d, as text ("12.5 µm"), or "". */
 export function physicalText(d, i) {
@@ -15,6 +16,18 @@ export function physicalText(d, i) {
   if (!p || !(p.scale > 0)) return "";
   const u = unitInfo(p.unit)?.symbol;
   return `${formatNumber(Number((i * p.scale + p.translation).toPrecision(10)))}${u ? " " + u : ""}`;
+}
+
+/**
+ * The coordinate of index i along d as text: a date for a CF time
+ * coordinate (cftime.js), else the value with its units; "" without one.
+ */
+export function coordText(d, i) {
+  const c = app.coords[d];
+  if (!c) return "";
+  const date = app.coordTimes?.[d] && formatTime(c[i], app.coordTimes[d]);
+  if (date) return date;
+  return `${formatNumber(c[i])}${app.coordUnits?.[d] ? " " + app.coordUnits[d] : ""}`;
 }
 
 /** The dimensions with a slider: neither displayed nor the composite's channels. */
@@ -99,9 +112,9 @@ export function updateSliderLabels() {
   for (const v of $("sliders").querySelectorAll("[data-val]")) {
     const d = Number(v.dataset.val);
     const i = app.slice.index[d];
-    const c = app.coords[d];
     const phys = physicalText(d, i);
-    v.textContent = `${i} / ${app.arr.shape[d] - 1}${c ? ` · ${formatNumber(c[i])}${app.coordUnits?.[d] ? " " + app.coordUnits[d] : ""}` : ""}${phys ? ` · ${phys}` : ""}`;
+    const c = coordText(d, i);
+    v.textContent = `${i} / ${app.arr.shape[d] - 1}${c ? ` · ${c}` : ""}${phys ? ` · ${phys}` : ""}`;
   }
 }
 
@@ -126,8 +139,11 @@ function changeDims(ydim, xdim) {
   buildSliceControls();
   app.view.setSlice(app.slice);
   autoFlip();
+  onDimsChanged();
   saveState();
 }
+
+let onDimsChanged = () => {};
 
 /** North up: latitudes that increase with the row put row 0 at the bottom. */
 export function autoFlip() {
@@ -140,8 +156,9 @@ export function autoFlip() {
   app.view.setFlip(flip);
 }
 
-/** Wires the dimension pickers, the flip box, the ticks and playback. */
-export function initSlicePanel() {
+/** Wires the dimension pickers, the flip box, the ticks and playback; dimsChanged runs after rows or columns change. */
+export function initSlicePanel(dimsChanged = () => {}) {
+  onDimsChanged = dimsChanged;
   $("ydim").addEventListener("change", () => {
     const y = Number($("ydim").value);
     let x = app.slice.xdim;

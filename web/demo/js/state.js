@@ -12,6 +12,10 @@ export const app = {
   dimNames: [],
   coords: [], // per dim: Float64Array | null
   coordUnits: [], // per dim: the coordinate array's units
+  coordAttrs: [], // per dim: the coordinate array's attributes
+  coordTimes: [], // per dim: its CF time units (cftime.js parseTimeUnits), or null
+  map: null, // the map the slice shows (geo.js mapOf), or null
+  mapOverlay: null, // coastlines and graticule over it (main.js)
   display: { cmap: "viridis", reversed: false, lo: 0, hi: 1 },
   manualClim: false,
   flipChosen: false, // the user (or the address) chose row 0's side
@@ -34,6 +38,9 @@ export const app = {
   ticks: "off", // axis ticks: off | index | physical
   player: null, // playback (playback.js)
   view: null, // the SliceView (main.js)
+  grid: null, // the GridView: plates and wells (main.js)
+  stageView: null, // the one on the stage, which the Colour panel changes: view or grid
+  plate: null, // the plate shown or last shown (plate.js): {tree, plate, acquisition, template, level, …}
   plot: null, // the LinePlot (main.js)
 };
 

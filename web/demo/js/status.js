@@ -5,7 +5,7 @@ import { $ } from "./dom.js";
 import { app, setStatus } from "./state.js";
 import { formatBytes, formatNumber } from "./format.js";
 import { isBool, unitsSuffix } from "./arrays.js";
-import { physicalText } from "./slice-panel.js";
+import { coordText, physicalText } from "./slice-panel.js";
 
 /** "st", "nd", "rd" or "th" for n. */
 export function ordinalSuffix(n) {
@@ -26,9 +26,9 @@ export function showHover(h) {
   for (let d = 0; d < index.length; d++) {
     if (h.channels && d === app.image?.channelAxis) continue;
     const i = d === ydim ? h.iy : d === xdim ? h.ix : index[d];
-    const c = app.coords[d];
+    const c = app.coords[d] && (app.coordTimes?.[d] ? coordText(d, i) : formatNumber(app.coords[d][i]));
     const phys = physicalText(d, i);
-    parts.push(`${app.dimNames[d]} ${i}${c ? ` (${formatNumber(c[i])})` : phys ? ` (${phys})` : ""}`);
+    parts.push(`${app.dimNames[d]} ${i}${c ? ` (${c})` : phys ? ` (${phys})` : ""}`);
   }
   let val;
   if (h.loading) val = "…";
@@ -50,7 +50,42 @@ export function showPlotHover(h) {
   $("hover").textContent = `${name} ${h.i}${coord ? ` (${formatNumber(coord[h.i])})` : ""} = ${formatNumber(h.value)}${unitsSuffix(app.arr)}`;
 }
 
+/** Shows what is under the cursor in the grid view: the well or field, and the values there. */
+export function showGridHover(h) {
+  const out = $("hover");
+  if (!h) {
+    out.innerHTML = "&nbsp;";
+    return;
+  }
+  const what = h.cell.title + (h.cell.state === "empty" ? " (no field of view)" : h.cell.state === "error" ? " (could not be read)" : "");
+  if (!h.values) {
+    out.textContent = what;
+    return;
+  }
+  const names = h.values.map((v, i) => (app.channels ? `${app.channels.find((c) => c.index === i)?.label ?? `channel ${i}`} ${formatNumber(v)}` : formatNumber(v)));
+  out.textContent = `${what} · y ${h.iy} · x ${h.ix}: ${names.join(" · ")}`;
+}
+
+/** The store's request count and bytes as the status line shows them, or null. */
+function requestText() {
+  // The package's stores count their requests (a zip: those for the zip
+  // file; a reference set: HTTP requests, neighbouring chunks merged).
+  const c = app.source?.counted;
+  if (typeof c?.requests !== "number") return null;
+  const inFlight = c.inFlight ?? c.source?.inFlight;
+  return `${c.requests} ${c instanceof zarr.ReferenceStore ? "HTTP " : ""}requests · ${formatBytes(c.bytes ?? 0)}${inFlight ? ` · ${inFlight} in flight` : ""}`;
+}
+
 export function updateStatusLine() {
+  if (!$("grid-host").hidden) {
+    const p = app.progress;
+    const bits = [];
+    if (p) bits.push(`${p.ready}/${p.total} ${app.plate && app.selected === app.plate.tree ? "wells" : "fields"}`);
+    const r = requestText();
+    if (r) bits.push(r);
+    $("status").textContent = bits.join(" · ");
+    return;
+  }
   if (!app.arr || $("view-host").hidden) return;
   const v = app.view.view;
   const p = app.progress;
@@ -62,13 +97,8 @@ export function updateStatusLine() {
     bits.push(level ?? (p.stride > 1 ? `stride ${p.stride}${p.budgetRaised ? " (chunk budget)" : ""}` : "full resolution"));
     bits.push(`tiles ${p.ready}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}`);
   }
-  // The package's stores count their requests (a zip: those for the zip
-  // file; a reference set: HTTP requests, neighbouring chunks merged).
-  const c = app.source?.counted;
-  if (typeof c?.requests === "number") {
-    const inFlight = c.inFlight ?? c.source?.inFlight;
-    bits.push(`${c.requests} ${c instanceof zarr.ReferenceStore ? "HTTP " : ""}requests · ${formatBytes(c.bytes ?? 0)}${inFlight ? ` · ${inFlight} in flight` : ""}`);
-  }
+  const r = requestText();
+  if (r) bits.push(r);
   $("status").textContent = bits.join(" · ");
 }
 
@@ -98,7 +128,7 @@ export function showProgress(p) {
     $("loading").hidden = !slow;
     if (slow) {
       $("progress-bar").style.width = `${q.total ? (100 * q.ready) / q.total : 0}%`;
-      $("loading").textContent = `Loading ${q.ready}/${q.total} tiles${q.stride > 1 ? ` · every ${q.stride}${ordinalSuffix(q.stride)} pixel` : ""}…`;
+      $("loading").textContent = `Loading ${q.ready}/${q.total} ${q.unit ?? "tiles"}${q.stride > 1 ? ` · every ${q.stride}${ordinalSuffix(q.stride)} pixel` : ""}…`;
     }
     updateStatusLine();
     // Look again while loading, so the note appears when it gets slow.

@@ -13,10 +13,28 @@ let onSelect = (_t) => {};
 export function initTree(select) {
   onSelect = select;
 }
-export function makeTreeNode(node, name, parent, error = null) {
-  // A child that cannot be opened has no node; it is listed with its error.
+/**
+ * A tree node for node (a package node). A child that cannot be opened has
+ * no node and is listed with its error; a lazy child (lazyKind "group")
+ * is opened when it is unfolded or selected (a plate's rows and wells: a
+ * 384-well plate would otherwise cost hundreds of requests to list).
+ */
+export function makeTreeNode(node, name, parent, error = null, lazyKind = null) {
   const path = node ? node.path : parent?.path ? `${parent.path}/${name}` : name;
-  return { node, name, path, kind: node ? node.kind : "unknown", parent, children: null, expanded: false, error, li: null };
+  return { node, name, path, kind: node ? node.kind : lazyKind ?? "unknown", lazy: !node && !!lazyKind, parent, children: null, expanded: false, error, li: null };
+}
+
+/** Opens a lazy node (no-op for others); it becomes "unknown" with its error when it cannot be opened. */
+export async function ensureNode(t) {
+  if (!t.lazy) return t;
+  t.lazy = false;
+  try {
+    t.node = await t.parent.node.open(t.name, { kind: t.kind });
+  } catch (e) {
+    t.kind = "unknown";
+    t.error = e;
+  }
+  return t;
 }
 
 function describeArray(a) {
@@ -25,6 +43,7 @@ function describeArray(a) {
 }
 
 export async function loadChildren(t) {
+  await ensureNode(t);
   if (t.children || t.kind !== "group") return;
   try {
     const kids = await t.node.children();
@@ -36,12 +55,20 @@ export async function loadChildren(t) {
   // OME-Zarr names the children of images, plates and wells in their
   // metadata, so they are listed even where the store cannot list (plain
   // HTTP without consolidated metadata, as most OME-Zarr is).
-  if (t.children.length === 0) {
+  if (t.children.length === 0 && lazyGroups(t)) {
+    t.children = omeChildren(t).map((n) => makeTreeNode(null, n, t, null, "group"));
+    if (t.children.length) t.error = null;
+  } else if (t.children.length === 0) {
     const names = omeChildren(t);
     const nodes = await Promise.all(names.map((n) => t.node.open(n).then((node) => [n, node], () => null)));
     t.children = nodes.filter(Boolean).map(([name, node]) => makeTreeNode(node, name, t));
     if (t.children.length) t.error = null;
   }
+}
+
+/** Whether t's OME-named children are groups listed without opening them: a plate's rows, a row's wells. */
+function lazyGroups(t) {
+  return !!(plateOf(t.node.attrs) || (t.parent?.node && plateOf(t.parent.node.attrs)));
 }
 
 /**
@@ -67,9 +94,10 @@ function omeChildren(t) {
 export async function expand(t, depth) {
   if (t.kind !== "group") return;
   await loadChildren(t);
+  if (t.kind !== "group") return;
   t.expanded = true;
   renderTreeNode(t);
-  if (depth > 1 && t.children.length <= 50) {
+  if (depth > 1 && t.children.length <= 50 && !lazyGroups(t)) {
     await Promise.all(t.children.filter((c) => c.kind === "group").map((c) => expand(c, depth - 1)));
   }
 }
@@ -95,7 +123,7 @@ export async function findPath(path) {
       t.expanded = true;
       renderTreeNode(t);
     }
-    t = next;
+    t = await ensureNode(next);
   }
   renderTreeNode(t.parent ?? t);
   return t;

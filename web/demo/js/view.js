@@ -59,7 +59,8 @@ export class SliceView {
    * @param {HTMLElement} host element the canvas fills
    * @param {{onHover?: Function, onProgress?: Function, onStats?: Function,
    *   onAutoContrast?: Function, onChannelLimits?: Function, onError?: Function,
-   *   onView?: Function, onPending?: Function, onRendered?: Function}} cb
+   *   onView?: Function, onPending?: Function, onRendered?: Function,
+   *   onDrawn?: Function (after every frame, complete or not)}} cb
    */
   constructor(host, cb = {}) {
     this.host = host;
@@ -851,6 +852,7 @@ export class SliceView {
       this.scaleBar = drawScaleBar(ctx, this, phys[this.slice.xdim]);
     } else drawTicks(ctx, this, this.ticks, null);
     this.drawn++;
+    this.cb.onDrawn?.(this);
     if (this.complete && !this.autoPending) {
       if (this.statsDue) {
         const needed = this.needed;

@@ -7,9 +7,11 @@
 // sent as stored, so ranges keep meaning bytes of the stored file. Not part
 // of the WebAssembly module.
 //
-//	go run ./web/demo/serve [-addr 127.0.0.1:8080] [-v]
+//	go run ./web/demo/serve [-addr 127.0.0.1:8080] [-v] [-latency 20ms] [-mount /extra/=DIR]
 //
-// The first line on stdout is the page's URL.
+// The first line on stdout is the page's URL. -latency holds every answer
+// that long (the viewer's benchmarks: a distant server); -mount serves more
+// data directories beside /data/ (tests write stores there).
 package main
 
 import (
@@ -35,6 +37,9 @@ func main() {
 	demo := flag.String("demo", "web/demo", "the page's directory")
 	pkg := flag.String("pkg", "npm", "the npm package directory (needs zarr.wasm: run make wasm)")
 	verbose := flag.Bool("v", false, "log every request")
+	latency := flag.Duration("latency", 0, "hold every answer this long before sending it")
+	var mounts mountList
+	flag.Var(&mounts, "mount", "serve DIR at PREFIX as well (PREFIX=DIR, PREFIX starting and ending in /; repeatable)")
 	flag.Parse()
 
 	for _, f := range []string{filepath.Join(*demo, "index.html"), filepath.Join(*pkg, "zarr.wasm"), filepath.Join(*pkg, "zarr-core.wasm"), filepath.Join(*pkg, "wasm_exec.js")} {
@@ -54,7 +59,7 @@ func main() {
 	os.Stdout.Sync()
 
 	srv := &http.Server{
-		Handler:           handler(*demo, *pkg, *verbose),
+		Handler:           handler(*demo, *pkg, *verbose, *latency, mounts),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	log.Fatal(srv.Serve(ln))
@@ -87,13 +92,35 @@ func pkgAllowed(rel string) bool {
 	return strings.HasPrefix(rel, "lib/") && (strings.HasSuffix(rel, ".js") || strings.HasSuffix(rel, ".wasm"))
 }
 
-func handler(demo, pkg string, verbose bool) http.Handler {
+// mountList is the -mount flags: URL prefixes served from directories.
+type mountList []mount
+
+type mount struct {
+	prefix string
+	fs     http.Handler
+}
+
+func (m *mountList) String() string { return fmt.Sprint(len(*m), " mounts") }
+
+func (m *mountList) Set(v string) error {
+	prefix, dir, ok := strings.Cut(v, "=")
+	if !ok || !strings.HasPrefix(prefix, "/") || !strings.HasSuffix(prefix, "/") || dir == "" {
+		return fmt.Errorf("-mount %q: want /prefix/=directory", v)
+	}
+	*m = append(*m, mount{prefix, http.StripPrefix(prefix, http.FileServer(http.Dir(dir)))})
+	return nil
+}
+
+func handler(demo, pkg string, verbose bool, latency time.Duration, mounts []mount) http.Handler {
 	demoFS := http.FileServer(http.Dir(demo))
 	pkgFS := http.StripPrefix("/pkg/", http.FileServer(http.Dir(pkg)))
 	gz := &gzipCache{}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if verbose {
 			log.Printf("%s %s %s", r.Method, r.URL.Path, r.Header.Get("Range"))
+		}
+		if latency > 0 {
+			time.Sleep(latency)
 		}
 		h := w.Header()
 		// Other viewers may read the sample data; shards and zips need Range.
@@ -112,6 +139,12 @@ func handler(demo, pkg string, verbose bool) http.Handler {
 			return
 		}
 		p := path.Clean(r.URL.Path)
+		for _, m := range mounts {
+			if strings.HasPrefix(p+"/", m.prefix) {
+				m.fs.ServeHTTP(w, r)
+				return
+			}
+		}
 		switch {
 		case strings.HasPrefix(p, "/pkg/"):
 			rel := strings.TrimPrefix(p, "/pkg/")

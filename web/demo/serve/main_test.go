@@ -29,7 +29,7 @@ func TestHandler(t *testing.T) {
 	must(os.WriteFile(filepath.Join(pkg, "zarr.wasm"), []byte("\x00asm"), 0o644))
 	must(os.MkdirAll(filepath.Join(pkg, "node_modules", "x"), 0o755))
 	must(os.WriteFile(filepath.Join(pkg, "node_modules", "x", "index.js"), []byte("//"), 0o644))
-	srv := httptest.NewServer(handler(demo, pkg, false))
+	srv := httptest.NewServer(handler(demo, pkg, false, 0, nil))
 	defer srv.Close()
 
 	get := func(path string, hdr map[string]string, method string) (*http.Response, string) {
@@ -99,7 +99,7 @@ func TestGzip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv := httptest.NewServer(handler(demo, pkg, false))
+	srv := httptest.NewServer(handler(demo, pkg, false, 0, nil))
 	defer srv.Close()
 	// The transport must not decompress for us: we check the wire format.
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}

@@ -237,6 +237,22 @@ func (f *Fetcher) Fetch(ctx context.Context, u string, r store.ByteRange) ([]byt
 	return v.Data, v.Found, err
 }
 
+// FetchWithValidators is Fetch that also returns the answer's ETag and
+// Last-Modified headers ("" when absent), for a caller that checks the
+// file's version itself (an Icechunk virtual chunk records the one it
+// was written against: zarr/icechunk's ValidatingFetcher).
+func (f *Fetcher) FetchWithValidators(ctx context.Context, u string, r store.ByteRange) (data []byte, ok bool, etag, lastModified string, err error) {
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return nil, false, "", "", errs.New(errs.Unsupported, u, "only http and https URLs can be fetched")
+	}
+	var val validators
+	v, err := f.c.do(ctx, request{method: nethttp.MethodGet, url: u, where: u, r: r, val: &val})
+	return v.Data, v.Found, val.etag, val.lastModified, err
+}
+
+// validators are an answer's ETag and Last-Modified headers.
+type validators struct{ etag, lastModified string }
+
 // request is one exchange with the server, retried as the package
 // comment says.
 type request struct {
@@ -256,6 +272,8 @@ type request struct {
 	// deniedAbsent: a GET answered 403 that s3.Missing accepts is an
 	// absent key (Versioned.Denied), not an error.
 	deniedAbsent bool
+	// val, when not nil, receives a GET's answer's validators.
+	val *validators
 }
 
 func (q *request) what() string { return q.method + " " + q.url }
@@ -500,6 +518,9 @@ func (c *client) once(ctx context.Context, q *request) (store.Versioned, error) 
 	v, err := c.answer(br, q)
 	if err != nil {
 		return store.Versioned{}, err
+	}
+	if q.val != nil {
+		q.val.etag, q.val.lastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 	}
 	switch {
 	case v.NotModified:
