@@ -4,6 +4,7 @@
 // FetchStore for a URL), virtual chunks through fetch from the prefixes
 // the caller allows. No threads, no shared memory: no cross-origin
 // isolation needed.
+import { checkOptions } from "./options.js";
 import { callBridge } from "./runtime.js";
 import { GoStore } from "./gostore.js";
 import { ZarrError } from "./errors.js";
@@ -11,15 +12,13 @@ import { FetchStore, HTTPReader } from "./stores.js";
 import { makeRead } from "./refs.js";
 
 function options(o) {
-  if (o === undefined || o === null) return {};
-  if (typeof o !== "object") throw new ZarrError("STORE", "IcechunkStore options are an object");
-  return o;
+  return checkOptions("IcechunkStore.open", o);
 }
 
 /** The store the repository's files are read through. */
 function sourceStore(location, opt) {
   if (typeof location === "string" || location instanceof URL) {
-    const { branch, tag, snapshot, virtualChunks, signal, ...fetchOptions } = opt;
+    const { branch, tag, snapshot, virtualChunks, manifestCacheBytes, signal, ...fetchOptions } = opt;
     return new FetchStore(location, fetchOptions);
   }
   if (location && typeof location === "object" && typeof location.get === "function") return location;
@@ -34,11 +33,11 @@ function goOptions(opt) {
   }
   const vc = opt.virtualChunks;
   if (vc !== undefined && vc !== null) {
-    if (typeof vc !== "object") throw new ZarrError("STORE", "virtualChunks maps location prefixes to replacement prefixes or to true");
+    if (typeof vc !== "object") throw new ZarrError("INVALID_ARGUMENT", "IcechunkStore.open: option \"virtualChunks\" maps location prefixes to replacement prefixes or to true");
     o.virtualChunks = {};
     for (const [k, v] of vc instanceof Map ? vc : Object.entries(vc)) {
       if (v !== true && v !== false && typeof v !== "string" && !(v instanceof URL)) {
-        throw new ZarrError("STORE", `virtualChunks[${JSON.stringify(k)}] is ${typeof v}: a replacement prefix or true`);
+        throw new ZarrError("INVALID_ARGUMENT", `IcechunkStore.open: virtualChunks[${JSON.stringify(k)}] is ${typeof v}: a replacement prefix or true`);
       }
       o.virtualChunks[String(k)] = v instanceof URL ? v.href : v;
     }

@@ -145,6 +145,8 @@ export const optionTable = {
   FileSystemStore: { allowOutsideSymlinks: "boolean" },
   FileListStore: { pathOf: "function" },
   "ZipStore.open": signal,
+  // (a URL's FetchStore takes the FetchStore options)
+  "IcechunkStore.open": { ...fetchStore, branch: "string", tag: "string", snapshot: "string", virtualChunks: "object", manifestCacheBytes: "number", signal: "signal" },
   "ReferenceStore.fromUrl": referenceStore,
   "ReferenceStore.fromParquet": referenceStore,
   "ReferenceStore.fromJSON": referenceStore,

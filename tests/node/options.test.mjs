@@ -49,6 +49,7 @@ const runners = {
   FileSystemStore: (o) => new zarr.FileSystemStore(tmp, o),
   FileListStore: (o) => new zarr.FileListStore([], o),
   "ZipStore.open": (o) => zarr.ZipStore.open(store, "/x.zip", o),
+  "IcechunkStore.open": (o) => zarr.IcechunkStore.open(`${nowhere}repo`, o),
   "ReferenceStore.fromUrl": (o) => zarr.ReferenceStore.fromUrl(`${nowhere}r.json`, o),
   "ReferenceStore.fromParquet": (o) => zarr.ReferenceStore.fromParquet(`${nowhere}r.parq`, o),
   "ReferenceStore.fromJSON": (o) => zarr.ReferenceStore.fromJSON({ version: 1, refs: {} }, o),
