@@ -92,12 +92,24 @@ func dataToJS(a *zarr.NDArray) (js.Value, error) {
 	n := a.Len()
 	if name, _ := typedArrayName(dt); name != "" {
 		if isFloat32Like(dt) {
-			if err := budget.Check("result", int64(4*n)); err != nil {
+			if err := budget.Check("result", int64(4*widenedItems(dt, n))); err != nil {
 				return js.Value{}, err
 			}
 			return typedArray(name, toFloat32(dt, a.Bytes(), n)), nil
 		}
 		return typedArray(name, a.Bytes()), nil
+	}
+	if dt.Optional && dt.Variable() {
+		// strings or Uint8Arrays, null where a value is missing
+		objs, err := a.Objects()
+		if err != nil {
+			return js.Value{}, err
+		}
+		out := jsArray.New(len(objs))
+		for i, o := range objs {
+			out.SetIndex(i, valueToJS(o))
+		}
+		return out, nil
 	}
 	switch dt.Kind {
 	case dtype.Bytes, dtype.Unicode, dtype.String:
@@ -226,9 +238,8 @@ func scalarToJS(dt *dtype.DataType, b []byte) js.Value {
 		}
 		return js.ValueOf(dt.LoadFloat64(b))
 	case dtype.Complex:
-		h := dt.Size / 2
-		half := &dtype.DataType{Kind: dtype.Float, Size: h}
-		return jsArray.New(half.LoadFloat64(b[:h]), half.LoadFloat64(b[h:]))
+		half := dt.ComplexPart()
+		return jsArray.New(half.LoadFloat64(b[:half.Size]), half.LoadFloat64(b[half.Size:dt.Size]))
 	case dtype.Bytes:
 		return js.ValueOf(dtype.Latin1String(b))
 	case dtype.Unicode:

@@ -14,10 +14,17 @@ func isFloat32Like(dt *dtype.DataType) bool {
 	return n != nil && n.Widened()
 }
 
+// widenedItems is how many float32 values n elements of such a type take
+// (two per complex number).
+func widenedItems(dt *dtype.DataType, n int) int {
+	_, items := typedArrayName(dt)
+	return n * items
+}
+
 // toFloat32 converts n elements of such a type to little-endian float32
 // bytes, exactly.
 func toFloat32(dt *dtype.DataType, src []byte, n int) []byte {
-	out := make([]byte, 4*n)
+	out := make([]byte, 4*widenedItems(dt, n))
 	dt.Numeric().ToFloat32(out, src[:n*dt.Size])
 	return out
 }
@@ -25,7 +32,7 @@ func toFloat32(dt *dtype.DataType, src []byte, n int) []byte {
 // fromFloat32 rounds n little-endian float32 values to elements of dt.
 func fromFloat32(dt *dtype.DataType, src []byte, n int) []byte {
 	out := make([]byte, dt.Size*n)
-	dt.Numeric().FromFloat32(out, src[:4*n])
+	dt.Numeric().FromFloat32(out, src[:4*widenedItems(dt, n)])
 	return out
 }
 

@@ -24,6 +24,8 @@ func typeInfo(dt *dtype.DataType) js.Value {
 	case name != "":
 		o.Set("js", name)
 		o.Set("items", items)
+	case dt.Optional && dt.Variable():
+		o.Set("js", "object") // strings (or Uint8Arrays) and nulls
 	case dt.Kind == dtype.Bytes || dt.Kind == dtype.Unicode || dt.Kind == dtype.String:
 		o.Set("js", "string")
 	case dt.Kind == dtype.Void || dt.Kind == dtype.VarBytes:
@@ -91,8 +93,8 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 		}
 		js.CopyBytesToGo(raw, u)
 		if isFloat32Like(dt) {
-			if len(raw) != 4*n {
-				return nil, nil, countError(len(raw)/4, n)
+			if len(raw) != 4*widenedItems(dt, n) {
+				return nil, nil, countError(len(raw)/4, widenedItems(dt, n))
 			}
 			return fromFloat32(dt, raw, n), nil, nil
 		}
@@ -180,6 +182,9 @@ func elementsFromJS(dt *dtype.DataType, v js.Value, n int) ([]byte, []any, error
 				val, err := valueFromJS(e)
 				if err != nil {
 					return nil, nil, err
+				}
+				if val == nil && dt.Optional {
+					continue // missing
 				}
 				if dt.Kind == dtype.String {
 					if _, ok := val.(string); !ok {

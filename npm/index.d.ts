@@ -512,7 +512,10 @@ export type Attributes = { [key: string]: JSONValue };
  * complex → Float32Array/Float64Array interleaved (re, im); S, U, vlen-utf8,
  * string → string[]; vlen-bytes/bytes, V and raw bits → Uint8Array[];
  * object (json2 etc.) → JSON values; structured → an object of such arrays
- * by field name (nested structs nest; a subarray field adds its dimensions).
+ * by field name (nested structs nest; a subarray field adds its dimensions);
+ * optional(T) (zarrs' optional type) → {data, mask} for a fixed-size T (mask
+ * 1 where a value is present), an array with null where a value is missing
+ * for string or bytes.
  */
 export type Data =
   | Uint8Array
@@ -528,6 +531,8 @@ export type Data =
   | string[]
   | Uint8Array[]
   | JSONValue[]
+  | (string | null)[]
+  | (Uint8Array | null)[]
   | StructData;
 
 export interface StructData {
@@ -542,13 +547,24 @@ export type NumberDataType =
   | "int2" | "int4" | "uint2" | "uint4";
 /** Data types whose elements read as bigint: 64-bit integers, datetimes and timedeltas (int64 ticks). */
 export type BigintDataType = "int64" | "uint64" | `datetime64[${string}]` | `timedelta64[${string}]`;
-export type ComplexDataType = "complex64" | "complex128";
+/**
+ * Complex numbers, read as interleaved (re, im) parts: complex128 in a
+ * Float64Array, the others in a Float32Array (the narrower parts of the
+ * extension registry's complex_bfloat16, complex_float16 and
+ * complex_float8/6/4 types widened exactly, rounded to nearest on write).
+ */
+export type ComplexDataType =
+  | "complex64" | "complex128" | "complex_float32" | "complex_float64"
+  | "complex_bfloat16" | "complex_float16"
+  | `complex_float8_${string}` | `complex_float6_${string}` | `complex_float4_${string}`;
 /** Strings: v3 string and v2 vlen-utf8 objects, fixed-size Unicode (v2:U) and bytes (v2:S). */
 export type StringDataType = "string" | `v2:U${number}` | `v2:S${number}`;
 /** Variable-length bytes, and raw fixed-size bytes (r<bits>, NumPy V). */
 export type BytesDataType = "bytes" | `r${number}`;
 /** v2 object arrays of JSON values (json2, msgpack2). */
 export type ObjectDataType = "v2:object";
+/** zarrs' optional type over another ("optional(float32)", "optional(string)"). */
+export type OptionalDataType = `optional(${string})`;
 
 /**
  * A data type's name, the same for every Zarr format (arr.dtype): the v3
@@ -556,7 +572,7 @@ export type ObjectDataType = "v2:object";
  * fixed-size strings and objects; "struct" for structured types (which
  * arr.dtype describes as a StructDataType).
  */
-export type DataTypeName = "bool" | NumberDataType | BigintDataType | ComplexDataType | StringDataType | BytesDataType | ObjectDataType | "struct";
+export type DataTypeName = "bool" | NumberDataType | BigintDataType | ComplexDataType | StringDataType | BytesDataType | ObjectDataType | OptionalDataType | "struct";
 
 /** A structured data type as arr.dtype describes it (create() takes it too). */
 export interface StructDataType {
@@ -576,14 +592,17 @@ export type TypedArrayFor<D extends DataTypeName> =
   : D extends "uint16" ? Uint16Array
   : D extends "int32" ? Int32Array
   : D extends "uint32" ? Uint32Array
-  : D extends "float64" | "complex128" ? Float64Array
-  : D extends NumberDataType | "complex64" ? Float32Array
+  : D extends "float64" | "complex128" | "complex_float64" ? Float64Array
+  : D extends NumberDataType | ComplexDataType ? Float32Array
   : D extends "uint64" ? BigUint64Array
   : D extends BigintDataType ? BigInt64Array
   : D extends StringDataType ? string[]
   : D extends BytesDataType ? Uint8Array[]
   : D extends ObjectDataType ? JSONValue[]
   : D extends "struct" ? StructData
+  : D extends "optional(string)" ? (string | null)[]
+  : D extends "optional(bytes)" ? (Uint8Array | null)[]
+  : D extends OptionalDataType ? StructData
   : Data;
 
 /** One element of an array of data type D, as zarr.get() gives it for an all-integer selection. */
@@ -681,6 +700,19 @@ export declare class Location<S = Store> {
 export declare function root<S extends Store>(store: S): Location<S>;
 export declare function root(): Location<Map<string, Uint8Array>>;
 
+/** One entry of a node's "zarr_conventions" attribute; id is its uuid, else schema_url, else spec_url. */
+export interface Convention {
+  id: string;
+  uuid?: string;
+  schema_url?: string;
+  spec_url?: string;
+  name?: string;
+  description?: string;
+}
+
+/** The conventions an attributes object declares (node.conventions). */
+export declare function conventionsOf(attrs: Attributes): Convention[];
+
 declare abstract class ZarrNode {
   readonly kind: "array" | "group";
   /** Path inside the store, without a leading "/" ("" for the root). */
@@ -688,6 +720,11 @@ declare abstract class ZarrNode {
   readonly name: string;
   readonly zarrFormat: 1 | 2 | 3;
   readonly attrs: Attributes;
+  /**
+   * The Zarr conventions the attributes declare ("zarr_conventions"),
+   * entries that break the conventions specification left out.
+   */
+  readonly conventions: Convention[];
   readonly store: Store;
   /** The location of path relative to this node, for open() and create(). */
   resolve(path: string): Location;
@@ -924,11 +961,17 @@ export interface OpenOptions extends FetchStoreOptions {
  */
 export type Target = Store | Location<any> | ZarrGroup | string | URL;
 
+/**
+ * What open() also takes: a URL, or a URL pipeline such as
+ * "https://host/data.zip|zip:path/in/zip|zarr3:group/array" (see locate).
+ */
+export type OpenTarget = Target | string | URL;
+
 export interface OpenFunction {
-  <Q extends DataTypeQuery>(where: Target, options: OpenOptions & { kind: "array"; dtype: Q }): Promise<ZarrArray<NarrowDataType<DataTypeName, Q>>>;
-  (where: Target, options: OpenOptions & { kind: "array" }): Promise<ZarrArray<DataTypeName>>;
-  (where: Target, options: OpenOptions & { kind: "group" }): Promise<ZarrGroup>;
-  (where: Target, options?: OpenOptions | string): Promise<ZarrArray<DataTypeName> | ZarrGroup>;
+  <Q extends DataTypeQuery>(where: OpenTarget, options: OpenOptions & { kind: "array"; dtype: Q }): Promise<ZarrArray<NarrowDataType<DataTypeName, Q>>>;
+  (where: OpenTarget, options: OpenOptions & { kind: "array" }): Promise<ZarrArray<DataTypeName>>;
+  (where: OpenTarget, options: OpenOptions & { kind: "group" }): Promise<ZarrGroup>;
+  (where: OpenTarget, options?: OpenOptions | string): Promise<ZarrArray<DataTypeName> | ZarrGroup>;
 }
 
 /**
@@ -1160,7 +1203,7 @@ export declare function useWorkers(count?: number, options?: { minBytes?: number
 export declare function workerPool(): DecodePool & { unavailable?: string };
 
 // Opening what a user names: a URL of any kind, picked or dropped files.
-export { storeFromUrl, type StoreFromUrlOptions } from "./lib/sources.js";
+export { storeFromUrl, locate, type StoreFromUrlOptions, type LocateOptions } from "./lib/sources.js";
 export { FileListStore, BlobStore } from "./lib/files.js";
 
 // ---- the chunk cache -------------------------------------------------------

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/base64"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -40,16 +39,22 @@ type compatCase struct {
 
 func compatDir() string { return filepath.Join(peers.RepoRoot(), "tests", "compat") }
 
+// loadCompatCases reads cases.json (gen.py) and cases-extra.json
+// (gen_extra.py).
 func loadCompatCases(t *testing.T) []compatCase {
-	raw, err := os.ReadFile(filepath.Join(compatDir(), "cases.json"))
-	if err != nil {
-		t.Fatal(err)
+	var all []compatCase
+	for _, name := range []string{"cases.json", "cases-extra.json"} {
+		raw, err := os.ReadFile(filepath.Join(compatDir(), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cases []compatCase
+		if err := jsonx.UnmarshalStrict(raw, &cases); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, cases...)
 	}
-	var cases []compatCase
-	if err := jsonx.UnmarshalStrict(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return all
 }
 
 // loadRefused reads refused.txt: "source store/path CODE reason".
@@ -89,45 +94,21 @@ func expectedFile(t *testing.T, name any) []byte {
 }
 
 // floats returns the elements of little-endian data of t as float64 (ints,
-// uints and IEEE floats; complex as re, im), or false.
+// uints, floats of every format; complex as re, im), or false.
 func floats(t *dtype.DataType, b []byte) ([]float64, bool) {
-	var out []float64
-	size := t.Size
-	if t.Kind == dtype.Complex {
-		size /= 2
-	}
-	if size == 0 || len(b)%size != 0 {
+	switch t.Kind {
+	case dtype.Complex:
+		t = t.ComplexPart()
+	case dtype.Int, dtype.Uint, dtype.Float, dtype.Datetime, dtype.Timedelta:
+	default:
 		return nil, false
 	}
-	for i := 0; i+size <= len(b); i += size {
-		var v float64
-		switch {
-		case t.Kind == dtype.Int && size == 1:
-			v = float64(int8(b[i]))
-		case t.Kind == dtype.Int && size == 2:
-			v = float64(int16(binary.LittleEndian.Uint16(b[i:])))
-		case t.Kind == dtype.Int && size == 4:
-			v = float64(int32(binary.LittleEndian.Uint32(b[i:])))
-		case (t.Kind == dtype.Int || t.Kind == dtype.Datetime || t.Kind == dtype.Timedelta) && size == 8:
-			v = float64(int64(binary.LittleEndian.Uint64(b[i:])))
-		case t.Kind == dtype.Uint && size == 1:
-			v = float64(b[i])
-		case t.Kind == dtype.Uint && size == 2:
-			v = float64(binary.LittleEndian.Uint16(b[i:]))
-		case t.Kind == dtype.Uint && size == 4:
-			v = float64(binary.LittleEndian.Uint32(b[i:]))
-		case t.Kind == dtype.Uint && size == 8:
-			v = float64(binary.LittleEndian.Uint64(b[i:]))
-		case (t.Kind == dtype.Float || t.Kind == dtype.Complex) && t.Format == "" && size == 2:
-			v = dtype.Float16Value(binary.LittleEndian.Uint16(b[i:]))
-		case (t.Kind == dtype.Float || t.Kind == dtype.Complex) && t.Format == "" && size == 4:
-			v = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
-		case (t.Kind == dtype.Float || t.Kind == dtype.Complex) && t.Format == "" && size == 8:
-			v = math.Float64frombits(binary.LittleEndian.Uint64(b[i:]))
-		default:
-			return nil, false
-		}
-		out = append(out, v)
+	if t.Size == 0 || len(b)%t.Size != 0 {
+		return nil, false
+	}
+	var out []float64
+	for i := 0; i+t.Size <= len(b); i += t.Size {
+		out = append(out, t.LoadFloat64(b[i:i+t.Size]))
 	}
 	return out, true
 }
@@ -135,47 +116,65 @@ func floats(t *dtype.DataType, b []byte) ([]float64, bool) {
 // checkCompat reads one case and returns "" when the values are right, the
 // difference otherwise; err when the array is refused.
 func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error) {
+	diff, _, err := readCompat(t, ctx, c)
+	return diff, err
+}
+
+// readCompat is checkCompat that also returns what it read.
+func readCompat(t *testing.T, ctx context.Context, c compatCase) (string, *zarr.NDArray, error) {
 	s, err := zarr.NewDirectoryStore(filepath.Join(compatDir(), "data", c.Store))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	arr, err := zarr.OpenArray(ctx, s, c.Path)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	got, err := arr.Read(ctx, nil)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if fmt.Sprint(got.Shape()) != fmt.Sprint(c.Shape) {
-		return fmt.Sprintf("shape %v, want %v", got.Shape(), c.Shape), nil
+		return fmt.Sprintf("shape %v, want %v", got.Shape(), c.Shape), got, nil
 	}
 	e := c.Expect
 	if why, ok := e["unchecked"]; ok {
-		return "unchecked: " + why.(string), nil
+		return "unchecked: " + why.(string), got, nil
 	}
-	if m, ok := e["mask"]; ok {
+	if m, ok := e["mask"]; ok && got.DType().Variable() {
+		// optional of a variable-size type: nil exactly where the mask is 0
+		mask := expectedFile(t, m)
+		have, _ := got.Objects()
+		if len(have) != len(mask) {
+			return fmt.Sprintf("%d values, mask of %d", len(have), len(mask)), got, nil
+		}
+		for i, present := range mask {
+			if (have[i] != nil) != (present == 1) {
+				return fmt.Sprintf("value %d is %#v, the mask says present=%v", i, have[i], present == 1), got, nil
+			}
+		}
+	} else if ok {
 		// optional: the mask beside the values, values compared where present
 		mask := expectedFile(t, m)
 		gm, err1 := got.Field("mask")
 		gd, err2 := got.Field("data")
 		if err1 != nil || err2 != nil {
-			return fmt.Sprintf("no mask and data fields: %v %v", err1, err2), nil
+			return fmt.Sprintf("no mask and data fields: %v %v", err1, err2), got, nil
 		}
 		if string(gm.Bytes()) != string(mask) {
-			return fmt.Sprintf("mask %v, want %v", gm.Bytes(), mask), nil
+			return fmt.Sprintf("mask %v, want %v", gm.Bytes(), mask), got, nil
 		}
 		want := expectedFile(t, e["raw"])
 		size := gd.DType().Size
 		if len(want) != len(mask)*size || len(gd.Bytes()) != len(want) {
-			return fmt.Sprintf("%d bytes of values, want %d", len(gd.Bytes()), len(want)), nil
+			return fmt.Sprintf("%d bytes of values, want %d", len(gd.Bytes()), len(want)), got, nil
 		}
 		for i, present := range mask {
 			if present == 1 && string(gd.Bytes()[i*size:(i+1)*size]) != string(want[i*size:(i+1)*size]) {
-				return fmt.Sprintf("value %d differs", i), nil
+				return fmt.Sprintf("value %d differs", i), got, nil
 			}
 		}
-		return "", nil
+		return "", got, nil
 	}
 	if v, ok := e["values"]; ok {
 		var want []map[string]any
@@ -188,36 +187,36 @@ func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error
 		} else {
 			strs, err := got.Strings()
 			if err != nil {
-				return fmt.Sprintf("values: %v", err), nil
+				return fmt.Sprintf("values: %v", err), got, nil
 			}
 			for _, s := range strs {
 				have = append(have, s)
 			}
 		}
 		if len(have) != len(want) {
-			return fmt.Sprintf("%d values, want %d", len(have), len(want)), nil
+			return fmt.Sprintf("%d values, want %d", len(have), len(want)), got, nil
 		}
 		for i, w := range want {
 			if !sameTagged(have[i], w) {
-				return fmt.Sprintf("value %d = %#v, want %v", i, have[i], w), nil
+				return fmt.Sprintf("value %d = %#v, want %v", i, have[i], w), got, nil
 			}
 		}
-		return "", nil
+		return "", got, nil
 	}
 	want := expectedFile(t, e["raw"])
 	if d, ok := e["decimal"]; ok {
 		w, _ := floats(dtype.MustParseV2("<f8"), want)
 		h, ok := floats(got.DType(), got.Bytes())
 		if !ok || len(h) != len(w) {
-			return "values are not numbers", nil
+			return "values are not numbers", got, nil
 		}
 		tol := 1.5 * math.Pow(10, -d.(float64))
 		for i := range w {
 			if !(math.Abs(h[i]-w[i]) < tol) {
-				return fmt.Sprintf("value %d = %v, want %v to %v decimals", i, h[i], w[i], d), nil
+				return fmt.Sprintf("value %d = %v, want %v to %v decimals", i, h[i], w[i], d), got, nil
 			}
 		}
-		return "", nil
+		return "", got, nil
 	}
 	for _, k := range []string{"atol", "rtol", "relerr"} {
 		tv, ok := e[k]
@@ -228,10 +227,10 @@ func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error
 		w, okw := floats(got.DType(), want)
 		h, okh := floats(got.DType(), got.Bytes())
 		if !okw || !okh {
-			return "unchecked: lossy codec on a type compared only as numbers", nil
+			return "unchecked: lossy codec on a type compared only as numbers", got, nil
 		}
 		if len(w) != len(h) {
-			return fmt.Sprintf("%d values, want %d", len(h), len(w)), nil
+			return fmt.Sprintf("%d values, want %d", len(h), len(w)), got, nil
 		}
 		if k == "rtol" {
 			big := 0.0
@@ -249,19 +248,19 @@ func checkCompat(t *testing.T, ctx context.Context, c compatCase) (string, error
 			}
 			same := h[i] == w[i] || (math.IsNaN(h[i]) && math.IsNaN(w[i]))
 			if !same && !(math.Abs(h[i]-w[i]) <= lim) {
-				return fmt.Sprintf("value %d = %v, want %v within %s %v", i, h[i], w[i], k, tv), nil
+				return fmt.Sprintf("value %d = %v, want %v within %s %v", i, h[i], w[i], k, tv), got, nil
 			}
 		}
-		return "", nil
+		return "", got, nil
 	}
 	if string(got.Bytes()) != string(want) {
 		at := 0
 		for at < min(len(want), len(got.Bytes())) && want[at] == got.Bytes()[at] {
 			at++
 		}
-		return fmt.Sprintf("bytes differ from byte %d of %d (got %d bytes)", at, len(want), len(got.Bytes())), nil
+		return fmt.Sprintf("bytes differ from byte %d of %d (got %d bytes)", at, len(want), len(got.Bytes())), got, nil
 	}
-	return "", nil
+	return "", got, nil
 }
 
 func TestCompatCorpus(t *testing.T) {
@@ -351,8 +350,8 @@ func firstWords(err error) string {
 		}
 	}
 	msg = strings.ReplaceAll(msg, "\n", " ")
-	if len(msg) > 110 {
-		msg = msg[:110]
+	if len(msg) > 200 {
+		msg = msg[:200]
 	}
 	return msg
 }

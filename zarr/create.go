@@ -46,7 +46,12 @@ type ArrayOptions struct {
 	// DimensionSeparator is the chunk key separator: v2 "." (default) or
 	// "/"; v3 "/" (default) or ".".
 	DimensionSeparator string
-	Attributes         map[string]any
+	// ChunkKeyEncoding, for v3, is the "chunk_key_encoding" to write (a
+	// name or {"name", "configuration"}: "default", "v2", "fanout",
+	// "prefix", "suffix", "template"); nil means default with
+	// DimensionSeparator.
+	ChunkKeyEncoding any
+	Attributes       map[string]any
 	// ZarrFormat is 3 (the default) or 2.
 	ZarrFormat int
 	// Codecs is the v3 codec list ([{"name": "bytes", ...}, ...]); nil

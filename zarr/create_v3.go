@@ -7,6 +7,7 @@ package zarr
 import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/meta"
 )
 
@@ -58,19 +59,10 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 		for _, f := range opt.Filters {
 			codecs = append(codecs, f)
 		}
-		switch {
-		case opt.Serializer != nil:
+		if opt.Serializer != nil {
 			codecs = append(codecs, opt.Serializer)
-		case dt.Kind == dtype.String:
-			codecs = append(codecs, map[string]any{"name": "vlen-utf8", "configuration": map[string]any{}})
-		case dt.Kind == dtype.VarBytes:
-			codecs = append(codecs, map[string]any{"name": "vlen-bytes", "configuration": map[string]any{}})
-		default:
-			if dt.HasMultiByte() {
-				codecs = append(codecs, map[string]any{"name": "bytes", "configuration": map[string]any{"endian": endian}})
-			} else {
-				codecs = append(codecs, map[string]any{"name": "bytes"})
-			}
+		} else {
+			codecs = append(codecs, defaultSerializer(dt, endian))
 		}
 		switch {
 		case opt.Compressors != nil:
@@ -118,11 +110,41 @@ func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOption
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, p, err, "cannot write metadata")
 	}
+	if opt.ChunkKeyEncoding != nil {
+		raw, err := jsonx.MarshalStrict(opt.ChunkKeyEncoding)
+		if err != nil {
+			return nil, errs.Wrap(errs.InvalidMetadata, p+": ChunkKeyEncoding", err, "")
+		}
+		if _, err := meta.ParseKeyEncoding(p+": ChunkKeyEncoding", raw, len(opt.Shape)); err != nil {
+			return nil, err
+		}
+		doc.ChunkKeyEncoding = opt.ChunkKeyEncoding
+	}
 	data, err := doc.Marshal()
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidMetadata, p, err, "cannot write metadata")
 	}
 	return data, nil
+}
+
+// defaultSerializer is the array→bytes codec a new array of dt gets: bytes,
+// vlen-utf8 or vlen-bytes, and for an optional type zarrs' layout (the
+// mask bit-packed, the values by the inner type's own serializer).
+func defaultSerializer(dt *dtype.DataType, endian string) map[string]any {
+	switch {
+	case dt.Optional:
+		return map[string]any{"name": "optional", "configuration": map[string]any{
+			"mask_codecs": []any{map[string]any{"name": "packbits"}},
+			"data_codecs": []any{defaultSerializer(dt.Fields[0].Type, endian)},
+		}}
+	case dt.Kind == dtype.String:
+		return map[string]any{"name": "vlen-utf8", "configuration": map[string]any{}}
+	case dt.Kind == dtype.VarBytes:
+		return map[string]any{"name": "vlen-bytes", "configuration": map[string]any{}}
+	case dt.HasMultiByte():
+		return map[string]any{"name": "bytes", "configuration": map[string]any{"endian": endian}}
+	}
+	return map[string]any{"name": "bytes"}
 }
 
 // withBytesEndian gives a "bytes" codec that names no endian the default

@@ -32,8 +32,16 @@ type openConfig struct {
 	pool    *CachePool
 	poolSet bool
 	recheck Recheck
+	format  int // WithZarrFormat's; 0: any
 	// formatHint: the format other nodes of the store had (0: unknown)
 	formatHint int
+}
+
+// WithZarrFormat opens only a node of that format (2 also takes v1): one
+// of another format is NOT_FOUND, saying what is there (a URL pipeline's
+// "zarr2:" or "zarr3:").
+func WithZarrFormat(format int) OpenOption {
+	return func(c *openConfig) { c.format = format }
 }
 
 // WithFormatHint says which Zarr format (2 or 3) the store's other nodes
@@ -75,12 +83,12 @@ func configure(opts []OpenOption) openConfig {
 
 // Open opens the array or group at path, detecting the format.
 func Open(ctx context.Context, s Store, path string, opts ...OpenOption) (Node, error) {
-	return open(ctx, s, path, "", configure(opts))
+	return openAs(ctx, s, path, "", configure(opts))
 }
 
 // OpenArray opens the array at path.
 func OpenArray(ctx context.Context, s Store, path string, opts ...OpenOption) (*Array, error) {
-	n, err := open(ctx, s, path, "array", configure(opts))
+	n, err := openAs(ctx, s, path, "array", configure(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -89,11 +97,27 @@ func OpenArray(ctx context.Context, s Store, path string, opts ...OpenOption) (*
 
 // OpenGroup opens the group at path ("" is the root).
 func OpenGroup(ctx context.Context, s Store, path string, opts ...OpenOption) (*Group, error) {
-	n, err := open(ctx, s, path, "group", configure(opts))
+	n, err := openAs(ctx, s, path, "group", configure(opts))
 	if err != nil {
 		return nil, err
 	}
 	return n.(*Group), nil
+}
+
+// openAs is open with WithZarrFormat's check.
+func openAs(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node, error) {
+	n, err := open(ctx, s, path, kind, cfg)
+	if err != nil || cfg.format == 0 {
+		return n, err
+	}
+	if f := n.ZarrFormat(); f != cfg.format && !(cfg.format == 2 && f == 1) {
+		what := "group"
+		if _, ok := n.(*Array); ok {
+			what = "array"
+		}
+		return nil, errs.New(errs.NotFound, "/"+path, "is a Zarr v%d %s, not v%d", f, what, cfg.format)
+	}
+	return n, nil
 }
 
 func get(ctx context.Context, s Store, key string) ([]byte, bool, error) {

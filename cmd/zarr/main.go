@@ -10,11 +10,12 @@
 // (s3://bucket/prefix, gs://bucket/prefix; both read through
 // zarr/store/http), or a reference set (kerchunk / fsspec: a .json file, .json.gz, .json.zst,
 // or a .parq/.parquet directory, local or a URL) followed by the path
-// inside it (refs.json/temperature), or an Icechunk repository (zarr/icechunk:
-// told by its files when the location holds no Zarr node; --branch, --tag
-// or --snapshot choose the version, the branch main by default). A name
-// that is not found is reported with the nearest existing one ("did you
-// mean").
+// inside it (refs.json/temperature), a URL pipeline
+// (https://host/data.zip|zip:path/in/zip|zarr3:group/array), or an Icechunk
+// repository (zarr/icechunk: told by its files when the location holds no
+// Zarr node; --branch, --tag or --snapshot choose the version, the branch
+// main by default). A name that is not found is reported with the nearest
+// existing one ("did you mean").
 //
 // Object stores take the AWS CLI's environment: AWS_ACCESS_KEY_ID,
 // AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN sign requests (without them
@@ -42,6 +43,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/s3"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 	zhttp "github.com/zarr-wasm/zarr-wasm/zarr/store/http"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
 const usage = `usage: zarr info <path-or-url> [node-path] [--branch B | --tag T | --snapshot ID]
@@ -140,7 +142,15 @@ type versionFlags struct {
 }
 
 func command(ctx context.Context, cmd, location, third string, haveThird, all bool, vf versionFlags, stdout io.Writer) error {
-	s, inner, err := locate(ctx, location)
+	var s zarr.Store
+	var inner string
+	var opts []zarr.OpenOption // a URL pipeline's zarr2: or zarr3:
+	var err error
+	if urlx.IsPipeline(location) {
+		s, inner, opts, err = locatePipeline(ctx, location)
+	} else {
+		s, inner, err = locate(ctx, location)
+	}
 	if err != nil {
 		return err
 	}
@@ -160,7 +170,7 @@ func command(ctx context.Context, cmd, location, third string, haveThird, all bo
 		if cmd == "info" && haveThird {
 			probe = third
 		}
-		if _, err := zarr.Open(ctx, s, probe); errs.CodeOf(err) == errs.NotFound {
+		if _, err := zarr.Open(ctx, s, probe, opts...); errs.CodeOf(err) == errs.NotFound {
 			if ic, path, ierr := openIcechunk(ctx, location, s, inner, vf.v); ierr == nil {
 				s, inner = ic, path
 			}
@@ -171,7 +181,7 @@ func command(ctx context.Context, cmd, location, third string, haveThird, all bo
 		if haveThird {
 			path = third
 		}
-		n, err := openNode(ctx, location, s, path, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.Open(ctx, s, p) })
+		n, err := openNode(ctx, location, s, path, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.Open(ctx, s, p, opts...) })
 		if err != nil {
 			return openError{err}
 		}
@@ -186,7 +196,7 @@ func command(ctx context.Context, cmd, location, third string, haveThird, all bo
 		fmt.Fprintln(stdout, clitext.Tree(ctx, n, name))
 		return nil
 	}
-	n, err := openNode(ctx, location, s, inner, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.OpenArray(ctx, s, p) })
+	n, err := openNode(ctx, location, s, inner, func(s zarr.Store, p string) (zarr.Node, error) { return zarr.OpenArray(ctx, s, p, opts...) })
 	if err != nil {
 		return openError{err}
 	}
@@ -203,7 +213,7 @@ func command(ctx context.Context, cmd, location, third string, haveThird, all bo
 // (the rest of the URL is then the node's path).
 func openIcechunk(ctx context.Context, location string, s zarr.Store, inner string, v icechunk.Version) (*icechunk.Store, string, error) {
 	ic, err := icechunk.Open(ctx, s, v, icechunkOptions())
-	if err == nil || !isHTTP(location) || !notARepository(err) {
+	if err == nil || !isHTTP(location) || urlx.IsPipeline(location) || !notARepository(err) {
 		return ic, inner, err
 	}
 	u, perr := url.Parse(location)

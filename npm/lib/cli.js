@@ -6,13 +6,14 @@
 //   zarr-wasm log <icechunk-repository>   the ancestry of a version: id, time, message
 // A location may be a reference set (kerchunk / fsspec): a .json file or a
 // .parq/.parquet directory, local or a URL, followed by the path inside it
-// (refs.json/temperature); or an object store's (s3://bucket/prefix,
-// gs://bucket/prefix) with the AWS CLI's environment (AWS_ACCESS_KEY_ID,
-// AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION or
-// AWS_DEFAULT_REGION, AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL), as
-// cmd/zarr; or an Icechunk repository (told by its files when the location
-// holds no Zarr node; --branch, --tag or --snapshot choose the version, the
-// branch main by default).
+// (refs.json/temperature); a URL pipeline
+// (https://host/data.zip|zip:path/in/zip|zarr3:group/array); an object
+// store's (s3://bucket/prefix, gs://bucket/prefix) with the AWS CLI's
+// environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+// AWS_REGION or AWS_DEFAULT_REGION, AWS_ENDPOINT_URL_S3 or
+// AWS_ENDPOINT_URL), as cmd/zarr; or an Icechunk repository (told by its
+// files when the location holds no Zarr node; --branch, --tag or --snapshot
+// choose the version, the branch main by default).
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
@@ -52,8 +53,16 @@ function envOptions() {
 
 const refsRe = /^(.*?\.(?:json(?:\.gz|\.zst)?|parq|parquet))(?:\/+(.*))?$/i;
 
-/** {store, path}: path is the node inside a reference set ("" otherwise). */
+/**
+ * {store, path, zarrFormat?}: path is the node inside a reference set or a
+ * URL pipeline ("" otherwise); a pipeline's zarr2:/zarr3: gives zarrFormat.
+ */
 async function storeFor(location) {
+  if (location.includes("|")) {
+    // a URL pipeline: its root an http(s) URL or a local path
+    const rootStore = (dir) => (/^https?:\/\//i.test(dir) ? new zarr.FetchStore(dir) : new zarr.FileSystemStore(dir.startsWith("file:") ? fileURLToPath(dir) : nodePath.resolve(dir)));
+    return zarr.locate(location, { rootStore });
+  }
   const m = refsRe.exec(location);
   if (m) {
     const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(m[1]) ? m[1] : pathToFileURL(nodePath.resolve(m[1])).href;
@@ -113,7 +122,7 @@ async function openIcechunk(location, store, inner, version) {
   try {
     return { store: await zarr.IcechunkStore.open(store, version), path: inner };
   } catch (e) {
-    if (!notARepo(e) || !/^https?:\/\//i.test(location)) throw e;
+    if (!notARepo(e) || !/^https?:\/\//i.test(location) || location.includes("|")) throw e;
     const u = new URL(location);
     const segs = u.pathname.replace(/^\/+|\/+$/g, "").split("/");
     for (let i = segs.length - 1; i >= 0 && segs.length - i <= maxAncestors; i--) {
@@ -243,7 +252,7 @@ async function command(argv, log, error) {
   // What the command prints is written by the engine's full build: start
   // that one alone.
   await zarr.init(undefined, { engine: "full" });
-  let { store, path: inner } = await storeFor(location);
+  let { store, path: inner, zarrFormat } = await storeFor(location);
   let icechunk = false;
   if (versioned || cmd === "log") {
     // an Icechunk repository, surely
@@ -262,7 +271,7 @@ async function command(argv, log, error) {
   } else {
     // a location that holds no Zarr node may be an Icechunk repository
     const probe = cmd === "info" && third !== undefined ? third : inner;
-    const missing = await zarr.open(store, { path: probe }).then(
+    const missing = await zarr.open(store, { path: probe, zarrFormat }).then(
       () => false,
       (e) => e.code === "NOT_FOUND",
     );
@@ -274,7 +283,7 @@ async function command(argv, log, error) {
   if (cmd === "info") {
     let node;
     try {
-      node = await openNode(icechunk ? "" : location, store, third ?? inner, {});
+      node = await openNode(icechunk ? "" : location, store, third ?? inner, { zarrFormat });
     } catch (e) {
       e.message = `${location}: ${e.message}`;
       throw e;
@@ -285,7 +294,7 @@ async function command(argv, log, error) {
   }
   let arr;
   try {
-    arr = await openNode(icechunk ? "" : location, store, inner, { kind: "array" });
+    arr = await openNode(icechunk ? "" : location, store, inner, { kind: "array", zarrFormat });
   } catch (e) {
     e.message = `${location}: ${e.message}`;
     throw e;

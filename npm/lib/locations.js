@@ -1,9 +1,11 @@
 // zarr.open and zarr.create given a location string ("s3://bucket/x.zarr",
 // "gs://…", "https://…", a .zip or a reference set's URL): the store
 // storeFromUrl makes for it, with the FetchStore options among the call's
-// options (credentials, region, endpoint, ...).
+// options (credentials, region, endpoint, ...). zarr.open also takes a URL
+// pipeline ("https://host/data.zip|zip:path/in/zip|zarr3:group/array", as
+// TensorStore and neuroglancer do; see locate in sources.js).
 import { open as openIn, create as createIn } from "./core.js";
-import { storeFromUrl } from "./sources.js";
+import { locate, storeFromUrl } from "./sources.js";
 import { checkOptions, optionTable } from "./options.js";
 
 /** Splits options into FetchStore's (they go to the store, with the signal) and the rest (open's or create's). */
@@ -21,13 +23,17 @@ function isLocation(where) {
 
 /**
  * Opens an array or group: in a store (a Location or node), or at a
- * location string (see storeFromUrl; FetchStore options among `options`).
+ * location string or URL pipeline (see storeFromUrl and locate; FetchStore
+ * options among `options`). options.path continues the pipeline's node
+ * path; its zarr2:/zarr3: is options.zarrFormat unless one is given.
  */
 export async function open(where, options = {}) {
   if (typeof options === "string") options = { path: options };
   if (!isLocation(where)) return openIn(where, options);
   const [s, rest] = split(checkOptions("open(location)", options));
-  return openIn(await storeFromUrl(where, s), rest);
+  const { store, path, zarrFormat } = await locate(where, s);
+  const inner = [path, rest.path ?? ""].map((p) => p.replace(/^\/+|\/+$/g, "")).filter(Boolean).join("/");
+  return openIn(store, { ...rest, path: inner, zarrFormat: rest.zarrFormat ?? zarrFormat });
 }
 /** open() of a Zarr v2 (or v1) node only, as zarrita's open.v2. */
 open.v2 = async (where, options = {}) => open(where, { ...formatOptions("open.v2", where, options), zarrFormat: 2 });

@@ -140,6 +140,8 @@ export const optionTable = {
   withMaybeConsolidatedMetadata: consolidated,
   FetchStore: fetchStore,
   storeFromUrl: { ...fetchStore, signal: "signal" },
+  // (rootStore makes the store of a URL pipeline's root; the FetchStore options go to the default one)
+  locate: { ...fetchStore, signal: "signal", rootStore: "function" },
   FileSystemStore: { allowOutsideSymlinks: "boolean" },
   FileListStore: { pathOf: "function" },
   "ZipStore.open": signal,

@@ -14,3 +14,19 @@ export interface StoreFromUrlOptions extends FetchStoreOptions {
  * Each counts its requests and bytes.
  */
 export declare function storeFromUrl(url: string | URL, options?: StoreFromUrlOptions): Promise<FetchStore | ZipStore | ReferenceStore>;
+
+export interface LocateOptions extends FetchStoreOptions {
+  signal?: AbortSignal;
+  /** Makes the store of the root's directory (of the root itself without "zip:"); FetchStore by default. */
+  rootStore?: (dir: string) => unknown;
+}
+
+/**
+ * Where a URL or a URL pipeline points (github.com/jbms/url-pipeline):
+ * "https://host/data.zip|zip:path/in/zip|zarr3:group/array" is the ZIP file
+ * at that URL, the hierarchy at path/in/zip inside it, and the Zarr v3 node
+ * group/array; "|zip:inner.zip|zip:…" opens a ZIP file inside another,
+ * "zarr2:" asks for Zarr v2 and "zarr:" for either. zarrFormat is 2 or 3 when
+ * the pipeline names one. A URL without "|" is storeFromUrl's.
+ */
+export declare function locate(url: string | URL, options?: LocateOptions): Promise<{ store: FetchStore | ZipStore | ReferenceStore; path: string; zarrFormat?: 2 | 3 }>;

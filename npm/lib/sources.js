@@ -4,8 +4,9 @@
 import { FetchStore } from "./stores.js";
 import { ZipStore } from "./zip.js";
 import { ReferenceStore } from "./refs.js";
+import { bridge } from "./runtime.js";
 import { checkOptions, optionTable } from "./options.js";
-import { ZarrError } from "./errors.js";
+import { ZarrError, toZarrError } from "./errors.js";
 
 /**
  * Whether the directory at url is a Parquet reference set (fsspec's
@@ -75,4 +76,43 @@ function refsOptions(u, fetchOptions, signal) {
     }
   }
   return { ...fetchOptions, signal };
+}
+
+/**
+ * Where a URL or URL pipeline points: {store, path, zarrFormat}. A URL
+ * pipeline (github.com/jbms/url-pipeline, the successor of ZEP 8) is
+ * sub-URLs joined by "|": `https://host/data.zip|zip:path/in/zip|zarr3:group/array`
+ * — the root location, ZIP files opened in turn ("zip:" with the path
+ * inside; a further "|zip:" opens the file it names), and the format with
+ * the node's path ("zarr3:", "zarr2:", or "zarr:" for either). The engine
+ * parses it (zarr/urlx.ParsePipeline); a plain URL is storeFromUrl's.
+ * zarrFormat is 2 or 3 when the pipeline names one, else undefined.
+ * @param {string | URL} url
+ * @param {{signal?: AbortSignal, rootStore?: (dir: string) => object}} [options]
+ *   rootStore makes the store of the root's directory (or of the root
+ *   itself without "zip:"); FetchStore by default
+ */
+export async function locate(url, options = {}) {
+  const text = String(url);
+  const { signal, rootStore, ...fetchOptions } = checkOptions("locate", options);
+  if (!text.includes("|")) return { store: await storeFromUrl(text, { ...fetchOptions, signal }), path: "", zarrFormat: undefined };
+  const p = await parsePipeline(text);
+  const storeAt = rootStore ?? ((dir) => storeFromUrl(dir, { ...fetchOptions, signal }));
+  let store;
+  if (p.zips.length === 0) {
+    store = await storeAt(p.root);
+  } else {
+    const root = p.root.replace(/\/+$/, "");
+    const cut = root.lastIndexOf("/") + 1;
+    store = await ZipStore.open(await storeAt(root.slice(0, cut) || "./"), "/" + decodeURIComponent(root.slice(cut)), { signal });
+    for (const inner of p.zipFiles) store = await ZipStore.open(store, "/" + inner, { signal });
+  }
+  return { store, path: p.nodePath, zarrFormat: p.format || undefined };
+}
+
+/** The engine's parse of a URL pipeline: {root, zips, zipFiles, format, path, nodePath}. */
+export async function parsePipeline(url) {
+  const r = (await bridge()).parsePipeline(String(url));
+  if (r?.__zarrWasmError) throw toZarrError(r);
+  return r;
 }

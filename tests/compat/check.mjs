@@ -12,7 +12,9 @@ export const compatDir = path.dirname(fileURLToPath(import.meta.url));
 export const compatData = path.join(compatDir, "data");
 
 export async function loadCompat() {
-  const cases = JSON.parse(await fs.readFile(path.join(compatDir, "cases.json"), "utf8"));
+  // gen.py's cases and gen_extra.py's
+  const cases = [];
+  for (const name of ["cases.json", "cases-extra.json"]) cases.push(...JSON.parse(await fs.readFile(path.join(compatDir, name), "utf8")));
   const refused = new Map();
   for (const line of (await fs.readFile(path.join(compatDir, "refused.txt"), "utf8")).split("\n")) {
     const l = line.trim();
@@ -32,7 +34,9 @@ export const caseKey = (c) => `${c.store}/${c.path}`;
 
 // Low-precision floats come back as Float32Array: their stored bits are
 // decoded for the comparison.
-const smallFormats = { "<f2": "float16", ">f2": "float16", float16: "float16", bfloat16: "bfloat16", float8_e4m3: "float8_e4m3", float8_e5m2: "float8_e5m2" };
+// (complex ones as their parts, interleaved)
+const smallFormats = { "<f2": "float16", ">f2": "float16", float16: "float16", bfloat16: "bfloat16", float8_e4m3: "float8_e4m3", float8_e5m2: "float8_e5m2",
+  complex_float16: "float16", complex_bfloat16: "bfloat16", complex_float8_e4m3: "float8_e4m3", complex_float8_e5m2: "float8_e5m2" };
 
 function sameNumber(a, b) {
   return a === b || (Number.isNaN(a) && Number.isNaN(b));
@@ -97,7 +101,14 @@ export async function checkResult(c, res, expected) {
   const e = c.expect;
   if (e.unchecked) return `unchecked: ${e.unchecked}`;
   const data = res.data;
-  if (e.mask) {
+  if (e.mask && e.values) {
+    // optional of a variable-size type: null exactly where the mask is 0
+    const mask = await expected(e.mask);
+    if (!Array.isArray(data) || data.length !== mask.length) return "optional values are not an array of the mask's length";
+    for (let i = 0; i < mask.length; i++) {
+      if ((data[i] !== null && data[i] !== undefined) !== (mask[i] === 1)) return `value ${i} is ${String(data[i])}, the mask says present=${mask[i] === 1}`;
+    }
+  } else if (e.mask) {
     // optional: {data, mask}, values compared where present
     const mask = await expected(e.mask);
     const raw = await expected(e.raw);

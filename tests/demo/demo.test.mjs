@@ -367,6 +367,14 @@ describe("demo viewer (Debian chromium via playwright-core)", { skip: missing.le
     assert.ok((await page.textContent("#banner-detail")).includes("did you mean “climate/land”"));
   });
 
+  test("a URL pipeline in the address opens its node (zip: then zarr2:)", async () => {
+    const url = "data/sample-v2.zarr.zip|zip:|zarr2:temperature";
+    await page.goto(`${server.url}?url=${encodeURIComponent(url)}`);
+    await page.waitForFunction('window.zarrDemo.path === "temperature"');
+    assert.ok((await page.inputValue("#url")).endsWith("/sample-v2.zarr.zip|zip:|zarr2:temperature"), "the pipeline stays in the address box, its root made absolute");
+    assert.equal(await page.isHidden("#banner"), true);
+  });
+
   test("a 1-D array is plotted and a bool mask drawn", async () => {
     await page.goto(`${server.url}?url=data/sample.zarr&path=climate/lat`);
     await page.waitForFunction(() => window.zarrDemo?.status === "rendered" && window.zarrDemo.path === "climate/lat", null, { timeout: 60_000 });

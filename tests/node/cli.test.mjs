@@ -171,6 +171,35 @@ describe("the Go command (cmd/zarr) and zarr-wasm side by side", () => {
     assert.ok(checked >= 300, `${checked} cases' values checked`);
   });
 
+  test("URL pipelines: a zip's hierarchy by zip: and zarr3:/zarr2:, and their errors", async () => {
+    const zip = path.join(dir, "data.zip");
+    const compat = path.join(repoRoot, "tests", "compat", "data", "zarrs");
+    const code = "import sys, os, zipfile\nz = zipfile.ZipFile(sys.argv[1], 'w')\n" +
+      "for name, d in zip(sys.argv[2::2], sys.argv[3::2]):\n" +
+      "    for root, _, files in os.walk(d):\n" +
+      "        for f in files:\n" +
+      "            z.write(os.path.join(root, f), name + '/' + os.path.relpath(os.path.join(root, f), d))\n";
+    await new Promise((resolve, reject) =>
+      execFile("/usr/bin/python3", ["-c", code, zip, "v3/array_blosc.zarr", path.join(compat, "v3", "array_blosc.zarr"), "v2/array_zstd_C.zarr", path.join(compat, "v2", "array_zstd_C.zarr")],
+        (err, _o, stderr) => (err ? reject(new Error(stderr)) : resolve())),
+    );
+    for (const args of [
+      ["info", `${zip}|zip:v3|zarr3:`],
+      ["cat", `${zip}|zip:v3/array_blosc.zarr|zarr3:`, "0:2, ::3"],
+      ["cat", `${zip}|zip:v2|zarr2:array_zstd_C.zarr`],
+      ["cat", `${zip}|zip:v3/array_blosc.zarr|zarr2:`],
+      ["cat", `${zip}|zip:v3/array_blosc.zarr|zar3:`],
+    ]) {
+      const r = await both(...args);
+      same(r, args.join(" "));
+    }
+    const ok = await both("cat", `${zip}|zip:v3/array_blosc.zarr|zarr3:`);
+    assert.equal(ok.js.code, 0, ok.js.stderr);
+    assert.match(ok.js.stdout, /^shape \(10, 10\)/);
+    const wrong = await both("cat", `${zip}|zip:v3/array_blosc.zarr|zarr2:`);
+    assert.match(wrong.js.stderr, /NOT_FOUND.*not v2/);
+  });
+
   test("cat --all, usage and bad arguments", async () => {
     const big = path.join(fixturesV2, "data", "v2.zarr");
     for (const args of [["cat", path.join(big, "codecs", "blosc_zstd_blocksize1024_f8"), "--all"], [], ["frobnicate", "x"], ["--help"], ["cat", path.join(big, "codecs", "blosc_zstd_blocksize1024_f8"), "1:2:0"], ["info"],

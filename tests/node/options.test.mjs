@@ -45,6 +45,7 @@ const runners = {
   withMaybeConsolidatedMetadata: (o) => zarr.withMaybeConsolidatedMetadata(store, o),
   FetchStore: (o) => new zarr.FetchStore(nowhere, o),
   storeFromUrl: (o) => zarr.storeFromUrl(nowhere, o),
+  locate: (o) => zarr.locate(`${nowhere}data.zip|zip:|zarr3:a`, o),
   FileSystemStore: (o) => new zarr.FileSystemStore(tmp, o),
   FileListStore: (o) => new zarr.FileListStore([], o),
   "ZipStore.open": (o) => zarr.ZipStore.open(store, "/x.zip", o),

@@ -67,8 +67,9 @@ func (c *bitroundCodec) check(t *dtype.DataType) (part, bits int, integer bool, 
 	case t.Kind == dtype.Float && t.Format == "bfloat16":
 		part, bits = 2, 7
 	case t.Kind == dtype.Complex:
-		part = t.Size / 2
-		bits, _ = mantissaBits(&dtype.DataType{Kind: dtype.Float, Size: part})
+		if part, bits, _, err = c.check(t.ComplexPart()); err != nil {
+			return 0, 0, false, err
+		}
 	default:
 		var ok bool
 		if bits, ok = mantissaBits(t); !ok {

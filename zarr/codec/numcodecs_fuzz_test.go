@@ -61,6 +61,11 @@ var fuzzCodecs = []struct{ name, cfg, dt string }{
 	// zarr-extensions' bit packing
 	{"packbits", `{"padding_encoding":"first_byte"}`, "|b1"},
 	{"packbits", `{"first_bit":1,"last_bit":6}`, "<i2"},
+	// zarrs' and the registry's (issue 30)
+	{"zarrs.gdeflate", `{"level":5}`, ""},
+	{"reshape", `{"shape":[-1]}`, "<u2"},
+	{"zarrs.squeeze", ``, "<u2"},
+	{"n5_default", `{"codecs":[{"name":"transpose","configuration":{"order":[0]}},{"name":"bytes","configuration":{"endian":"big"}},{"name":"gzip","configuration":{"level":1}}]}`, ">u2"},
 }
 
 // fuzzLimit keeps decompressors well below the default limit while fuzzing.

@@ -66,18 +66,18 @@ func (k *optionalCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 	if t == nil || !t.Optional {
 		return nil, Corrupt("optional", "not an optional data type")
 	}
-	if len(b) < 16 {
-		return nil, Corrupt("optional", "%d bytes are too short for the 16-byte header", len(b))
+	if t.Variable() {
+		return k.decodeValues(b, out)
 	}
-	ml, dl := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
-	if ml > uint64(len(b)-16) || dl != uint64(len(b)-16)-ml {
-		return nil, Corrupt("optional", "the header's lengths (%d, %d) do not add up to the chunk's %d bytes", ml, dl, len(b)-16)
+	mb, db, err := splitOptional(b)
+	if err != nil {
+		return nil, err
 	}
 	maskChain, _, err := k.chains(out.Shape, t, 1)
 	if err != nil {
 		return nil, err
 	}
-	ma, err := maskChain.Decode(b[16 : 16+ml])
+	ma, err := maskChain.Decode(mb)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (k *optionalCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 		if err != nil {
 			return nil, err
 		}
-		da, err := dataChain.Decode(b[16+ml:])
+		da, err := dataChain.Decode(db)
 		if err != nil {
 			return nil, err
 		}
@@ -119,6 +119,9 @@ func (k *optionalCodec) Encode(a *nd.Array) ([]byte, error) {
 	t := a.DType()
 	if !t.Optional {
 		return nil, errs.New(errs.Unsupported, "optional", "not an optional data type")
+	}
+	if t.Variable() {
+		return k.encodeValues(a)
 	}
 	size, inner := t.Size, t.Fields[0].Type
 	src := a.Bytes()
@@ -147,8 +150,109 @@ func (k *optionalCodec) Encode(a *nd.Array) ([]byte, error) {
 			return nil, err
 		}
 	}
+	return joinOptional(mb, db), nil
+}
+
+// joinOptional is the stored chunk: the two lengths, the mask, the values.
+func joinOptional(mb, db []byte) []byte {
 	out := make([]byte, 16, 16+len(mb)+len(db))
 	binary.LittleEndian.PutUint64(out, uint64(len(mb)))
 	binary.LittleEndian.PutUint64(out[8:], uint64(len(db)))
-	return append(append(out, mb...), db...), nil
+	return append(append(out, mb...), db...)
+}
+
+// splitOptional returns a stored chunk's encoded mask and values.
+func splitOptional(b []byte) ([]byte, []byte, error) {
+	if len(b) < 16 {
+		return nil, nil, Corrupt("optional", "%d bytes are too short for the 16-byte header", len(b))
+	}
+	ml, dl := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+	if ml > uint64(len(b)-16) || dl != uint64(len(b)-16)-ml {
+		return nil, nil, Corrupt("optional", "the header's lengths (%d, %d) do not add up to the chunk's %d bytes", ml, dl, len(b)-16)
+	}
+	return b[16 : 16+ml], b[16+ml:], nil
+}
+
+// decodeValues decodes an optional type of a variable-size inner type:
+// the values where the mask is set, nil elsewhere.
+func (k *optionalCodec) decodeValues(b []byte, out Spec) (*nd.Array, error) {
+	mb, db, err := splitOptional(b)
+	if err != nil {
+		return nil, err
+	}
+	maskChain, _, err := k.chains(out.Shape, out.DType, 1)
+	if err != nil {
+		return nil, err
+	}
+	ma, err := maskChain.Decode(mb)
+	if err != nil {
+		return nil, err
+	}
+	mask := ma.Bytes()
+	valid := 0
+	for _, m := range mask {
+		if m != 0 {
+			valid++
+		}
+	}
+	vals := make([]any, len(mask))
+	if valid > 0 {
+		_, dataChain, err := k.chains(out.Shape, out.DType, valid)
+		if err != nil {
+			return nil, err
+		}
+		da, err := dataChain.Decode(db)
+		if err != nil {
+			return nil, err
+		}
+		present, _ := da.Objects()
+		if len(present) != valid {
+			return nil, Corrupt("optional", "%d values for %d present elements", len(present), valid)
+		}
+		j := 0
+		for i, m := range mask {
+			if m != 0 {
+				vals[i] = present[j]
+				j++
+			}
+		}
+	}
+	return nd.FromObjects(out.DType, out.Shape, vals)
+}
+
+// encodeValues encodes an optional type of a variable-size inner type (nil
+// is missing).
+func (k *optionalCodec) encodeValues(a *nd.Array) ([]byte, error) {
+	items, err := a.Objects()
+	if err != nil {
+		return nil, err
+	}
+	mask := make([]byte, len(items))
+	var present []any
+	for i, v := range items {
+		if v != nil {
+			mask[i] = 1
+			present = append(present, v)
+		}
+	}
+	maskChain, dataChain, err := k.chains(a.Shape(), a.DType(), len(present))
+	if err != nil {
+		return nil, err
+	}
+	ma, _ := nd.FromBytes(dtype.NewBool(), a.Shape(), mask)
+	mb, err := maskChain.Encode(ma)
+	if err != nil {
+		return nil, err
+	}
+	var db []byte
+	if len(present) > 0 {
+		da, err := nd.FromObjects(a.DType().Fields[0].Type, []int{len(present)}, present)
+		if err != nil {
+			return nil, err
+		}
+		if db, err = dataChain.Encode(da); err != nil {
+			return nil, err
+		}
+	}
+	return joinOptional(mb, db), nil
 }

@@ -55,6 +55,7 @@ func newBitPacking(cfg jsonx.RawMessage, in Spec) (any, error) {
 	c.dt, c.comps, c.compBits = t, 1, 8*t.Size
 	if t.Kind == dtype.Complex {
 		c.comps, c.compBits = 2, 4*t.Size
+		t = t.ComplexPart() // each part packed as its type
 	}
 	switch {
 	case t.Kind == dtype.Bool:

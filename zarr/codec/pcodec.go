@@ -120,7 +120,11 @@ func pcodecOptions(m map[string]jsonx.RawMessage) (pcodec.Options, error) {
 // many numbers make one element (complex numbers are stored as their real
 // and imaginary parts, datetimes as int64 ticks, as zarrs does).
 func pcodecElement(t *dtype.DataType) (pcodec.NumberType, int, error) {
-	if t.Format == "" {
+	if t.Kind == dtype.Complex {
+		if nt, n, err := pcodecElement(t.ComplexPart()); err == nil && n == 1 {
+			return nt, 2, nil
+		}
+	} else if t.Format == "" {
 		switch t.Kind {
 		case dtype.Int, dtype.Uint, dtype.Float:
 			ints := map[int]pcodec.NumberType{1: pcodec.I8, 2: pcodec.I16, 4: pcodec.I32, 8: pcodec.I64}
@@ -129,10 +133,6 @@ func pcodecElement(t *dtype.DataType) (pcodec.NumberType, int, error) {
 			nt, ok := map[dtype.Kind]map[int]pcodec.NumberType{dtype.Int: ints, dtype.Uint: uints, dtype.Float: floats}[t.Kind][t.Size]
 			if ok {
 				return nt, 1, nil
-			}
-		case dtype.Complex:
-			if nt, ok := map[int]pcodec.NumberType{4: pcodec.F16, 8: pcodec.F32, 16: pcodec.F64}[t.Size]; ok {
-				return nt, 2, nil
 			}
 		case dtype.Datetime, dtype.Timedelta:
 			return pcodec.I64, 1, nil

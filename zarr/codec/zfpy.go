@@ -52,11 +52,12 @@ func zfpNative(t *dtype.DataType) (zfp.Type, error) {
 			return zfp.Double, nil
 		case t.Kind == dtype.Int && t.Size <= 4, t.Kind == dtype.Uint && t.Size <= 4:
 			return zfp.Int32, nil
-		case t.Kind == dtype.Int && t.Size == 8, t.Kind == dtype.Uint && t.Size == 8:
+		case t.Kind == dtype.Int && t.Size == 8, t.Kind == dtype.Uint && t.Size == 8,
+			t.Kind == dtype.Datetime, t.Kind == dtype.Timedelta: // their int64 ticks, as zarrs codes them
 			return zfp.Int64, nil
 		}
 	}
-	return 0, errs.New(errs.Unsupported, "zfp", "ZFP compresses little-endian float32, float64 and (8- to 64-bit) integers, not %s", t)
+	return 0, errs.New(errs.Unsupported, "zfp", "ZFP compresses little-endian float32, float64, (8- to 64-bit) integers and datetimes, not %s", t)
 }
 
 // zfpyModes are numcodecs' zfpy mode numbers (zfp_mode).

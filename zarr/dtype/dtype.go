@@ -114,8 +114,8 @@ func (t *DataType) Leaves(base int, out []Leaf) []Leaf {
 			out = append(out, Leaf{base, t.Size, t.Endian})
 		}
 	case Complex:
-		h := t.Size / 2
-		out = append(out, Leaf{base, h, t.Endian}, Leaf{base + h, h, t.Endian})
+		p := t.ComplexPart()
+		out = p.Leaves(base+p.Size, p.Leaves(base, out))
 	case Unicode:
 		for i := 0; i < t.Size; i += 4 {
 			out = append(out, Leaf{base + i, 4, t.Endian})
@@ -128,6 +128,20 @@ func (t *DataType) Leaves(base int, out []Leaf) []Leaf {
 		}
 	}
 	return out
+}
+
+// ComplexPart is the type of a complex number's real and imaginary parts,
+// stored in t's byte order (float32 for complex64, bfloat16 for
+// complex_bfloat16, ...).
+func (t *DataType) ComplexPart() *DataType {
+	if n := t.Numeric(); n != nil && n.Part != nil {
+		p := n.Part.newDataType(n.Part.Name)
+		if p.Endian != NoOrder {
+			p.Endian = t.Endian
+		}
+		return p
+	}
+	return &DataType{Kind: Float, Size: t.Size / 2, Endian: t.Endian}
 }
 
 // HasMultiByte reports whether any part of the element needs a byte order.

@@ -175,7 +175,7 @@ func (t *DataType) encodeScalar(b []byte, v any) error {
 		if len(parts) != 2 {
 			return fmtx.Errorf("fill_value for %s must be [real, imag]", t)
 		}
-		half := &DataType{Kind: Float, Size: t.Size / 2}
+		half := t.ComplexPart()
 		for i, p := range parts {
 			if err := half.encodeScalar(b[i*half.Size:(i+1)*half.Size], p); err != nil {
 				return err
@@ -494,7 +494,7 @@ func (t *DataType) FillV2JSON(f Fill) (any, error) {
 	case Float:
 		return floatJSON(t.LoadFloat64(b)), nil
 	case Complex:
-		h := &DataType{Kind: Float, Size: t.Size / 2}
+		h := t.ComplexPart()
 		return []any{floatJSON(h.LoadFloat64(b)), floatJSON(h.LoadFloat64(b[h.Size:]))}, nil
 	case Unicode:
 		return UnicodeString(b), nil

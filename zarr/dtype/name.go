@@ -10,6 +10,9 @@ import "github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 // for structured types (Describe gives their fields). The stored byte order
 // is not part of the name.
 func (t *DataType) CommonName() string {
+	if t.Optional {
+		return "optional(" + t.Fields[0].Type.CommonName() + ")"
+	}
 	if n := t.Numeric(); n != nil {
 		return n.Name
 	}
@@ -38,7 +41,7 @@ func (t *DataType) CommonName() string {
 // as {"name": "struct", "fields": [{"name", "dtype", "shape"?}]} with each
 // field's type described the same way.
 func (t *DataType) Describe() any {
-	if t.Kind != Struct {
+	if t.Kind != Struct || t.Optional {
 		return t.CommonName()
 	}
 	fields := make([]any, len(t.Fields))

@@ -32,6 +32,10 @@ type Numeric struct {
 	// IntBits is the width of a sub-byte integer (int2, int4, uint2,
 	// uint4), stored one per byte in the low bits; 0 otherwise.
 	IntBits int
+	// Part is the type of each of a complex number's two parts (real, then
+	// imaginary), nil for the other kinds.
+	Part     *Numeric
+	partName string
 
 	f32Once sync.Once
 	f32     []uint32 // float32 bits of each code of a one-byte Float format
@@ -51,8 +55,8 @@ var numerics = []*Numeric{
 	{Name: "float16", Kind: Float, Size: 2, Typestr: "f2", JSArray: "Float32Array"},
 	{Name: "float32", Kind: Float, Size: 4, Typestr: "f4", JSArray: "Float32Array"},
 	{Name: "float64", Kind: Float, Size: 8, Typestr: "f8", JSArray: "Float64Array"},
-	{Name: "complex64", Kind: Complex, Size: 8, Typestr: "c8", JSArray: "Float32Array", JSItems: 2},
-	{Name: "complex128", Kind: Complex, Size: 16, Typestr: "c16", JSArray: "Float64Array", JSItems: 2},
+	{Name: "complex64", Kind: Complex, Size: 8, Typestr: "c8", JSArray: "Float32Array", JSItems: 2, partName: "float32"},
+	{Name: "complex128", Kind: Complex, Size: 16, Typestr: "c16", JSArray: "Float64Array", JSItems: 2, partName: "float64"},
 	lowPrecNumeric("bfloat16", true),
 	subByteInt("int2", Int, 2, true),
 	subByteInt("int4", Int, 4, true),
@@ -69,6 +73,19 @@ var numerics = []*Numeric{
 	lowPrecNumeric("float6_e3m2fn", false),
 	lowPrecNumeric("float4_e2m1fn", true),
 	lowPrecNumeric("float8_e8m0fnu", true),
+	// the extensions registry's complex numbers of the narrower floats
+	complexOf("complex_bfloat16", "bfloat16"),
+	complexOf("complex_float16", "float16"),
+	complexOf("complex_float8_e3m4", "float8_e3m4"),
+	complexOf("complex_float8_e4m3", "float8_e4m3"),
+	complexOf("complex_float8_e4m3b11fnuz", "float8_e4m3b11fnuz"),
+	complexOf("complex_float8_e4m3fnuz", "float8_e4m3fnuz"),
+	complexOf("complex_float8_e5m2", "float8_e5m2"),
+	complexOf("complex_float8_e5m2fnuz", "float8_e5m2fnuz"),
+	complexOf("complex_float8_e8m0fnu", "float8_e8m0fnu"),
+	complexOf("complex_float6_e2m3fn", "float6_e2m3fn"),
+	complexOf("complex_float6_e3m2fn", "float6_e3m2fn"),
+	complexOf("complex_float4_e2m1fn", "float4_e2m1fn"),
 }
 
 // numericAliases are other v3 names of registry types: zarr-extensions'
@@ -81,6 +98,12 @@ func lowPrecNumeric(name string, v2ext bool) *Numeric {
 		panic("dtype: no low-precision format " + name)
 	}
 	return &Numeric{Name: name, Kind: Float, Size: lp.StorageSize(), V2Ext: v2ext, JSArray: "Float32Array", Float: &lp}
+}
+
+// complexOf is the complex type whose parts are the registry type part
+// (init completes it).
+func complexOf(name, part string) *Numeric {
+	return &Numeric{Name: name, Kind: Complex, JSItems: 2, partName: part}
 }
 
 func subByteInt(name string, k Kind, bits int, v2ext bool) *Numeric {
@@ -102,6 +125,16 @@ var (
 )
 
 func init() {
+	for _, n := range numerics {
+		if n.partName == "" {
+			continue
+		}
+		for _, p := range numerics {
+			if p.Name == n.partName {
+				n.Part, n.Size, n.JSArray = p, 2*p.Size, p.JSArray
+			}
+		}
+	}
 	for _, n := range numerics {
 		if n.JSItems == 0 {
 			n.JSItems = 1
@@ -125,7 +158,9 @@ func Numerics() []*Numeric { return numerics }
 
 // extension reports whether the type is named by DataType.Format (Kind and
 // Size alone do not tell it).
-func (n *Numeric) extension() bool { return n.Float != nil || n.IntBits != 0 }
+func (n *Numeric) extension() bool {
+	return n.Float != nil || n.IntBits != 0 || (n.Part != nil && n.Part.extension()) || n.Name == "complex_float16"
+}
 
 // Numeric returns t's registry entry, or nil when t is not a registry type
 // (datetimes, strings, structs, ...).
@@ -157,13 +192,19 @@ func (n *Numeric) newDataType(name string) *DataType {
 // Widened reports whether JavaScript holds the values in a Float32Array
 // although they are narrower (float16, bfloat16, the float8/6/4 formats):
 // ToFloat32 widens them exactly, FromFloat32 rounds.
-func (n *Numeric) Widened() bool { return n.Kind == Float && n.Size < 4 }
+func (n *Numeric) Widened() bool {
+	return (n.Kind == Float && n.Size < 4) || (n.Part != nil && n.Part.Widened())
+}
 
 // ToFloat32 writes, for each element of src (a Widened type, in-memory
 // bytes), its value as little-endian float32 into dst (4 bytes each). Every
 // value of these formats is a float32 value; NaN payloads are kept where
 // the format has them (float16, bfloat16).
 func (n *Numeric) ToFloat32(dst, src []byte) {
+	if n.Part != nil {
+		n.Part.ToFloat32(dst, src) // re, im, re, im, ...
+		return
+	}
 	count := len(src) / n.Size
 	switch {
 	case n.Name == "float16":
@@ -209,6 +250,10 @@ func (n *Numeric) float32Table() []uint32 {
 // LowPrec.FromFloat64 describes; float16 keeps the top bits of a NaN's
 // payload, as NumPy's cast does.
 func (n *Numeric) FromFloat32(dst, src []byte) {
+	if n.Part != nil {
+		n.Part.FromFloat32(dst, src)
+		return
+	}
 	count := len(src) / 4
 	switch {
 	case n.Name == "float16":

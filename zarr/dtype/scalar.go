@@ -141,10 +141,7 @@ func (t *DataType) LoadFloat64(b []byte) float64 {
 	case Int, Datetime, Timedelta:
 		return float64(t.LoadInt64(b))
 	case Complex:
-		if t.Size == 8 {
-			return float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
-		}
-		return math.Float64frombits(binary.LittleEndian.Uint64(b))
+		return t.ComplexPart().LoadFloat64(b) // the real part
 	}
 	return 0
 }
@@ -238,14 +235,9 @@ func (t *DataType) StoreFloat64(b []byte, f float64) {
 	case Int, Datetime, Timedelta:
 		t.StoreUint64(b, uint64(int64(f)))
 	case Complex:
-		for i := range b[:t.Size] {
-			b[i] = 0
-		}
-		if t.Size == 8 {
-			binary.LittleEndian.PutUint32(b, math.Float32bits(float32(f)))
-		} else {
-			binary.LittleEndian.PutUint64(b, math.Float64bits(f))
-		}
+		p := t.ComplexPart()
+		p.StoreFloat64(b, f)
+		p.StoreFloat64(b[p.Size:t.Size], 0)
 	}
 }
 

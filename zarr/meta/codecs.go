@@ -222,6 +222,10 @@ func v3Codecs(where string, raws []jsonx.RawMessage) ([]codec.Config, error) {
 			if cfg, err = v3NestedCodecs(at, cfg, "mask_codecs", "data_codecs"); err != nil {
 				return nil, err
 			}
+		case "conditional":
+			if cfg, err = v3NestedCodecs(at, cfg, "codecs"); err != nil {
+				return nil, err
+			}
 		}
 		out[i] = codec.Config{Name: name, Configuration: cfg}
 	}

@@ -13,6 +13,6 @@ func TestFielders(t *testing.T) {
 	jsonxtest.Check(t, &v3Extra{})
 	jsonxtest.Check(t, &regularGrid{})
 	jsonxtest.Check(t, &rectilinearGrid{})
-	jsonxtest.Check(t, &keyEncodingConfig{})
+	jsonxtest.Check(t, &keyConfig{})
 	jsonxtest.Check(t, &pipelineStep{})
 }

@@ -51,31 +51,6 @@ type Array struct {
 	chains map[string]*codec.Chain
 }
 
-// KeyEncoding turns chunk indices into store keys.
-type KeyEncoding struct {
-	Prefix string // "c" for the v3 default encoding, "" for v2
-	Sep    string // "." or "/"
-}
-
-// Key returns the chunk key (relative to the array's prefix).
-func (k KeyEncoding) Key(idx []int) string {
-	if len(idx) == 0 {
-		if k.Prefix != "" {
-			return k.Prefix
-		}
-		return "0"
-	}
-	var b strings.Builder
-	b.WriteString(k.Prefix)
-	for i, n := range idx {
-		if i > 0 || k.Prefix != "" {
-			b.WriteString(k.Sep)
-		}
-		b.WriteString(strconv.Itoa(n))
-	}
-	return b.String()
-}
-
 // Chain returns the codec chain for chunks of the given shape.
 func (a *Array) Chain(shape []int) (*codec.Chain, error) {
 	key := shapeKey(shape)

@@ -1,5 +1,6 @@
 // Opening a store: by URL (a Zarr hierarchy over HTTP, a .zip or zipped
-// OME-Zarr .ozx, a kerchunk reference set, JSON or Parquet) or a store made from local files; then
+// OME-Zarr .ozx, a kerchunk reference set, JSON or Parquet, a URL pipeline)
+// or a store made from local files; then
 // the tree is read and the node the address names (or the first image)
 // is selected.
 import * as zarr from "zarr-wasm";
@@ -10,8 +11,10 @@ import { hideLoading, showLoading, showMode } from "./stage.js";
 import { expand, findPath, firstDrawable, makeTreeNode, renderTree } from "./tree.js";
 import { select } from "./select.js";
 
+/** url against the page; of a URL pipeline (root|zip:…|zarr3:…), its root. */
 export function absolute(url) {
-  return new URL(url, location.href).href;
+  const [root, ...adapters] = url.split("|");
+  return [new URL(root, location.href).href, ...adapters].join("|");
 }
 
 export async function openURL(url, path = "", extra = {}) {
@@ -23,7 +26,11 @@ export async function openURL(url, path = "", extra = {}) {
   showLoading(`Opening ${url}…`);
   let store;
   try {
-    store = await storeFor(url);
+    // A URL pipeline's node (data.zip|zip:path/in/zip|zarr3:group/array)
+    // is selected unless the address names another.
+    let inner;
+    ({ store, path: inner } = await storeFor(url));
+    path ||= inner;
   } catch (e) {
     if (serial !== app.openSerial) return;
     hideLoading();
@@ -35,18 +42,21 @@ export async function openURL(url, path = "", extra = {}) {
 }
 
 /**
- * The store for a URL: the package tells a hierarchy, a .zip and reference
- * sets apart; a zipped OME-Zarr (.ozx, NGFF RFC-9: a zip whose root is the
- * hierarchy's root) opens as a .zip does, through range requests.
+ * The store for a URL and the node's path in it ("" but for a URL
+ * pipeline): the package tells a hierarchy, a .zip, reference sets and URL
+ * pipelines apart (zarr.locate); a zipped OME-Zarr (.ozx, NGFF RFC-9: a zip
+ * whose root is the hierarchy's root) opens as a .zip does, through range
+ * requests.
  */
 async function storeFor(url) {
+  if (url.includes("|")) return zarr.locate(url);
   const u = new URL(url, location.href);
   const m = /^(.*\/)([^/]+\.ozx)$/i.exec(u.pathname);
-  if (!m) return zarr.storeFromUrl(url);
+  if (!m) return { store: await zarr.storeFromUrl(url), path: "" };
   const dir = new URL(u.href);
   dir.pathname = m[1];
   dir.search = "";
-  return zarr.ZipStore.open(new zarr.FetchStore(dir), "/" + decodeURIComponent(m[2]));
+  return { store: await zarr.ZipStore.open(new zarr.FetchStore(dir), "/" + decodeURIComponent(m[2])), path: "" };
 }
 
 /**

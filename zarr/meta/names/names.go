@@ -40,6 +40,18 @@ var v3Core = []string{
 	"bytes", "transpose", "sharding_indexed", "blosc", "zstd", "gzip", "crc32c", "vlen-utf8", "vlen-bytes", "zfp",
 	"packbits", // zarr-extensions' bit packing (array→bytes), not numcodecs.packbits
 	"optional", // zarrs' codec for the optional data type
+	"reshape",  // zarr-extensions' reshape (the elements keep their C order)
+	"zarrs.squeeze",
+	"zarrs.gdeflate",
+	"zarrs.vlen", "zarrs.vlen_v2",
+	"n5_default", // the registry's N5 default-mode blocks
+	"jpeg",       // proposed in the registry's pull request 66
+	"cast_value", "scale_offset",
+	"conditional", // bytes→bytes codecs applied per chunk
+	// proposed in the registry and refused with the reason (codec.Refusal)
+	"arrow-ipc", "label_multiset", "n5_label_multiset", "n5_varlen",
+	"pad",           // proposed in the registry's pull request 36
+	"singleton_dim", // proposed in the registry's pull request 58
 }
 
 // v3Alias maps other v3 names writers use onto model names.
@@ -57,6 +69,14 @@ var v3Alias = map[string]string{
 	"zarrs.zfp":      "zfp", // zarrs' namespaced name for its (headerless) zfp
 	"zarrs.optional": "optional",
 	"https://codec.zarrs.dev/array_to_bytes/optional": "optional",
+	"https://codec.zarrs.dev/bytes_to_bytes/gdeflate": "zarrs.gdeflate",
+	"https://codec.zarrs.dev/array_to_bytes/vlen":     "zarrs.vlen",
+	"https://codec.zarrs.dev/array_to_bytes/vlen_v2":  "zarrs.vlen_v2",
+	// zarrs writes vlen_v2's layout under numcodecs' v2 name, with no
+	// configuration (numcodecs' own takes a dtype: "numcodecs.vlen-array")
+	"vlen-array": "zarrs.vlen_v2",
+	"n5":         "n5_default",      // its name while proposed
+	"lzw":        "imagecodecs_lzw", // the registry's pull request 16: imagecodecs' (TIFF's) LZW
 }
 
 // v3OnlyCodecs are v3 codecs a .zarray cannot name: the array→bytes step
@@ -105,6 +125,9 @@ func V3(name string) (string, error) {
 // (zarr-python 3, zarrs, this one) knows the numcodecs one, and writing a
 // bare id would make a document no reader accepts.
 func ForWriting(name string) (string, error) {
+	if name == "vlen-array" {
+		return "numcodecs.vlen-array", nil // the bare id is numcodecs' (see v3Alias)
+	}
 	if _, err := V3(name); err == nil {
 		return name, nil
 	}
