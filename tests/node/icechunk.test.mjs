@@ -281,7 +281,7 @@ test("IcechunkStore bad input: typed errors, near names", async (t) => {
   const id = o.branches.main;
   const typo = id.slice(0, 4) + (id[4] === "0" ? "1" : "0") + id.slice(5);
   await assert.rejects(zarr.IcechunkStore.open(src, { snapshot: typo }), (e) => e.code === "NOT_FOUND" && e.message.includes(`did you mean "${id}"`));
-  await assert.rejects(zarr.IcechunkStore.open(src, { branch: "main", tag: "v1" }), (e) => e.code === "INVALID_METADATA");
+  await assert.rejects(zarr.IcechunkStore.open(src, { branch: "main", tag: "v1" }), (e) => e.code === "INVALID_ARGUMENT");
   await assert.rejects(zarr.IcechunkStore.open(src, { virtualChunks: 5 }), (e) => e.code === "INVALID_ARGUMENT");
   await assert.rejects(zarr.IcechunkStore.open(src, { virtualChunks: { "s3://b/": 5 } }), (e) => e.code === "INVALID_ARGUMENT");
   await assert.rejects(zarr.IcechunkStore.open(new FileSystemStore(os.tmpdir() + "/no-such-repo")), (e) => e.code === "NOT_FOUND" && /no Icechunk repository/.test(e.message));

@@ -300,7 +300,7 @@ func TestUnknownVersions(t *testing.T) {
 				t.Errorf("suggests %q for \"it work!\"", e.Suggest)
 			}
 			wantErr(t, "deleted tag", mustFail(Open(ctx, st, Version{Tag: "deleted"}, Options{})), errs.NotFound, "deleted")
-			wantErr(t, "two versions", mustFail(Open(ctx, st, Version{Branch: "main", Tag: "it works!"}, Options{})), errs.InvalidMetadata, "one of")
+			wantErr(t, "two versions", mustFail(Open(ctx, st, Version{Branch: "main", Tag: "it works!"}, Options{})), errs.InvalidArgument, "one of")
 			wantErr(t, "not an id", mustFail(Open(ctx, st, Version{Snapshot: "nope"}, Options{})), errs.NotFound, "nope")
 			main, err := Open(ctx, st, Version{}, Options{})
 			if err != nil {

@@ -93,7 +93,7 @@ func (r *repo) resolve(ctx context.Context, v Version) (id12, error) {
 		}
 	}
 	if set > 1 {
-		return id12{}, errs.New(errs.InvalidMetadata, "", "give one of a branch, a tag or a snapshot, not %d", set)
+		return id12{}, errs.New(errs.InvalidArgument, "", "give one of a branch, a tag or a snapshot, not %d", set)
 	}
 	switch {
 	case v.Snapshot != "":
