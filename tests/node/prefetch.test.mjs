@@ -117,7 +117,6 @@ const cases = [
   ["the store's root", v2, {}, true],
   ["a bz2 array (the full build)", v2, { path: "v2.zarr/codecs/bz2_1" }, true],
   ["a path with .. (refused before reading)", v2, { path: "v2.zarr/../v2.zarr" }, false],
-  ["a bad kind (refused before reading)", v2, { path: "v2.zarr", kind: "table" }, false],
   ["cache options (no early reads)", v2, { path: "v2.zarr/fill/i4_42", cacheBytes: 1 << 20 }, false],
   ["bad cache options (refused before reading)", v2, { path: "v2.zarr/fill/i4_42", cacheBytes: -1 }, false],
   // A store that lives in the engine (a zip, a reference set: an object
@@ -125,6 +124,18 @@ const cases = [
   // runs; with a handle no engine knows, the engine reads it as a JS store.
   ["an object with _zarrWasmHandle (no early reads)", v2, { path: "v2.zarr/fill/i4_42" }, false, { _zarrWasmHandle: 2 ** 40 + 7 }],
 ];
+
+// A bad kind is refused by the options check (npm/lib/options.js), before
+// the engine starts or the store is read.
+test("open before the engine runs: a bad kind is refused before the engine starts", async () => {
+  await stopEngines();
+  const store = logged(v2);
+  const got = await outcome(store, { path: "v2.zarr", kind: "table" });
+  assert.equal(got.code, "INVALID_ARGUMENT", got.message);
+  assert.match(got.message, /kind/);
+  assert.ok(!running(), "the engine did not start");
+  assert.deepEqual(store.log, [], "nothing was read");
+});
 
 for (const [name, base, options, early, extra] of cases) {
   test(`open before the engine runs: ${name}`, async () => {
