@@ -69,24 +69,9 @@ func (k *optionalCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 	if t.Variable() {
 		return k.decodeValues(b, out)
 	}
-	mb, db, err := splitOptional(b)
+	mask, db, valid, err := k.decodeMask(b, out.Shape, t)
 	if err != nil {
 		return nil, err
-	}
-	maskChain, _, err := k.chains(out.Shape, t, 1)
-	if err != nil {
-		return nil, err
-	}
-	ma, err := maskChain.Decode(mb)
-	if err != nil {
-		return nil, err
-	}
-	mask := ma.Bytes()
-	valid := 0
-	for _, m := range mask {
-		if m != 0 {
-			valid++
-		}
 	}
 	size, inner := t.Size, t.Fields[0].Type
 	dec := make([]byte, nd.Size(out.Shape)*size)
@@ -176,24 +161,9 @@ func splitOptional(b []byte) ([]byte, []byte, error) {
 // decodeValues decodes an optional type of a variable-size inner type:
 // the values where the mask is set, nil elsewhere.
 func (k *optionalCodec) decodeValues(b []byte, out Spec) (*nd.Array, error) {
-	mb, db, err := splitOptional(b)
+	mask, db, valid, err := k.decodeMask(b, out.Shape, out.DType)
 	if err != nil {
 		return nil, err
-	}
-	maskChain, _, err := k.chains(out.Shape, out.DType, 1)
-	if err != nil {
-		return nil, err
-	}
-	ma, err := maskChain.Decode(mb)
-	if err != nil {
-		return nil, err
-	}
-	mask := ma.Bytes()
-	valid := 0
-	for _, m := range mask {
-		if m != 0 {
-			valid++
-		}
 	}
 	vals := make([]any, len(mask))
 	if valid > 0 {
@@ -255,4 +225,28 @@ func (k *optionalCodec) encodeValues(a *nd.Array) ([]byte, error) {
 		}
 	}
 	return joinOptional(mb, db), nil
+}
+
+// decodeMask splits an encoded chunk into its decoded mask and its values'
+// stored bytes, and counts the mask's valid elements.
+func (k *optionalCodec) decodeMask(b []byte, shape []int, t *dtype.DataType) (mask, db []byte, valid int, err error) {
+	mb, db, err := splitOptional(b)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	maskChain, _, err := k.chains(shape, t, 1)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	ma, err := maskChain.Decode(mb)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	mask = ma.Bytes()
+	for _, m := range mask {
+		if m != 0 {
+			valid++
+		}
+	}
+	return mask, db, valid, nil
 }
