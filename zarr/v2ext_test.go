@@ -10,15 +10,16 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
 // extensionCodes returns, for one of TensorStore's v2 extension data types,
 // every stored code (as element bytes, little endian) and the value the
-// format definition gives it (NaN for NaN codes). The float tables are
-// dtype/testdata/lowprec, written by tests/lowprec/gen_tables.py from the
-// format definitions; the integers are decoded here.
+// reference gives it (NaN for NaN codes). The float values are ml_dtypes'
+// (tests/testdata/ml_dtypes, written by tests/lowprec/gen_mldtypes.py); the
+// integers are decoded here.
 func extensionCodes(t *testing.T, name string) (codes [][]byte, values []float64) {
 	t.Helper()
 	switch name {
@@ -38,12 +39,11 @@ func extensionCodes(t *testing.T, name string) (codes [][]byte, values []float64
 		}
 		return codes, values
 	}
-	raw, err := os.ReadFile(filepath.Join("dtype", "testdata", "lowprec", name+".json"))
+	raw, err := os.ReadFile(filepath.Join(peers.TestData(), "ml_dtypes", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var tab struct {
-		Bits   int                `json:"bits"`
 		Values []jsonx.RawMessage `json:"values"`
 	}
 	if err := jsonx.UnmarshalStrict(raw, &tab); err != nil {
@@ -66,7 +66,7 @@ func extensionCodes(t *testing.T, name string) (codes [][]byte, values []float64
 			t.Fatalf("%s: table entry %s", name, r)
 		}
 		b := []byte{byte(c)}
-		if tab.Bits == 16 {
+		if len(tab.Values) == 1<<16 {
 			b = binary.LittleEndian.AppendUint16(nil, uint16(c))
 		}
 		codes, values = append(codes, b), append(values, f)

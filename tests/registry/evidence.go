@@ -126,6 +126,35 @@ func addExamples(out corpus, kind, file string) error {
 	return nil
 }
 
+// addMLDtypes adds ml_dtypes' tables (tests/testdata/ml_dtypes: the value
+// of every bit pattern of a small float type, and how float64 and float32
+// values round to it) as a use of that type and of its complex_ pair, for
+// the names the registry lists. zarr/dtype's TestLowPrecAgainstMLDtypes and
+// TestComplexLowPrecAgainstMLDtypes fail unless the engine decodes and
+// encodes each as the table says.
+func addMLDtypes(out corpus, dir string, registered func(string) bool) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("no ml_dtypes tables in %s", dir)
+	}
+	if out["data-types"] == nil {
+		out["data-types"] = map[string][]use{}
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		for _, n := range []string{name, "complex_" + name} {
+			if registered(n) {
+				out["data-types"][n] = append(out["data-types"][n],
+					use{key: "ml_dtypes:" + n, source: "ml_dtypes", read: "checked", write: "same"})
+			}
+		}
+	}
+	return nil
+}
+
 // listing reads a "store/path REST" file (refused.txt, written.txt).
 func listing(file string) (map[string]string, error) {
 	f, err := os.Open(file)

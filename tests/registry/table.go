@@ -32,7 +32,12 @@ var sourceNames = map[string]string{
 	"pillow":      "Pillow's (libtiff's, libjpeg's) chunks",
 	"numpy":       "chunks NumPy and numcodecs compute as the READMEs define them",
 	"examples":    "what the registry's documents state",
+	"ml_dtypes":   "ml_dtypes 0.5.4's tables",
 }
+
+// uncounted are the sources that are one table per extension, not arrays:
+// no count is shown.
+var uncounted = map[string]bool{"ml_dtypes": true}
 
 // table renders docs/extensions.md.
 func table() ([]byte, error) {
@@ -48,6 +53,17 @@ func table() ([]byte, error) {
 		if err := addExamples(uses, kind, filepath.Join(repoRoot(), "tests", "registry", "examples", file)); err != nil {
 			return nil, err
 		}
+	}
+	registered := func(name string) bool {
+		for _, e := range reg.Entries {
+			if e.Kind == "data-types" && e.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	if err := addMLDtypes(uses, filepath.Join(repoRoot(), "tests", "testdata", "ml_dtypes"), registered); err != nil {
+		return nil, err
 	}
 	var b strings.Builder
 	head, err := intro(reg)
@@ -189,12 +205,16 @@ func makeRow(kind, name, registry string, us []use) row {
 	r.write = mark(len(same)+len(peer) > 0, len(writeRefusals) > 0)
 	var checked []string
 	if len(readBy) > 0 {
-		checked = append(checked, "read: "+counts(readBy, sourceNames))
+		checked = append(checked, "read: "+counts(readBy, sourceNames, uncounted))
 	}
 	if len(same)+len(peer) > 0 {
 		var parts []string
 		for _, src := range sortedKeys(merge(same, peer)) {
 			var how []string
+			if uncounted[src] {
+				parts = append(parts, sourceNames[src])
+				continue
+			}
 			if same[src] > 0 && src == "examples" {
 				how = append(how, fmt.Sprintf("%d", same[src]))
 			} else if same[src] > 0 {
@@ -266,12 +286,17 @@ func mark(ok, refused bool) string {
 	return "–"
 }
 
-func counts(m map[string]int, label map[string]string) string {
+// counts lists sources by label with their counts (none for those in bare).
+func counts(m map[string]int, label map[string]string, bare map[string]bool) string {
 	var parts []string
 	for _, k := range sortedKeys(m) {
 		name := k
 		if label != nil && label[k] != "" {
 			name = label[k]
+		}
+		if bare[k] {
+			parts = append(parts, name)
+			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s (%d)", name, m[k]))
 	}

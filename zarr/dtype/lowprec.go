@@ -44,22 +44,27 @@ import (
 // NaN. e8m0 rounds to the nearest power of two, a tie (1.5 × 2^k) up, as
 // ml_dtypes' ConvertImpl does (its only kept significand bit is the implicit
 // 1, so the tie carries); zero, negative numbers, ±Inf, NaN and values that
-// round past 2^127 become NaN, values below 2^-127 become 2^-127. ml_dtypes
-// differs in (2^-127, 1.5 × 2^-127), which it rounds up to 2^-126 although
-// 2^-127 is nearer; FromFloat64 keeps to the nearest value there. TensorStore's float8 and MX types (tensorstore/util/float8.h,
-// mxfloat.h) are derived from ml_dtypes and follow the same rules.
+// round past 2^127 become NaN, values up to 2^-127 become 2^-127, and values
+// in (2^-127, 2^-126) become 2^-126, as ml_dtypes rounds them (although
+// 2^-127 is nearer below 1.5 × 2^-127; the registry's README says nothing
+// about rounding, so ml_dtypes, which zarr-python uses, decides). TensorStore's float8 and MX types (tensorstore/util/
+// float8.h, mxfloat.h) are derived from ml_dtypes and follow the same rules.
 //
 // bfloat16 NaN is 0x7fc0 / 0xffc0, as Eigen's float_to_bfloat16_rtne (which
 // ml_dtypes' bfloat16 is) and the registry's "NaN" fill; TensorStore's own
 // BFloat16 keeps the top float32 payload bits and sets bit 5 instead (0x7fe0
 // for a default quiet NaN). Either is a NaN to every reader.
 //
-// Double rounding: ml_dtypes' and TensorStore's C++ float8 conversion from
-// double rounds once (ml_dtypes' DoubleRound test checks this), and so does
-// FromFloat64. ml_dtypes' NumPy casts from float64 (NPyCast: static_cast<
-// float> first), Eigen's bfloat16(double) and TensorStore's BFloat16(double)
-// go through float32, and may differ in the last bit for float64 inputs that
-// are not float32 values; FromFloat64(float64(float32(f))) reproduces those.
+// Double rounding: FromFloat64 converts as ml_dtypes' scalar types do when
+// called on a Python float (zarr-python's fill values): the float8, float6
+// and float4 formats round once from float64, bfloat16 rounds to float32
+// first (Eigen's bfloat16(double), and TensorStore's BFloat16(double), go
+// through float32). ml_dtypes' NumPy array casts from float64 (what
+// zarr-python does to a float64 array) go through float32 for every format
+// (NPyCast: static_cast<float> first), and may differ in the last bit for
+// float64 inputs that are not float32 values; FromFloat64(float64(
+// float32(f))) reproduces those. tests/testdata/ml_dtypes holds ml_dtypes'
+// results for all three paths, which the tests compare with.
 //
 // The zero LowPrec is not usable; get formats from LowPrecFloat.
 type LowPrec struct {
@@ -67,6 +72,8 @@ type LowPrec struct {
 	bits, exp, man int
 	bias           int
 	family         lpFamily
+	// viaFloat32: FromFloat64 rounds to float32 first (bfloat16, as Eigen).
+	viaFloat32 bool
 }
 
 type lpFamily uint8
@@ -82,31 +89,31 @@ const (
 var lowPrecFloats = map[string]LowPrec{
 	// zarr-extensions data-types/bfloat16: 8 exponent bits, bias 127, 7
 	// mantissa bits, IEEE 754 with NaN and ±Inf.
-	"bfloat16": {"bfloat16", 16, 8, 7, 127, lpIEEE},
+	"bfloat16": {"bfloat16", 16, 8, 7, 127, lpIEEE, true},
 	// data-types/float8_e3m4: bias 3, IEEE with NaN and ±Inf.
-	"float8_e3m4": {"float8_e3m4", 8, 3, 4, 3, lpIEEE},
+	"float8_e3m4": {"float8_e3m4", 8, 3, 4, 3, lpIEEE, false},
 	// data-types/float8_e4m3: bias 7, IEEE with NaN and ±Inf.
-	"float8_e4m3": {"float8_e4m3", 8, 4, 3, 7, lpIEEE},
+	"float8_e4m3": {"float8_e4m3", 8, 4, 3, 7, lpIEEE, false},
 	// Not in the zarr-extensions registry (which has float8_e4m3); ml_dtypes
 	// README: bias 7, no Inf, NaN is 0bS111'1111.
-	"float8_e4m3fn": {"float8_e4m3fn", 8, 4, 3, 7, lpFN},
+	"float8_e4m3fn": {"float8_e4m3fn", 8, 4, 3, 7, lpFN, false},
 	// data-types/float8_e4m3fnuz: bias 8, no Inf, NaN 0b1000'0000.
-	"float8_e4m3fnuz": {"float8_e4m3fnuz", 8, 4, 3, 8, lpFNUZ},
+	"float8_e4m3fnuz": {"float8_e4m3fnuz", 8, 4, 3, 8, lpFNUZ, false},
 	// data-types/float8_e4m3b11fnuz: bias 11, no Inf, NaN 0b1000'0000.
-	"float8_e4m3b11fnuz": {"float8_e4m3b11fnuz", 8, 4, 3, 11, lpFNUZ},
+	"float8_e4m3b11fnuz": {"float8_e4m3b11fnuz", 8, 4, 3, 11, lpFNUZ, false},
 	// data-types/float8_e5m2: bias 15, IEEE with NaN and ±Inf.
-	"float8_e5m2": {"float8_e5m2", 8, 5, 2, 15, lpIEEE},
+	"float8_e5m2": {"float8_e5m2", 8, 5, 2, 15, lpIEEE, false},
 	// data-types/float8_e5m2fnuz: bias 16, no Inf, NaN 0b1000'0000.
-	"float8_e5m2fnuz": {"float8_e5m2fnuz", 8, 5, 2, 16, lpFNUZ},
+	"float8_e5m2fnuz": {"float8_e5m2fnuz", 8, 5, 2, 16, lpFNUZ, false},
 	// data-types/float4_e2m1fn: bias 1, no Inf, no NaN; byte 0bXXXXSEEM.
-	"float4_e2m1fn": {"float4_e2m1fn", 4, 2, 1, 1, lpMX},
+	"float4_e2m1fn": {"float4_e2m1fn", 4, 2, 1, 1, lpMX, false},
 	// data-types/float6_e2m3fn: bias 1, no Inf, no NaN; byte 0bXXSEEMMM.
-	"float6_e2m3fn": {"float6_e2m3fn", 6, 2, 3, 1, lpMX},
+	"float6_e2m3fn": {"float6_e2m3fn", 6, 2, 3, 1, lpMX, false},
 	// data-types/float6_e3m2fn: bias 3, no Inf, no NaN; byte 0bXXSEEEMM.
-	"float6_e3m2fn": {"float6_e3m2fn", 6, 3, 2, 3, lpMX},
+	"float6_e3m2fn": {"float6_e3m2fn", 6, 3, 2, 3, lpMX, false},
 	// data-types/float8_e8m0fnu: 8 exponent bits, bias 127, no sign, no
 	// mantissa, no zero, no Inf, NaN 0xff (OCP MX 5.4.1's E8M0).
-	"float8_e8m0fnu": {"float8_e8m0fnu", 8, 8, 0, 127, lpE8M0},
+	"float8_e8m0fnu": {"float8_e8m0fnu", 8, 8, 0, 127, lpE8M0, false},
 }
 
 // LowPrecFloat returns the low-precision float format with the given Zarr v3
@@ -268,6 +275,10 @@ func (p LowPrec) FromFloat64(f float64) uint16 {
 	case math.IsInf(f, 0):
 		return p.overflow(sign)
 	}
+	if p.viaFloat32 && math.Abs(f) <= math.MaxFloat32 {
+		// (larger values overflow bfloat16 either way)
+		d = math.Float64bits(float64(float32(f)))
+	}
 	exp := int(d>>52) & 0x7ff
 	if exp == 0 {
 		// zero or a float64 subnormal (< 2^-1022): far below half the
@@ -321,6 +332,8 @@ func (p LowPrec) e8m0FromFloat64(f float64) uint16 {
 		return 0
 	case e > p.bias:
 		return 0xff
+	case e == -p.bias && f > math.Ldexp(1, -p.bias):
+		return 1 // ml_dtypes: (2^-127, 2^-126) rounds up to 2^-126
 	}
 	return uint16(e + p.bias)
 }

@@ -1,6 +1,7 @@
 package dtype
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
@@ -8,32 +9,38 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr/jsonx"
 )
 
-// Tables in testdata/lowprec are written by tests/lowprec/gen_tables.py,
-// which decodes every pattern from the format definitions and finds the
-// expected encoding of each rounding point by nearest-value search.
-
-type lowPrecTable struct {
-	Format       string             `json:"format"`
-	Bits         int                `json:"bits"`
-	ExponentBits int                `json:"exponent_bits"`
-	MantissaBits int                `json:"mantissa_bits"`
-	Bias         int                `json:"bias"`
-	Family       string             `json:"family"`
-	MaxFinite    float64            `json:"max_finite"`
-	Values       []jsonx.RawMessage `json:"values"`
-	Rounding     [][2]jsonx.RawMessage
+// ml_dtypes' tables (tests/testdata/ml_dtypes, written by
+// tests/lowprec/gen_mldtypes.py with ml_dtypes, the implementation
+// zarr-python uses for these types): the value of every bit pattern, and the
+// encoding of float64 and float32 test points along the three conversion
+// paths ml_dtypes has (see the LowPrec comment).
+type mlDtypesTable struct {
+	Format string `json:"format"`
+	Source string `json:"source"`
+	Finfo  struct {
+		Bits              int     `json:"bits"`
+		Nexp              int     `json:"nexp"`
+		Nmant             int     `json:"nmant"`
+		Max               float64 `json:"max"`
+		SmallestSubnormal float64 `json:"smallest_subnormal"`
+	} `json:"finfo"`
+	Values           []jsonx.RawMessage    `json:"values"`
+	FromFloat64      [][2]jsonx.RawMessage `json:"from_float64"`
+	FromFloat64Array [][2]jsonx.RawMessage `json:"from_float64_array"`
+	FromFloat32      [][2]jsonx.RawMessage `json:"from_float32"`
 }
 
-func loadLowPrecTable(t *testing.T, name string) *lowPrecTable {
+func loadMLDtypesTable(t *testing.T, name string) *mlDtypesTable {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "lowprec", name+".json"))
+	b, err := os.ReadFile(filepath.Join(peers.TestData(), "ml_dtypes", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tab lowPrecTable
+	var tab mlDtypesTable
 	if err := jsonx.UnmarshalStrict(b, &tab); err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +68,23 @@ func parseTableFloat(raw jsonx.RawMessage) (float64, error) {
 	return strconv.ParseFloat(s, 64)
 }
 
+// tablePoints reads [x, bits] pairs.
+func tablePoints(t *testing.T, pairs [][2]jsonx.RawMessage) ([]float64, []uint16) {
+	t.Helper()
+	xs, want := make([]float64, len(pairs)), make([]uint16, len(pairs))
+	for i, r := range pairs {
+		x, err := parseTableFloat(r[0])
+		if err != nil {
+			t.Fatalf("point %s: %v", r[0], err)
+		}
+		if err := jsonx.UnmarshalStrict(r[1], &want[i]); err != nil {
+			t.Fatal(err)
+		}
+		xs[i] = x
+	}
+	return xs, want
+}
+
 func sameFloat(a, b float64) bool {
 	if math.IsNaN(a) || math.IsNaN(b) {
 		return math.IsNaN(a) && math.IsNaN(b) && math.Signbit(a) == math.Signbit(b)
@@ -68,73 +92,108 @@ func sameFloat(a, b float64) bool {
 	return a == b && math.Signbit(a) == math.Signbit(b)
 }
 
-func TestLowPrecTables(t *testing.T) {
+// float32Of is float32(x) with a NaN's sign kept.
+func float32Of(x float64) float32 {
+	if math.IsNaN(x) {
+		return math.Float32frombits(0x7fc00000 | uint32(math.Float64bits(x)>>63)<<31)
+	}
+	return float32(x)
+}
+
+func TestLowPrecAgainstMLDtypes(t *testing.T) {
 	patterns, points := 0, 0
 	for _, name := range LowPrecFloatFormats() {
 		t.Run(name, func(t *testing.T) {
-			p, ok := LowPrecFloat(name)
-			if !ok {
-				t.Fatal("not found")
-			}
-			tab := loadLowPrecTable(t, name)
-			if p.Bits() != tab.Bits || p.ExponentBits() != tab.ExponentBits ||
-				p.MantissaBits() != tab.MantissaBits || p.Bias() != tab.Bias {
-				t.Fatalf("layout %d/%d/%d/%d, table %d/%d/%d/%d", p.Bits(), p.ExponentBits(),
-					p.MantissaBits(), p.Bias(), tab.Bits, tab.ExponentBits, tab.MantissaBits, tab.Bias)
-			}
-			if len(tab.Values) != 1<<p.Bits() {
-				t.Fatalf("%d values", len(tab.Values))
-			}
-			if p.MaxFinite() != tab.MaxFinite {
-				t.Errorf("MaxFinite %v, table %v", p.MaxFinite(), tab.MaxFinite)
-			}
-			// every bit pattern decodes to the table's value
-			for code, raw := range tab.Values {
-				want, err := parseTableFloat(raw)
-				if err != nil {
-					t.Fatalf("value %d: %v", code, err)
-				}
-				got := p.ToFloat64(uint16(code))
-				if !sameFloat(got, want) {
-					t.Errorf("ToFloat64(%#x) = %v, want %v", code, got, want)
-				}
-				// formats narrower than a byte ignore the upper bits
-				if p.Bits() < 8 {
-					for hi := 1; hi < 1<<(8-p.Bits()); hi++ {
-						g := p.ToFloat64(uint16(hi<<p.Bits() | code))
-						if !sameFloat(g, want) {
-							t.Errorf("ToFloat64(%#x) = %v, want %v (upper bits ignored)", hi<<p.Bits()|code, g, want)
-						}
-					}
-				}
-				// finite patterns and infinities round-trip
-				if !math.IsNaN(want) {
-					if back := p.FromFloat64(want); back != uint16(code) {
-						// fnuz has no -0: that pattern is the NaN, excluded above
-						t.Errorf("FromFloat64(ToFloat64(%#x)) = %#x", code, back)
-					}
-				}
-			}
+			p, _ := LowPrecFloat(name)
+			tab := loadMLDtypesTable(t, name)
+			checkAgainstMLDtypes(t, p, tab)
 			patterns += len(tab.Values)
-			// rounding points
-			for _, r := range tab.Rounding {
-				x, err := parseTableFloat(r[0])
-				if err != nil {
-					t.Fatalf("point %s: %v", r[0], err)
-				}
-				var want uint16
-				if err := jsonx.UnmarshalStrict(r[1], &want); err != nil {
-					t.Fatal(err)
-				}
-				if got := p.FromFloat64(x); got != want {
-					t.Errorf("FromFloat64(%s = %v) = %#x (%v), want %#x (%v)", r[0], x,
-						got, p.ToFloat64(got), want, p.ToFloat64(want))
-				}
-			}
-			points += len(tab.Rounding)
+			points += len(tab.FromFloat64) + len(tab.FromFloat64Array) + len(tab.FromFloat32)
 		})
 	}
-	t.Logf("%d bit patterns, %d rounding points", patterns, points)
+	t.Logf("%d bit patterns, %d conversions compared with ml_dtypes", patterns, points)
+}
+
+func checkAgainstMLDtypes(t *testing.T, p LowPrec, tab *mlDtypesTable) {
+	fi := tab.Finfo
+	if p.Bits() != fi.Bits || p.ExponentBits() != fi.Nexp || p.MantissaBits() != fi.Nmant {
+		t.Fatalf("layout %d/%d/%d, ml_dtypes.finfo %d/%d/%d", p.Bits(), p.ExponentBits(),
+			p.MantissaBits(), fi.Bits, fi.Nexp, fi.Nmant)
+	}
+	if len(tab.Values) != 1<<p.Bits() {
+		t.Fatalf("%d values", len(tab.Values))
+	}
+	smallest := uint16(1) // e8m0 has no subnormals: code 0 is 2^-127
+	if p.family == lpE8M0 {
+		smallest = 0
+	}
+	if p.MaxFinite() != fi.Max || p.ToFloat64(smallest) != fi.SmallestSubnormal {
+		t.Errorf("max %v, smallest subnormal %v; ml_dtypes.finfo %v, %v",
+			p.MaxFinite(), p.ToFloat64(smallest), fi.Max, fi.SmallestSubnormal)
+	}
+	// every bit pattern decodes to ml_dtypes' value, NaN signs included
+	n := LookupNumeric(p.Name())
+	codes := make([]byte, len(tab.Values)*n.Size)
+	for code := range tab.Values {
+		putCode(codes[code*n.Size:(code+1)*n.Size], uint16(code))
+	}
+	as32 := make([]byte, 4*len(tab.Values))
+	n.ToFloat32(as32, codes) // the path to a JavaScript Float32Array
+	for code, raw := range tab.Values {
+		want, err := parseTableFloat(raw)
+		if err != nil {
+			t.Fatalf("value %d: %v", code, err)
+		}
+		if got := p.ToFloat64(uint16(code)); !sameFloat(got, want) {
+			t.Errorf("ToFloat64(%#x) = %v, ml_dtypes %v", code, got, want)
+		}
+		got32 := math.Float32frombits(binary.LittleEndian.Uint32(as32[4*code:]))
+		if w := float32Of(want); math.Float32bits(got32) != math.Float32bits(w) &&
+			!(got32 != got32 && w != w && math.Signbit(float64(got32)) == math.Signbit(want)) {
+			t.Errorf("ToFloat32(%#x) = %v, ml_dtypes %v", code, got32, want)
+		}
+		// the registry: formats narrower than a byte ignore the upper bits
+		if p.Bits() < 8 {
+			for hi := 1; hi < 1<<(8-p.Bits()); hi++ {
+				if g := p.ToFloat64(uint16(hi<<p.Bits() | code)); !sameFloat(g, want) {
+					t.Errorf("ToFloat64(%#x) = %v, want %v (upper bits ignored)", hi<<p.Bits()|code, g, want)
+				}
+			}
+		}
+	}
+	// float64 → format, as ml_dtypes' scalar type converts a Python float
+	xs, want := tablePoints(t, tab.FromFloat64)
+	for i, x := range xs {
+		if got := p.FromFloat64(x); got != want[i] {
+			t.Errorf("FromFloat64(%s = %v) = %#x (%v), ml_dtypes %#x (%v)", tab.FromFloat64[i][0], x,
+				got, p.ToFloat64(got), want[i], p.ToFloat64(want[i]))
+		}
+	}
+	// float64 array → format, as ml_dtypes' NumPy cast: through float32
+	xs, want = tablePoints(t, tab.FromFloat64Array)
+	for i, x := range xs {
+		if got := p.FromFloat64(float64(float32Of(x))); got != want[i] {
+			t.Errorf("FromFloat64(float32(%s)) = %#x, ml_dtypes' array cast %#x", tab.FromFloat64Array[i][0], got, want[i])
+		}
+	}
+	// float32 → format (a JavaScript Float32Array written), by the bridge's
+	// path: Numeric.FromFloat32
+	xs, want = tablePoints(t, tab.FromFloat32)
+	src := make([]byte, 4*len(xs))
+	for i, x := range xs {
+		if f := float32Of(x); float64(f) != x && x == x {
+			t.Fatalf("float32 point %s is not a float32", tab.FromFloat32[i][0])
+		} else {
+			binary.LittleEndian.PutUint32(src[4*i:], math.Float32bits(f))
+		}
+	}
+	dst := make([]byte, p.StorageSize()*len(xs))
+	n.FromFloat32(dst, src)
+	for i := range xs {
+		if got := getCode(dst[i*n.Size : (i+1)*n.Size]); got != want[i] {
+			t.Errorf("FromFloat32(%s) = %#x, ml_dtypes %#x", tab.FromFloat32[i][0], got, want[i])
+		}
+	}
 }
 
 // Values stated by the sources, asserted directly.
@@ -256,14 +315,15 @@ func TestLowPrecSpecials(t *testing.T) {
 		{"bfloat16", 1e39, 0x7f80},
 		{"bfloat16", negNaN, 0xffc0},
 		{"bfloat16", 1 + 0x1p-8, 0x3f80}, // tie → even
-		{"bfloat16", 1 + 0x1p-8 + 0x1p-30, 0x3f81},
-		{"float8_e8m0fnu", 3, 0x81},          // tie between 2 and 4: up
-		{"float8_e8m0fnu", 0, 0xff},          // no zero: NaN
-		{"float8_e8m0fnu", -1, 0xff},         // no sign: NaN
-		{"float8_e8m0fnu", inf, 0xff},        // no infinity: NaN
-		{"float8_e8m0fnu", 0x1.8p127, 0xff},  // rounds past 2^127: NaN
-		{"float8_e8m0fnu", 0x1p-140, 0x00},   // below 2^-127: 2^-127
-		{"float8_e8m0fnu", 0x1.4p-127, 0x00}, // nearer 2^-127 (ml_dtypes: 2^-126)
+		{"bfloat16", 1 + 0x1p-8 + 0x1p-22, 0x3f81},
+		{"bfloat16", 1 + 0x1p-8 + 0x1p-30, 0x3f80}, // through float32: the tie
+		{"float8_e8m0fnu", 3, 0x81},                // tie between 2 and 4: up
+		{"float8_e8m0fnu", 0, 0xff},                // no zero: NaN
+		{"float8_e8m0fnu", -1, 0xff},               // no sign: NaN
+		{"float8_e8m0fnu", inf, 0xff},              // no infinity: NaN
+		{"float8_e8m0fnu", 0x1.8p127, 0xff},        // rounds past 2^127: NaN
+		{"float8_e8m0fnu", 0x1p-140, 0x00},         // below 2^-127: 2^-127
+		{"float8_e8m0fnu", 0x1.4p-127, 0x01},       // ml_dtypes: up to 2^-126
 	} {
 		p, _ := LowPrecFloat(c.name)
 		if got := p.FromFloat64(c.x); got != c.want {
@@ -272,24 +332,23 @@ func TestLowPrecSpecials(t *testing.T) {
 	}
 }
 
-// FromFloat64 rounds once. ml_dtypes' NumPy casts and Eigen's
-// bfloat16(double) go through float32 first; converting the float32 value
-// reproduces them. 1 + 2^-8 + 2^-40 is just above the bfloat16 midpoint
-// between 1 and 1+2^-7, but its float32 rounding is the midpoint itself,
-// which then ties to even (down).
+// FromFloat64 rounds float8/6/4 formats once, bfloat16 through float32 (as
+// Eigen's bfloat16(double) does). 1 + 2^-8 + 2^-40 is just above the
+// bfloat16 midpoint between 1 and 1+2^-7, but its float32 rounding is the
+// midpoint itself, which then ties to even (down).
 func TestLowPrecDoubleRounding(t *testing.T) {
 	bf, _ := LowPrecFloat("bfloat16")
 	x := 1 + 0x1p-8 + 0x1p-40
-	if got := bf.FromFloat64(x); got != 0x3f81 {
-		t.Errorf("single rounding: %#x, want 0x3f81", got)
-	}
-	if got := bf.FromFloat64(float64(float32(x))); got != 0x3f80 {
-		t.Errorf("via float32: %#x, want 0x3f80", got)
+	if got := bf.FromFloat64(x); got != 0x3f80 {
+		t.Errorf("bfloat16 through float32: %#x, want 0x3f80", got)
 	}
 	// ml_dtypes float8_test.cc DoubleRound: 1 + eps/2 + 2^-24 must round up
 	// to 1 + eps from double.
 	for _, name := range LowPrecFloatFormats() {
 		p, _ := LowPrecFloat(name)
+		if p.viaFloat32 {
+			continue
+		}
 		eps := math.Ldexp(1, -p.MantissaBits())
 		x := 1 + eps/2 + 0x1p-24
 		if got := p.ToFloat64(p.FromFloat64(x)); got != 1+eps {
@@ -374,4 +433,94 @@ func TestLowPrecInts(t *testing.T) {
 		t.Error("0-bit width")
 	}
 	t.Logf("%d integer decodings", n)
+}
+
+// The registry's complex_<format> types: two parts, real then imaginary, each
+// stored as <format> (their READMEs). Every pattern decodes as a part, either
+// position; float32 pairs (a JavaScript Float32Array) and [re, im] fill
+// values encode each part as ml_dtypes converts it.
+func TestComplexLowPrecAgainstMLDtypes(t *testing.T) {
+	checked := 0
+	for _, n := range Numerics() {
+		if n.Part == nil || n.Part.Float == nil {
+			continue
+		}
+		part := n.Part
+		t.Run(n.Name, func(t *testing.T) {
+			tab := loadMLDtypesTable(t, part.Name)
+			if n.Size != 2*part.Size {
+				t.Fatalf("size %d, part %d", n.Size, part.Size)
+			}
+			values := make([]float64, len(tab.Values))
+			for i, raw := range tab.Values {
+				v, err := parseTableFloat(raw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				values[i] = v
+			}
+			// decode: pattern i as the real part, (7i+3) mod N as the imaginary
+			count := len(values)
+			src := make([]byte, count*n.Size)
+			for i := 0; i < count; i++ {
+				putCode(src[i*n.Size:i*n.Size+part.Size], uint16(i))
+				putCode(src[i*n.Size+part.Size:(i+1)*n.Size], uint16((7*i+3)%count))
+			}
+			dst := make([]byte, 8*count)
+			n.ToFloat32(dst, src)
+			for i := 0; i < count; i++ {
+				for k, code := range []int{i, (7*i + 3) % count} {
+					got := math.Float32frombits(binary.LittleEndian.Uint32(dst[8*i+4*k:]))
+					if want := float32Of(values[code]); math.Float32bits(got) != math.Float32bits(want) &&
+						!(got != got && want != want && math.Signbit(float64(got)) == math.Signbit(float64(want))) {
+						t.Errorf("element %d part %d (code %#x): %v, ml_dtypes %v", i, k, code, got, values[code])
+					}
+				}
+			}
+			// encode float32 pairs: point k as the real part, point N-1-k as the imaginary
+			xs, want := tablePoints(t, tab.FromFloat32)
+			m := len(xs)
+			src = make([]byte, 8*m)
+			for k := range xs {
+				binary.LittleEndian.PutUint32(src[8*k:], math.Float32bits(float32Of(xs[k])))
+				binary.LittleEndian.PutUint32(src[8*k+4:], math.Float32bits(float32Of(xs[m-1-k])))
+			}
+			dst = make([]byte, m*n.Size)
+			n.FromFloat32(dst, src)
+			for k := range xs {
+				re, im := getCode(dst[k*n.Size:k*n.Size+part.Size]), getCode(dst[k*n.Size+part.Size:(k+1)*n.Size])
+				if re != want[k] || im != want[m-1-k] {
+					t.Errorf("(%s, %s) → (%#x, %#x), ml_dtypes (%#x, %#x)", tab.FromFloat32[k][0],
+						tab.FromFloat32[m-1-k][0], re, im, want[k], want[m-1-k])
+				}
+			}
+			// fill values [re, im] from float64, as ml_dtypes' scalar conversion
+			dt, err := ParseV3(jsonx.RawMessage(`"` + n.Name + `"`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			xs, want = tablePoints(t, tab.FromFloat64)
+			var finite []int
+			for k, x := range xs {
+				if !math.IsNaN(x) && !math.IsInf(x, 0) {
+					finite = append(finite, k)
+				}
+			}
+			b := make([]byte, n.Size)
+			for j, k := range finite {
+				l := finite[len(finite)-1-j]
+				if err := dt.EncodeScalar(b, []any{xs[k], xs[l]}); err != nil {
+					t.Fatalf("fill [%v, %v]: %v", xs[k], xs[l], err)
+				}
+				if re, im := getCode(b[:part.Size]), getCode(b[part.Size:]); re != want[k] || im != want[l] {
+					t.Errorf("fill [%s, %s] → (%#x, %#x), ml_dtypes (%#x, %#x)", tab.FromFloat64[k][0],
+						tab.FromFloat64[l][0], re, im, want[k], want[l])
+				}
+			}
+			checked++
+		})
+	}
+	if checked != 11 {
+		t.Errorf("%d complex types of low-precision floats, the registry has 11", checked)
+	}
 }

@@ -69,63 +69,6 @@ func TestRegistryNames(t *testing.T) {
 	}
 }
 
-// Widening to float32 and rounding from it (the JavaScript side of the
-// small floats) against the tables of tests/lowprec/gen_tables.py, written
-// from the format definitions: every code, and every rounding point that is
-// a float32 value.
-func TestRegistryFloat32(t *testing.T) {
-	for _, name := range LowPrecFloatFormats() {
-		n := LookupNumeric(name)
-		tab := loadLowPrecTable(t, name)
-		for code, raw := range tab.Values {
-			want, err := parseTableFloat(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			src := make([]byte, n.Size)
-			putCode(src, uint16(code))
-			dst := make([]byte, 4)
-			n.ToFloat32(dst, src)
-			if got := float64(math.Float32frombits(binary.LittleEndian.Uint32(dst))); !sameFloat(got, want) {
-				t.Errorf("%s: code %#x widens to %v, want %v", name, code, got, want)
-			}
-		}
-		points := 0
-		for _, r := range tab.Rounding {
-			x, err := parseTableFloat(r[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			var bits uint32
-			switch {
-			case math.IsNaN(x):
-				bits = 0x7fc00000
-				if math.Signbit(x) {
-					bits |= 1 << 31
-				}
-			case float64(float32(x)) != x:
-				continue // not a float32 value
-			default:
-				bits = math.Float32bits(float32(x))
-			}
-			var want uint16
-			if err := jsonx.UnmarshalStrict(r[1], &want); err != nil {
-				t.Fatal(err)
-			}
-			src := binary.LittleEndian.AppendUint32(nil, bits)
-			dst := make([]byte, n.Size)
-			n.FromFloat32(dst, src)
-			if got := getCode(dst); got != want {
-				t.Errorf("%s: FromFloat32(%s) = %#x, want %#x", name, r[0], got, want)
-			}
-			points++
-		}
-		if points < 40 {
-			t.Errorf("%s: only %d float32 rounding points", name, points)
-		}
-	}
-}
-
 func putCode(b []byte, c uint16) {
 	if len(b) == 2 {
 		binary.LittleEndian.PutUint16(b, c)

@@ -1,23 +1,17 @@
-#!/usr/bin/python3
-"""Reference tables for the low-precision float formats of zarr/dtype/lowprec.go.
+"""The low-precision float formats of zarr/dtype/lowprec.go, from their definitions.
 
-Writes zarr/dtype/testdata/lowprec/<format>.json with
-  - "values": the decoded value of every bit pattern 0 .. 2^bits-1 (numbers,
-    or the strings "nan", "-nan", "inf", "-inf", "-0.0"),
-  - "rounding": [x, expected bits] pairs, x a float64 as a hex float string
-    (float.hex, which Go's strconv.ParseFloat reads exactly) or "nan", "-nan",
-    "inf", "-inf".
+A module of tests/lowprec/gen_mldtypes.py, which writes the reference tables
+from ml_dtypes and checks them against what this module derives from the
+format definitions alone (so a table that disagrees with the definitions is
+noticed, and each disagreement is listed and explained there):
 
-This is written from the format definitions, independently of the Go code:
-values are exact Fractions decoded by the exponent/mantissa/bias rules, and
-the expected encoding of a test point is found by searching all
-representable values for the nearest one (ties to the even bit pattern).
-For the narrow formats the search is done twice, by bisection and by brute
-force over every pattern, and the two must agree. bfloat16 is cross-checked
-against NumPy float32 (its top 16 bits, with round-to-nearest-even on the
-low 16), and float8_e5m2 against NumPy float16 (its top 8 bits).
-
-Run from the repository root:  /usr/bin/python3 tests/lowprec/gen_tables.py
+  - decode(code): the value of a bit pattern, an exact Fraction, by the
+    exponent/mantissa/bias rules;
+  - expected(...): the encoding of a float64, found by searching all
+    representable values for the nearest one (ties to the even bit pattern);
+    for the narrow formats the search is done twice, by bisection and by
+    brute force over every pattern, and the two must agree;
+  - test_points(...): the float64 inputs the tables record.
 
 Sources (public text, read for the rules; no code taken from them):
   [ZE]   zarr-developers/zarr-extensions, data-types/<name>/README.md
@@ -38,14 +32,13 @@ Sources (public text, read for the rules; no code taken from them):
 """
 
 import bisect
+import functools
 import json
 import math
 import os
 import random
 import sys
 from fractions import Fraction
-
-import numpy as np
 
 # family:
 #   "ieee": all-ones biased exponent is Inf (mantissa 0) or NaN    [ZE][MLR]
@@ -317,53 +310,40 @@ def test_points(f, cands, rng):
     return out
 
 
-def bf16_numpy(x):
-    """bfloat16 bits of a float32-representable x, via NumPy: float32 bits
-    rounded to nearest even at bit 16 (NaN -> 0x7fc0 with sign [EIG])."""
-    u = int(np.array([x], dtype=np.float32).view(np.uint32)[0])
-    if math.isnan(x):
-        return (u >> 16 & 0x8000) | 0x7FC0
-    lsb = (u >> 16) & 1
-    return ((u + 0x7FFF + lsb) >> 16) & 0xFFFF
-
-
-def e5m2_numpy(x):
-    """float8_e5m2 bits of a float16-representable x: its top byte, rounded
-    to nearest even at bit 8 (e5m2 is binary16 cut at 8 bits)."""
-    u = int(np.array([x], dtype=np.float16).view(np.uint16)[0])
-    lsb = (u >> 8) & 1
-    return ((u + 0x7F + lsb) >> 8) & 0xFF
-
-
-def e8m0_doc(rng):
-    """float8_e8m0fnu [MX][ZE]: code c < 255 is 2^(c-127), 255 is NaN.
-
-    Encoding: the nearest power of two; a tie (1.5 x 2^k) goes up, as [MLC]
-    ConvertImpl rounds it (round-to-nearest-even on a significand whose only
-    kept bit is the implicit 1, so the tie carries). Values with no
-    representation give NaN, [MLC]'s non-saturating result: zero (no zero in
-    the format), negative numbers (unsigned), NaN, +/-Inf, and values that
-    round past 2^127. Values below 2^-127 give 0x00 (2^-127, the nearest).
-    [MLC] differs in one place, left out here: it rounds every value in
-    (2^-127, 1.5 x 2^-127) up to 2^-126 (its shift treats code 0 like a
-    subnormal), although 2^-127 is nearer.
-    """
+def e8m0_values():
+    """float8_e8m0fnu [MX][ZE]: code c < 255 is 2^(c-127), 255 is NaN."""
     vals = [Fraction(2) ** (c - 127) for c in range(255)]
     values = [float(v) for v in vals] + ["nan"]
     assert all(Fraction(v) == vals[c] for c, v in enumerate(values[:255]))
+    return values
 
-    def expected(x):
-        if math.isnan(x) or math.isinf(x) or x <= 0:
-            return 0xFF
-        a = Fraction(x)
-        if a <= vals[0]:
-            return 0
-        k = bisect.bisect_left(vals, a)  # vals[k-1] < a <= vals[k]; k may be 255 (2^128)
-        hi = Fraction(2) ** (k - 127)
-        lo = vals[k - 1]
-        code = k if hi - a <= a - lo else k - 1  # a tie goes up
-        return 0xFF if code > 254 else code
 
+def e8m0_expected(x):
+    """float8_e8m0fnu encoding of float64 x by the definition: the nearest
+    power of two, a tie (1.5 x 2^k) up, as [MLC] ConvertImpl rounds it
+    (round-to-nearest-even on a significand whose only kept bit is the
+    implicit 1, so the tie carries). Values with no representation give
+    NaN, [MLC]'s non-saturating result: zero (no zero in the format),
+    negative numbers (unsigned), NaN, +/-Inf, and values that round past
+    2^127. Values below 2^-127 give 0x00 (2^-127, the nearest)."""
+    if math.isnan(x) or math.isinf(x) or x <= 0:
+        return 0xFF
+    a = Fraction(x)
+    lo = Fraction(2) ** -127
+    if a <= lo:
+        return 0
+    k = 0
+    while Fraction(2) ** (k - 127) < a:  # 2^(k-128) < a <= 2^(k-127)
+        k += 1
+    hi, lo = Fraction(2) ** (k - 127), Fraction(2) ** (k - 128)
+    code = k if hi - a <= a - lo else k - 1  # a tie goes up
+    return 0xFF if code > 254 else code
+
+
+def e8m0_points(rng):
+    """Float64 test inputs for float8_e8m0fnu: every power of two and
+    midpoint (1.5 x 2^k) of the range and their float64 neighbours, values
+    beyond both ends, random values, specials."""
     pts = set()
     for c in range(256):
         v = math.ldexp(1.0, c - 127)
@@ -380,86 +360,34 @@ def e8m0_doc(rng):
     for p in sorted(pts):
         xs += [p, -p]
     xs += [0.0, -0.0, math.inf, -math.inf, math.nan, -math.nan]
-    return {
-        "format": "float8_e8m0fnu", "bits": 8, "exponent_bits": 8, "mantissa_bits": 0,
-        "bias": 127, "family": "e8m0", "max_finite": float(vals[-1]),
-        "values": values, "rounding": [[x_json(x), expected(x)] for x in xs],
-    }
+    return xs
 
 
-def write_doc(outdir, doc):
-    with open(os.path.join(outdir, doc["format"] + ".json"), "w") as fp:
-        json.dump(doc, fp, separators=(",", ":"))
-        fp.write("\n")
+def _fmt(name):
+    f = Fmt(*next(spec for spec in FORMATS if spec[0] == name))
+    cands = candidates(f)
+    vals = [v for v, _ in cands]
+    assert float(vals[-2]) == DOC_MAX[f.name], (f.name, float(vals[-2]))
+    return f, cands, vals
 
 
-def main():
-    np.seterr(over="ignore")  # float32/float16 casts of huge test points
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    outdir = os.path.join(root, "zarr", "dtype", "testdata", "lowprec")
-    os.makedirs(outdir, exist_ok=True)
-    for spec in FORMATS:
-        f = Fmt(*spec)
-        rng = random.Random(20250101 + f.bits * 100 + f.bias)
-        decoded = [f.decode(c) for c in range(1 << f.bits)]
-        values = [value_json(d) for d in decoded]
-        cands = candidates(f)
-        vals = [v for v, _ in cands]
-        assert float(vals[-2]) == DOC_MAX[f.name], (f.name, float(vals[-2]))
-
-        if f.name == "bfloat16":
-            # every pattern is the top half of a float32
-            as32 = (np.arange(1 << 16, dtype=np.uint32) << 16).view(np.float32)
-            for c in range(1 << 16):
-                d, y = decoded[c], float(as32[c])
-                if d[0] == "nan":
-                    assert math.isnan(y)
-                elif d[0] == "inf":
-                    assert math.isinf(y) and (y < 0) == bool(d[1])
-                else:
-                    assert Fraction(abs(y)) == d[2] and (math.copysign(1, y) < 0) == bool(d[1])
-        if f.name == "float8_e5m2":
-            as16 = (np.arange(256, dtype=np.uint16) << 8).view(np.float16)
-            for c in range(256):
-                d, y = decoded[c], float(as16[c])
-                if d[0] == "nan":
-                    assert math.isnan(y)
-                elif d[0] == "inf":
-                    assert math.isinf(y) and (y < 0) == bool(d[1])
-                else:
-                    assert Fraction(abs(y)) == d[2] and (math.copysign(1, y) < 0) == bool(d[1])
-
-        rounding = []
-        checked = 0
-        for x in test_points(f, cands, rng):
-            want = expected(f, cands, vals, x, brute=f.bits <= 8)
-            if f.name == "bfloat16" and (math.isnan(x) or float(np.float32(x)) == x):
-                assert bf16_numpy(x) == want, (x, hex(bf16_numpy(x)), hex(want))
-                checked += 1
-            if f.name == "float8_e5m2" and not math.isnan(x) and (
-                    math.isinf(x) or float(np.float16(x)) == x):
-                assert e5m2_numpy(x) == want, (x, hex(e5m2_numpy(x)), hex(want))
-                checked += 1
-            rounding.append([x_json(x), want])
-
-        doc = {
-            "format": f.name,
-            "bits": f.bits,
-            "exponent_bits": f.ebits,
-            "mantissa_bits": f.mbits,
-            "bias": f.bias,
-            "family": f.family,
-            "max_finite": float(vals[-2]),
-            "values": values,
-            "rounding": rounding,
-        }
-        write_doc(outdir, doc)
-        extra = f", {checked} cross-checked with numpy" if checked else ""
-        print(f"{f.name}: {len(values)} patterns, {len(rounding)} rounding points{extra}")
-    doc = e8m0_doc(random.Random(20250101 + 127))
-    write_doc(outdir, doc)
-    print(f"float8_e8m0fnu: 256 patterns, {len(doc['rounding'])} rounding points")
+@functools.lru_cache(maxsize=None)
+def encoder(name):
+    """The definition's encoding of a float64, as a function."""
+    if name == "float8_e8m0fnu":
+        return e8m0_expected
+    f, cands, vals = _fmt(name)
+    return lambda x: expected(f, cands, vals, x, brute=f.bits <= 8)
 
 
-if __name__ == "__main__":
-    main()
+def definition(name, seed):
+    """(values, [(x, expected bits)]) of a format by its definition: the
+    value of every bit pattern (value_json form) and the expected encoding
+    of each float64 test point."""
+    rng = random.Random(seed)
+    enc = encoder(name)
+    if name == "float8_e8m0fnu":
+        return e8m0_values(), [(x, enc(x)) for x in e8m0_points(rng)]
+    f, cands, _ = _fmt(name)
+    values = [value_json(f.decode(c)) for c in range(1 << f.bits)]
+    return values, [(x, enc(x)) for x in test_points(f, cands, rng)]
