@@ -149,10 +149,10 @@ func Build(cfg Config, in Spec) (any, error) {
 // knownUnsupported names codecs people meet in the wild that this build
 // cannot run, with the reason.
 var knownUnsupported = map[string]string{
-	"arrow-ipc":         "not implemented (pull request 41): chunks as Apache Arrow IPC streams need an Arrow reader and writer this engine lacks",
-	"label_multiset":    "not implemented (pull request 55): the label_multiset data type it serializes has no element representation here",
-	"n5_label_multiset": "not implemented (pull request 56): it serializes the label_multiset data type, which has no element representation here",
-	"n5_varlen":         "not implemented (pull request 54): varlength N5 blocks hold label multisets (no element representation here); default-mode blocks read through n5_default",
+	"arrow-ipc":         "refused (pull request 41, open): needs an Apache Arrow IPC reader and writer, and nothing here writes Arrow chunks to check against (Debian 12 has no pyarrow)",
+	"label_multiset":    "refused (pull request 55, open): it serializes the label_multiset data type, which is refused (see there)",
+	"n5_label_multiset": "refused (pull request 56, open): it serializes the label_multiset data type, which is refused (see there)",
+	"n5_varlen":         "refused (pull request 54, open): varlength N5 blocks hold label multisets (the label_multiset data type, refused); default-mode blocks read through n5_default",
 	"numcodecs.pickle": "pickle runs arbitrary code when it decodes (Python's pickle can call any function), so it is never supported; " +
 		"rewrite the array with an object codec such as vlen-utf8, json2 or msgpack2",
 }

@@ -141,10 +141,10 @@ func ParseV3(raw jsonx.RawMessage) (*DataType, error) {
 // refusedV3Types are data types the registry's pull requests propose that
 // this engine does not read, with the reason.
 var refusedV3Types = map[string]string{
-	"binary_fixed_point": "not implemented (pull request 40): integers read as value / 2^fractional_bits need an element kind of their own",
-	"fixed_size_list":    "not implemented (pull request 62): Arrow's fixed-size lists need a nested element layout",
-	"json":               "not implemented (pull request 9): a JSON value per element (v2 object arrays with json2 or msgpack2 hold such values)",
-	"label_multiset":     "not implemented (pull request 55): Paintera's multisets of labels per voxel have no element representation here",
+	"binary_fixed_point": "refused (pull request 40, open): nothing here writes it to check against (not zarrs, zarr-python 2.13 or numcodecs)",
+	"fixed_size_list":    "refused (pull request 62, open): nothing here writes it to check against (not zarrs, zarr-python 2.13 or numcodecs)",
+	"json":               "refused (pull request 9, open): nothing here writes it to check against (not zarrs, zarr-python 2.13 or numcodecs); v2 object arrays with json2 are read",
+	"label_multiset":     "refused (pull request 55, open): per-voxel (label, count) lists have no array form in this API; nothing here writes them (Paintera is Java)",
 }
 
 // parseV3Optional reads an optional type: its configuration names the inner

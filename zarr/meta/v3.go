@@ -357,5 +357,5 @@ func (c *rectilinearGrid) JSONFields() []jsonx.Field {
 // transformerRefusal says why a storage transformer the registry's pull
 // requests propose is not read.
 var transformerRefusal = map[string]string{
-	"concat-parts": ": not implemented (pull request 39, open: a chunk concatenated from several keys); no implementation's array was at hand to check one",
+	"concat-parts": ": refused (pull request 39, open): nothing here writes a chunk split over several keys to check against (not zarrs or zarr-python 2.13)",
 }
