@@ -561,8 +561,8 @@ export type ComplexDataType =
 export type StringDataType = "string" | `v2:U${number}` | `v2:S${number}`;
 /** Variable-length bytes, and raw fixed-size bytes (r<bits>, NumPy V). */
 export type BytesDataType = "bytes" | `r${number}`;
-/** v2 object arrays of JSON values (json2, msgpack2). */
-export type ObjectDataType = "v2:object";
+/** Arrays of JSON values: v2 object arrays (json2, msgpack2) and the registry's v3 "json" type. */
+export type ObjectDataType = "v2:object" | "json";
 /** zarrs' optional type over another ("optional(float32)", "optional(string)"). */
 export type OptionalDataType = `optional(${string})`;
 

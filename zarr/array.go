@@ -245,7 +245,7 @@ func (a *Array) DimensionNames() []string {
 // values are.
 func (a *Array) DTypeName() any {
 	dt := a.meta.DType
-	if dt.Kind == dtype.Object {
+	if dt.Kind == dtype.Object && !dt.IsJSON() {
 		for _, c := range a.meta.Codecs {
 			switch strings.TrimPrefix(c.Name, "numcodecs.") {
 			case "vlen-utf8":

@@ -13,8 +13,8 @@ import (
 
 // v3ArrayDocument writes the zarr.json of a new v3 array.
 func v3ArrayDocument(p string, dt *dtype.DataType, chunks []int, opt ArrayOptions) ([]byte, error) {
-	if dt.Kind == dtype.Object {
-		return nil, errs.New(errs.Unsupported, p+": dtype", "v3 has no object type; use \"string\" or \"bytes\"")
+	if dt.Kind == dtype.Object && !dt.IsJSON() {
+		return nil, errs.New(errs.Unsupported, p+": dtype", "v3 has no object type; use \"string\", \"bytes\" or \"json\"")
 	}
 	if opt.Compressor != nil {
 		return nil, errs.New(errs.InvalidArgument, p, "Compressor is a v2 option; v3 arrays take Codecs or Compressors")
@@ -137,7 +137,7 @@ func defaultSerializer(dt *dtype.DataType, endian string) map[string]any {
 			"mask_codecs": []any{map[string]any{"name": "packbits"}},
 			"data_codecs": []any{defaultSerializer(dt.Fields[0].Type, endian)},
 		}}
-	case dt.Kind == dtype.String:
+	case dt.Kind == dtype.String, dt.IsJSON():
 		return map[string]any{"name": "vlen-utf8", "configuration": map[string]any{}}
 	case dt.Kind == dtype.VarBytes:
 		return map[string]any{"name": "vlen-bytes", "configuration": map[string]any{}}

@@ -361,7 +361,7 @@ export function dtypeIs(dtype, info, query) {
     case "string":
       return name === "string" || name.startsWith("v2:U") || name.startsWith("v2:S");
     case "object":
-      return name === "v2:object";
+      return name === "v2:object" || name === "json";
   }
   return name === query;
 }

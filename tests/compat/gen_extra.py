@@ -22,7 +22,11 @@ reads both):
                two's complement), with the values NumPy decodes them to;
                the writer's inputs given for writing back. Also a
                "conditional" array: numcodecs' shuffle and LZ4 applied as
-               the README's first example decides, its header prepended.
+               the README's first example decides, its header prepended;
+               and an array of the "json" data type (pull request 9):
+               numcodecs' VLenUTF8 over Python's json.dumps of each value
+               (compact, keys sorted, non-ASCII kept: nlohmann::json's
+               dump, which TensorStore writes).
   zarr-python  N5 arrays written by Debian's zarr-python 2.13 (zarr.n5:
                N5FSStore) with each compressor it writes, beside a zarr.json
                that reads the same blocks with the registry's n5_default
@@ -162,6 +166,19 @@ def v3_doc(shape, dt, codecs):
     return {"zarr_format": 3, "node_type": "array", "shape": list(shape), "data_type": dt,
             "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(shape)}},
             "chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": codecs}
+
+
+def gen_json():
+    values = [None, True, False, 0, -7, 9007199254740991, 1.5, 1e300, -2.5e-8, "", "ü日本🙂",
+              "q\" b\\ n\n t\t", [], [1, [2, [None]]], {}, {"b": 1, "a": [None, "x"], "ä": {"z": 2.25}}]
+    texts = [json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+             for v in values]
+    chunk = bytes(numcodecs.VLenUTF8().encode(np.array(texts, dtype=object)))
+    shape = [len(values) // 2, 2]
+    doc = v3_doc(shape, "json", [{"name": "vlen-utf8"}])
+    doc["fill_value"] = {"some": "value"}  # the README's example
+    write_case("numpy", "json/values", doc, chunk, {"values": "../extra/expected/" + gen.values_of(values)}, "json",
+               shape, source="numpy")
 
 
 def write_case(store, path, doc, chunk, expect, dt, shape, source="pillow"):
@@ -367,6 +384,7 @@ def main():
     gen_pillow()
     gen_n5()
     gen_numpy()
+    gen_json()
     gen_conditional()
     gen_n5_pad()
     gen_singleton_jpeg()

@@ -102,3 +102,50 @@ test("optional arrays created in JavaScript store zarrs' bytes", async () => {
     assert.ok(n > 0, `${name}: chunks compared`);
   }
 });
+
+// The registry's "json" data type (pull request 9) through the package:
+// Debian's numcodecs (VLenUTF8) and Python's json make a chunk as the README
+// defines it (compact, keys sorted, as nlohmann::json dumps); it reads as
+// Python's values, and the same values written from JavaScript give the
+// same bytes. (Values JavaScript holds alike: no 1.0 beside 1, no -0.)
+test("json data type: numcodecs' chunk reads as Python's values, and writes back the same bytes", async (t) => {
+  const { execFileSync } = await import("node:child_process");
+  const script = `
+import json, numpy as np, numcodecs
+values = [None, True, 0, -1, 9007199254740991, 1.5, 1e300, "", "ü日本🙂", "q\\" b\\\\ n\\n", [], [1, [2, [3]]],
+          {}, {"b": 1, "a": [None, "x"], "ä": {"z": 2.25}}]
+dump = lambda v: json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+print(json.dumps(values))
+print(bytes(numcodecs.VLenUTF8().encode(np.array([dump(v) for v in values], dtype=object))).hex())`;
+  let out;
+  try {
+    out = execFileSync("/usr/bin/python3", ["-c", script], { encoding: "utf8" });
+  } catch (e) {
+    const { peersRequired } = await import("./helpers.mjs");
+    if (peersRequired) throw e;
+    t.skip("no python3 numcodecs");
+    return;
+  }
+  const [valuesText, hex] = out.trim().split("\n");
+  const values = JSON.parse(valuesText);
+  const chunk = Uint8Array.from(hex.match(/../g), (h) => parseInt(h, 16));
+  const n = values.length;
+  const doc = {
+    zarr_format: 3, node_type: "array", shape: [n], data_type: "json",
+    chunk_grid: { name: "regular", configuration: { chunk_shape: [n] } },
+    chunk_key_encoding: { name: "default" }, fill_value: { some: "value" }, codecs: [{ name: "vlen-utf8" }],
+  };
+  const store = new Map([["/j/zarr.json", new TextEncoder().encode(JSON.stringify(doc))], ["/j/c/0", chunk]]);
+  const arr = await zarr.open(zarr.root(store).resolve("j"), { kind: "array" });
+  assert.equal(arr.dtype, "json");
+  const got = await zarr.get(arr);
+  assert.deepEqual(got.data, values, "read: Python's values");
+
+  const w = await zarr.create(store, { path: "w", shape: [n], chunks: [n], dtype: "json", zarrFormat: 3, compressors: [] });
+  await w.set(null, { data: values, shape: [n] });
+  assert.deepEqual([...store.get("/w/c/0")], [...chunk], "written: numcodecs' bytes");
+  assert.deepEqual((await w.get()).data, values);
+  const missing = await zarr.create(store, { path: "m", shape: [2], dtype: "json", zarrFormat: 3, fillValue: { a: [1, null] } });
+  assert.deepEqual((await missing.get()).data, [{ a: [1, null] }, { a: [1, null] }], "the fill value where no chunk is");
+  await assert.rejects(w.set([0], NaN), (e) => e instanceof zarr.ZarrError, "NaN is no JSON value");
+});

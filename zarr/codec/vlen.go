@@ -17,7 +17,10 @@ import (
 // count, then for each item (C order) a u32 byte length and the bytes.
 // vlen-utf8 items are UTF-8 text (decoded to string), vlen-bytes items raw
 // bytes ([]byte), vlen-array items the elements of a 1-d array of a numeric
-// dtype ([]any of int64, uint64 for uint64, float64 or bool).
+// dtype ([]any of int64, uint64 for uint64, float64 or bool). For the
+// registry's "json" data type, vlen-utf8 items are JSON texts (pull request
+// 9), decoded as json2 decodes values and written compactly, keys sorted,
+// without escaping non-ASCII (as TensorStore's nlohmann::json dumps them).
 type vlenCodec struct {
 	kind byte // 's' utf8, 'b' bytes, 'a' array
 	name string
@@ -72,8 +75,14 @@ func isZeroItem(v any) bool {
 	return false
 }
 
+// jsonItemStyle writes "json" elements.
+var jsonItemStyle = &json2Codec{sortKeys: true, itemSep: ",", keySep: ":"}
+
 func (c *vlenCodec) Encode(a *nd.Array) ([]byte, error) {
 	var items []any
+	if a.DType().IsJSON() && c.kind != 's' {
+		return nil, errs.New(errs.Unsupported, c.name, "the json data type is written with vlen-utf8, not %s", c.name)
+	}
 	switch a.DType().Kind {
 	case dtype.Object, dtype.String, dtype.VarBytes:
 		items, _ = a.Objects()
@@ -101,7 +110,7 @@ func (c *vlenCodec) Encode(a *nd.Array) ([]byte, error) {
 	}
 	out := binary.LittleEndian.AppendUint32(nil, uint32(len(items)))
 	for i, v := range items {
-		b, err := c.item(v)
+		b, err := c.item(v, a.DType().IsJSON())
 		if err != nil {
 			return nil, fmtx.Errorf("%s: item %d: %v", c.name, i, err)
 		}
@@ -114,9 +123,19 @@ func (c *vlenCodec) Encode(a *nd.Array) ([]byte, error) {
 	return out, nil
 }
 
-func (c *vlenCodec) item(v any) ([]byte, error) {
+func (c *vlenCodec) item(v any, json bool) ([]byte, error) {
 	if c.kind == 'a' {
 		return c.arrayItem(v)
+	}
+	if json {
+		w := &pyJSONWriter{c: jsonItemStyle}
+		if err := w.value(v, 0); err != nil {
+			return nil, err
+		}
+		if !utf8.ValidString(w.sb.String()) {
+			return nil, fmtx.Errorf("a string is not valid UTF-8")
+		}
+		return []byte(w.sb.String()), nil
 	}
 	switch x := v.(type) {
 	case string:
@@ -219,6 +238,9 @@ func (c *vlenCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 	if n > (len(b)-4)/4 {
 		return nil, Corrupt(c.name, "%d items cannot fit in %d bytes", n, len(b))
 	}
+	if out.DType.IsJSON() && c.kind != 's' {
+		return nil, errs.New(errs.Unsupported, c.name, "the json data type is read with vlen-utf8, not %s", c.name)
+	}
 	vals := make([]any, n)
 	p := 4
 	for i := 0; i < n; i++ {
@@ -240,6 +262,18 @@ func (c *vlenCodec) Decode(b []byte, out Spec) (*nd.Array, error) {
 			kind = 's'
 		} else if kind != 'a' && out.DType.Kind == dtype.VarBytes {
 			kind = 'b'
+		}
+		switch {
+		case out.DType.IsJSON():
+			if !utf8.Valid(data) {
+				return nil, Corrupt(c.name, "item %d is not valid UTF-8", i)
+			}
+			v, err := (&jsonParser{s: string(data)}).parse()
+			if err != nil {
+				return nil, Corrupt(c.name, "item %d is not JSON: %v", i, err)
+			}
+			vals[i] = v
+			continue
 		}
 		switch kind {
 		case 's':

@@ -99,6 +99,12 @@ func (t *DataType) Variable() bool {
 	return t.Kind == Object || t.Kind == String || t.Kind == VarBytes
 }
 
+// IsJSON reports whether t is the registry's "json" type (pull request 9):
+// an Object whose elements are JSON values (nil, bool, int64, uint64 or
+// float64 beyond the int64 range, float64, string, []any, map[string]any),
+// stored by vlen-utf8 as JSON text.
+func (t *DataType) IsJSON() bool { return t.Kind == Object && t.Name == "json" }
+
 // Leaf is one multi-byte scalar inside an element, for byte swapping.
 type Leaf struct {
 	Offset, Width int

@@ -531,3 +531,36 @@ func fillJSON(raw jsonx.RawMessage) (any, error) {
 	}
 	return v, nil
 }
+
+// JSONValue gives a decoded JSON value (jsonx.Unmarshal's: jsonx.Number for
+// numbers) the types a "json" element has (see IsJSON): integers as int64
+// (uint64 above, float64 beyond), other numbers as float64.
+func JSONValue(v any) any {
+	switch x := v.(type) {
+	case jsonx.Number:
+		s := string(x)
+		if !strings.ContainsAny(s, ".eE") {
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return i
+			}
+			if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+				return u
+			}
+		}
+		f, _ := strconv.ParseFloat(s, 64)
+		return f
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = JSONValue(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = JSONValue(e)
+		}
+		return out
+	}
+	return v
+}

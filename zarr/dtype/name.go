@@ -30,6 +30,9 @@ func (t *DataType) CommonName() string {
 	case VarBytes:
 		return "bytes"
 	case Object:
+		if t.IsJSON() {
+			return "json"
+		}
 		return "v2:object"
 	case Struct:
 		return "struct"

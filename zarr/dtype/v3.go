@@ -32,7 +32,7 @@ func v3Names() []string {
 		names = append(names, alias)
 	}
 	sort.Strings(names[len(numerics):])
-	return append(names, "string", "bytes", "variable_length_bytes", "fixed_length_utf32", "null_terminated_bytes", "raw_bytes",
+	return append(names, "string", "json", "bytes", "variable_length_bytes", "fixed_length_utf32", "null_terminated_bytes", "raw_bytes",
 		"numpy.datetime64", "numpy.timedelta64", "struct", "structured", "r8", "r16")
 }
 
@@ -64,6 +64,11 @@ func ParseV3(raw jsonx.RawMessage) (*DataType, error) {
 	switch name {
 	case "string":
 		return &DataType{Kind: String, Endian: NoOrder, Name: name}, nil
+	case "json":
+		if len(cfg) != 0 {
+			return nil, fmtx.Errorf("data type \"json\" takes no configuration")
+		}
+		return &DataType{Kind: Object, Endian: NoOrder, Name: name}, nil
 	case "bytes", "variable_length_bytes":
 		return &DataType{Kind: VarBytes, Endian: NoOrder, Name: name}, nil
 	case "fixed_length_utf32":
@@ -143,7 +148,6 @@ func ParseV3(raw jsonx.RawMessage) (*DataType, error) {
 var refusedV3Types = map[string]string{
 	"binary_fixed_point": "refused (pull request 40, open): nothing here writes it to check against (not zarrs, zarr-python 2.13 or numcodecs)",
 	"fixed_size_list":    "refused (pull request 62, open): nothing here writes it to check against (not zarrs, zarr-python 2.13 or numcodecs)",
-	"json":               "refused (pull request 9, open): nothing here writes it to check against (not zarrs, zarr-python 2.13 or numcodecs); v2 object arrays with json2 are read",
 	"label_multiset":     "refused (pull request 55, open): per-voxel (label, count) lists have no array form in this API; nothing here writes them (Paintera is Java)",
 }
 
@@ -243,8 +247,11 @@ func (t *DataType) V3JSON() (any, error) {
 		if t.Name == "variable_length_bytes" {
 			return t.Name, nil
 		}
+		if t.IsJSON() {
+			return t.Name, nil
+		}
 		if t.Kind == Object {
-			return nil, fmtx.Errorf("object arrays have no v3 data type; use string or bytes")
+			return nil, fmtx.Errorf("object arrays have no v3 data type; use string, bytes or json")
 		}
 		return "bytes", nil
 	case Unicode:
@@ -316,6 +323,9 @@ func (t *DataType) fillV3(v any) (Fill, error) {
 		copy(out, inner.Bytes)
 		out[t.Size-1] = 1
 		return Fill{Bytes: out}, nil
+	}
+	if t.IsJSON() {
+		return Fill{Value: JSONValue(v)}, nil // any JSON value, null too
 	}
 	if v == nil {
 		// Not allowed by the core spec, but written for extension types
@@ -427,6 +437,10 @@ func (t *DataType) FillV3JSON(f Fill) (any, error) {
 			return "", nil
 		}
 		return f.Value, nil
+	case Object:
+		if t.IsJSON() {
+			return f.Value, nil
+		}
 	case VarBytes:
 		b, _ := f.Value.([]byte)
 		out := make([]any, len(b))
