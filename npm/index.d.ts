@@ -916,7 +916,7 @@ export interface Child {
 
 export declare class ZarrGroup extends ZarrNode {
   readonly kind: "group";
-  /** Whether the hierarchy is read from consolidated metadata. */
+  /** Whether the hierarchy is read from consolidated metadata (a v2 group looks for its .zmetadata at its first children() or open(): false until then). */
   readonly consolidated: boolean;
   /** Arrays and groups directly inside (needs list() on the store, or consolidated metadata). */
   children(options?: { signal?: AbortSignal }): Promise<Child[]>;
