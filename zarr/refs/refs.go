@@ -442,7 +442,7 @@ func (s *Store) GetMany(ctx context.Context, keys []string) (map[string][]byte, 
 	type item struct {
 		key string
 		r   *ref
-		req *request
+		req *store.BatchRequest
 	}
 	items := make([]item, len(keys))
 	var wg sync.WaitGroup
@@ -476,7 +476,7 @@ func (s *Store) GetMany(ctx context.Context, keys []string) (map[string][]byte, 
 		return nil, firstErr
 	}
 	out := map[string][]byte{}
-	byURL := map[string][]*request{}
+	byURL := map[string][]*store.BatchRequest{}
 	var order []string
 	for i := range items {
 		it := &items[i]
@@ -498,7 +498,7 @@ func (s *Store) GetMany(ctx context.Context, keys []string) (map[string][]byte, 
 		if it.r.kind == kWhole {
 			off, n = 0, -1
 		}
-		it.req = newRequest(ctx, it.key, off, n)
+		it.req = store.NewBatchRequest(ctx, it.key, off, n)
 		if _, seen := byURL[u]; !seen {
 			order = append(order, u)
 		}
@@ -508,7 +508,7 @@ func (s *Store) GetMany(ctx context.Context, keys []string) (map[string][]byte, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.co.run(u, byURL[u])
+			s.co.Run(u, byURL[u])
 		}()
 	}
 	wg.Wait()
@@ -519,10 +519,10 @@ func (s *Store) GetMany(ctx context.Context, keys []string) (map[string][]byte, 
 		if it.req == nil {
 			continue
 		}
-		if it.req.err != nil {
-			return nil, it.req.err
+		if it.req.Err != nil {
+			return nil, it.req.Err
 		}
-		out[it.key] = it.req.data
+		out[it.key] = it.req.Data
 	}
 	return out, nil
 }

@@ -1183,3 +1183,42 @@ func TestZip64Variants(t *testing.T) {
 		}
 	}
 }
+
+// TestZipEntriesTogether: entries read at once (the chunks of one read)
+// come in one request, merged by DefaultCoalescing, stored and deflated,
+// with each entry's bytes (checked against the manifest Python's zipfile
+// wrote with the zips).
+func TestZipEntriesTogether(t *testing.T) {
+	ctx := context.Background()
+	m := loadManifest(t)
+	for _, name := range []string{"stored.zip", "parent.zip", "streamed.zip", "zip64.zip"} { // (deflated.zip is read whole at opening)
+		s := newRangeStore(map[string][]byte{"z.zip": readZipFile(t, name)})
+		z, err := NewZip(ctx, s, "z.zip", ZipTail(30))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.reset()
+		var wg sync.WaitGroup
+		for _, e := range m[name].Entries {
+			if strings.HasSuffix(e.Name, "/") {
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				data, ok, err := z.Get(ctx, strings.TrimPrefix(e.Name, m[name].Root))
+				if err != nil || !ok {
+					t.Errorf("%s %s: %v %v", name, e.Name, ok, err)
+					return
+				}
+				if e.SHA256 != nil && hexSHA(data) != *e.SHA256 {
+					t.Errorf("%s %s: other bytes", name, e.Name)
+				}
+			}()
+		}
+		wg.Wait()
+		if n, _ := s.reset(); n != 1 {
+			t.Errorf("%s: %d requests for %d entries (%q)", name, n, len(m[name].Entries), s.log)
+		}
+	}
+}
