@@ -110,7 +110,7 @@ func TestZipOverHTTP(t *testing.T) {
 // TestZipEntriesCoalescedOverHTTP: a read of many chunks of a zip (each an
 // entry; zarr-python's deflated v2 hierarchy, zipped by its ZipStore for
 // zarrita.js's tests) over HTTP asks for neighbouring entries together,
-// merged by the one policy (store.DefaultCoalescing): a request or two,
+// merged by the one policy (store.DefaultCoalescing): a few requests,
 // not one per chunk. The values are those of the same array in the
 // directory zarr-python wrote beside the zip.
 func TestZipEntriesCoalescedOverHTTP(t *testing.T) {
@@ -153,7 +153,9 @@ func TestZipEntriesCoalescedOverHTTP(t *testing.T) {
 		for d, n := range arr.Shape() {
 			chunks *= (n + arr.Chunks()[d] - 1) / arr.Chunks()[d]
 		}
-		if chunks < 20 || len(log) > 2 {
+		// (the engine reads 16 chunks at a time, and reads that come more
+		// than the 2 ms window apart on a busy machine are two requests)
+		if chunks < 20 || len(log) > 4 {
 			t.Errorf("%s: %d chunks read with %d requests %q", name, chunks, len(log), log)
 		}
 		dir, err := zarr.NewDirectoryStore(filepath.Join(root, "data.zarr"))
