@@ -20,9 +20,9 @@ export function versionIn(query) {
   return null;
 }
 
-/** The version's part of an address: [[name, value]] (none for a store that is no repository). */
+/** The version's part of an address: [[name, value]] (none for a store that is no repository, or has no URL). */
 export function versionParams(source) {
-  return source?.version ? Object.entries(source.version) : [];
+  return source?.version && source.url ? Object.entries(source.version) : [];
 }
 
 async function has(store, key) {
