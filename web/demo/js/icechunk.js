@@ -9,6 +9,7 @@ import * as zarr from "zarr-wasm";
 import { $, el } from "./dom.js";
 import { app } from "./state.js";
 import { showError } from "./banner.js";
+import { hideLoading } from "./stage.js";
 import { openStore } from "./open.js";
 import { readState, saveState } from "./address.js";
 
@@ -47,7 +48,9 @@ export async function isRepository(store) {
 /**
  * Opens the repository whose files source holds (a store: a URL's
  * FetchStore, a local folder's) at version (default: the branch main)
- * and shows it as openStore does; page: {label, url?}.
+ * and shows it as openStore does; page: {label, url?}. Resolves to
+ * false when the repository or the version could not be opened (the page
+ * shows why, and what was shown stays).
  */
 export async function openRepository(files, version, page, path = "", extra = {}, serial = ++app.openSerial) {
   version ??= { branch: "main" };
@@ -55,17 +58,25 @@ export async function openRepository(files, version, page, path = "", extra = {}
   try {
     ic = await zarr.IcechunkStore.open(files, version);
   } catch (e) {
-    if (serial !== app.openSerial) return;
+    if (serial !== app.openSerial) return false;
+    hideLoading();
     showError(e, "open");
     $("banner-detail").textContent = `${page.label} (${describe(version)}): ${$("banner-detail").textContent}`;
-    return;
+    return false;
   }
-  if (serial !== app.openSerial) return;
+  if (serial !== app.openSerial) return false;
   await openStore(ic, { ...page, version }, path, extra, serial);
   if (serial === app.openSerial) await showVersions(ic, version, serial);
+  return true;
 }
 
 const describe = (v) => Object.entries(v).map(([k, x]) => `${k} ${x}`).join("");
+
+/** A version as the Version menu's value: "branch:main", "tag:v1", "snapshot:<id>". */
+function menuValue(v) {
+  const k = kinds.find((k) => v[k] !== undefined);
+  return `${k}:${v[k]}`;
+}
 
 /** The Version panel (made once, above the hierarchy). */
 function panel() {
@@ -112,7 +123,7 @@ async function showVersions(ic, version, serial) {
     el("optgroup", { label: "Tags" }, tags.map((t) => option("tag", t))),
     version.snapshot ? el("option", { value: `snapshot:${version.snapshot}`, text: `snapshot ${short(version.snapshot)}` }) : null,
   );
-  sel.value = `${kinds.find((k) => version[k] !== undefined)}:${Object.values(version)[0]}`;
+  sel.value = menuValue(version);
   $("version-history").replaceChildren(
     ...ancestry.map((a) =>
       el(
@@ -148,5 +159,7 @@ async function pick(value) {
   saveState();
   const { path, extra } = readState();
   const { counted, version: _, ...page } = app.source;
-  await openRepository(v.ic.source, version, page, path, extra);
+  if (!(await openRepository(v.ic.source, version, page, path, extra)) && app.versions === v) {
+    $("version-ref").value = menuValue(v.version);
+  }
 }
