@@ -66,7 +66,16 @@ export async function openRepository(files, version, page, path = "", extra = {}
   }
   if (serial !== app.openSerial) return false;
   await openStore(ic, { ...page, version }, path, extra, serial);
-  if (serial === app.openSerial) await showVersions(ic, version, serial);
+  if (serial !== app.openSerial) return true;
+  if (!app.selected) {
+    // (a version whose root holds no group or array: the repository's first snapshot is empty)
+    const name = version.snapshot ? `snapshot ${ic.snapshotId}` : `${describe(version)} (snapshot ${ic.snapshotId})`;
+    showError({ code: "NOT_FOUND", message: `${name} holds no Zarr group or array at its root` }, "", "Nothing at this version");
+    $("banner-hint").textContent = "Choose another version in the Version panel.";
+    $("tree").replaceChildren(el("div", { class: "note", text: "Nothing at this version." }));
+    saveState();
+  }
+  await showVersions(ic, version, serial);
   return true;
 }
 
@@ -114,7 +123,7 @@ async function showVersions(ic, version, serial) {
   if (serial !== app.openSerial) return;
   app.versions = { ic, version, branches, tags, ancestry };
   const p = panel();
-  $("version-label").textContent = `${describe(version)} · ${short(ic.snapshotId)}`;
+  $("version-label").textContent = version.snapshot ? `snapshot ${short(ic.snapshotId)}` : `${describe(version)} · ${short(ic.snapshotId)}`;
   $("version-label").title = `snapshot ${ic.snapshotId}`;
   const sel = $("version-ref");
   const option = (kind, r) => el("option", { value: `${kind}:${r.name}`, text: `${r.name} · ${short(r.snapshot)}` });
