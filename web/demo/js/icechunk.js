@@ -8,7 +8,7 @@
 import * as zarr from "zarr-wasm";
 import { $, el } from "./dom.js";
 import { app } from "./state.js";
-import { showError } from "./banner.js";
+import { errorLog, showError } from "./banner.js";
 import { hideLoading } from "./stage.js";
 import { openStore } from "./open.js";
 import { readState, saveState } from "./address.js";
@@ -46,7 +46,7 @@ export async function isRepository(store) {
 }
 
 /**
- * Opens the repository whose files source holds (a store: a URL's
+ * Opens the repository whose files the store `files` holds (a URL's
  * FetchStore, a local folder's) at version (default: the branch main)
  * and shows it as openStore does; page: {label, url?}. Resolves to
  * false when the repository or the version could not be opened (the page
@@ -67,7 +67,7 @@ export async function openRepository(files, version, page, path = "", extra = {}
   if (serial !== app.openSerial) return false;
   await openStore(ic, { ...page, version }, path, extra, serial);
   if (serial !== app.openSerial) return true;
-  if (!app.selected) {
+  if (!app.selected && errorLog.last?.code === "NOT_FOUND") {
     // (a version whose root holds no group or array: the repository's first snapshot is empty)
     const name = version.snapshot ? `snapshot ${ic.snapshotId}` : `${describe(version)} (snapshot ${ic.snapshotId})`;
     showError({ code: "NOT_FOUND", message: `${name} holds no Zarr group or array at its root` }, "", "Nothing at this version");
