@@ -30,8 +30,10 @@ const points = [[24, 20], [33, 20], [33, 50], [5, 5], [45, 60], [0, 63]];
 
 describe("Icechunk repositories in the viewer (Debian chromium)", { skip: missing.length ? `missing: ${missing.join(", ")}` : false }, () => {
   let s;
+  // icechunk's own test repositories (Apache-2.0, tests/icechunk/upstream), served at /upstream/.
+  const upstream = path.join(repoRoot, "tests", "icechunk", "upstream");
   before(async () => {
-    s = await startViewer({ viewport: { width: 1280, height: 800 } });
+    s = await startViewer({ viewport: { width: 1280, height: 800 }, serveArgs: ["-mount", `/upstream/=${upstream}`] });
   });
   after(async () => {
     await s?.close();
@@ -188,6 +190,28 @@ describe("Icechunk repositories in the viewer (Debian chromium)", { skip: missin
     await s.rendered(() => page.selectOption("#version-ref", "branch:main"), versionIs("branch main"));
     assert.equal(await page.evaluate(() => window.zarrDemo.path), "temperature");
     assert.equal(await page.isHidden("#banner"), true, "the banner is cleared");
+  });
+
+  test("a spec-1 repository icechunk 1.x wrote opens over HTTP; its refs cannot be listed there, a link names a tag", async () => {
+    const { page } = s;
+    const refOf = async (name) => JSON.parse(await fs.readFile(path.join(upstream, "test-repo-v1", "refs", name, "ref.json"), "utf8")).snapshot;
+    const main = await refOf("branch.main");
+    await page.goto(`${s.server.url}?url=/upstream/test-repo-v1/`);
+    await page.waitForFunction(versionIs("branch main"), null, { timeout: 60_000 });
+    let p = await panel();
+    assert.equal(p.label, `branch main · ${main.slice(0, 8)}`, "main as refs/branch.main/ref.json names it");
+    assert.equal(p.history[0].id, main);
+    assert.ok(p.history.at(-1).message === "Repository initialized", JSON.stringify(p.history));
+    assert.deepEqual(p.refs.map((r) => r.value), ["branch:main"], "only the version shown: plain HTTP lists no refs/");
+    assert.equal(await page.isHidden("#version-note"), false, "a note says how to open another version");
+    // A tag whose name needs escaping in a link.
+    const tag = await refOf("tag.it works!");
+    await page.goto(`${s.server.url}?url=/upstream/test-repo-v1/&tag=${encodeURIComponent("it works!")}`);
+    await page.waitForFunction(versionIs("tag it works!"), null, { timeout: 60_000 });
+    p = await panel();
+    assert.equal(p.label, `tag it works! · ${tag.slice(0, 8)}`, "the tag as refs/tag.it works!/ref.json names it");
+    assert.equal(p.selected, "tag:it works!");
+    assert.equal(new URL(await settledAddress(page)).searchParams.get("tag"), "it works!", "the address keeps the tag");
   });
 
   test("an unknown branch in a link is a clear error naming the near one", async () => {

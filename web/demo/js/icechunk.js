@@ -65,6 +65,8 @@ export async function openRepository(files, version, page, path = "", extra = {}
     return false;
   }
   if (serial !== app.openSerial) return false;
+  // (the versions are listed while the tree and the picture are read)
+  const listed = showVersions(ic, version, serial);
   await openStore(ic, { ...page, version }, path, extra, serial);
   if (serial !== app.openSerial) return true;
   if (!app.selected && errorLog.last?.code === "NOT_FOUND") {
@@ -75,7 +77,7 @@ export async function openRepository(files, version, page, path = "", extra = {}
     $("tree").replaceChildren(el("div", { class: "note", text: "Nothing at this version." }));
     saveState();
   }
-  await showVersions(ic, version, serial);
+  await listed;
   return true;
 }
 
@@ -96,6 +98,7 @@ function panel() {
     { class: "panel version-panel", id: "version-panel", hidden: true },
     el("h2", {}, "Version ", el("span", { id: "version-label", class: "muted" })),
     el("label", { class: "version-ref" }, "Branch or tag ", el("select", { id: "version-ref", onchange: (e) => pick(e.target.value) })),
+    el("p", { id: "version-note", class: "muted small", hidden: true }),
     el("ol", { id: "version-history", class: "version-history", "aria-label": "ancestry of the version shown, newest first" }),
   );
   document.querySelector(".sidebar").prepend(p);
@@ -111,28 +114,36 @@ export function hideVersions() {
 
 const short = (id) => id.slice(0, 8);
 
-/** Fills the Version panel for ic, opened at version. */
+/**
+ * Fills the Version panel for ic, opened at version. A spec-1 repository
+ * over plain HTTP cannot list its branches and tags (they are files under
+ * refs/): the menu then holds the version shown, and a note says how to
+ * open another by name.
+ */
 async function showVersions(ic, version, serial) {
-  let branches, tags, ancestry;
-  try {
-    [branches, tags, ancestry] = await Promise.all([ic.branches(), ic.tags(), ic.ancestry()]);
-  } catch (e) {
-    if (serial === app.openSerial) showError(e, "", "The repository's versions could not be listed");
-    return;
-  }
+  const [b, t, a] = await Promise.allSettled([ic.branches(), ic.tags(), ic.ancestry()]);
   if (serial !== app.openSerial) return;
+  const refsError = b.reason ?? t.reason;
+  const branches = b.value ?? [];
+  const tags = t.value ?? [];
+  const ancestry = a.value ?? [];
+  if (a.reason) showError(a.reason, "", "The history of this version could not be read");
   app.versions = { ic, version, branches, tags, ancestry };
   const p = panel();
   $("version-label").textContent = version.snapshot ? `snapshot ${short(ic.snapshotId)}` : `${describe(version)} · ${short(ic.snapshotId)}`;
   $("version-label").title = `snapshot ${ic.snapshotId}`;
   const sel = $("version-ref");
   const option = (kind, r) => el("option", { value: `${kind}:${r.name}`, text: `${r.name} · ${short(r.snapshot)}` });
+  const listed = [...branches.map((b) => `branch:${b.name}`), ...tags.map((t) => `tag:${t.name}`)];
   sel.replaceChildren(
-    el("optgroup", { label: "Branches" }, branches.map((b) => option("branch", b))),
-    el("optgroup", { label: "Tags" }, tags.map((t) => option("tag", t))),
-    version.snapshot ? el("option", { value: `snapshot:${version.snapshot}`, text: `snapshot ${short(version.snapshot)}` }) : null,
+    branches.length ? el("optgroup", { label: "Branches" }, branches.map((b) => option("branch", b))) : null,
+    tags.length ? el("optgroup", { label: "Tags" }, tags.map((t) => option("tag", t))) : null,
+    listed.includes(menuValue(version)) ? null : el("option", { value: menuValue(version), text: `${describe(version)} · ${short(ic.snapshotId)}` }),
   );
   sel.value = menuValue(version);
+  $("version-note").hidden = !refsError;
+  $("version-note").textContent = refsError ? "The branches and tags cannot be listed here: open one by name with &branch= or &tag= in the address." : "";
+  $("version-note").title = refsError?.message ?? "";
   $("version-history").replaceChildren(
     ...ancestry.map((a) =>
       el(
