@@ -151,7 +151,7 @@ async function showVersions(ic, version, serial) {
         {},
         el(
           "button",
-          { type: "button", class: a.id === ic.snapshotId ? "current" : "", "data-snapshot": a.id, title: `snapshot ${a.id}${a.parent ? `, parent ${a.parent}` : ""}`, onclick: () => pick(`snapshot:${a.id}`) },
+          { type: "button", class: a.id === ic.snapshotId ? "current" : "", "data-snapshot": a.id, title: `${a.message}\nsnapshot ${a.id}${a.parent ? `, parent ${a.parent}` : ""}`, onclick: () => pick(`snapshot:${a.id}`) },
           el("code", { text: short(a.id) }),
           el("span", { class: "message", text: a.message }),
           el("time", { datetime: a.time.toISOString(), text: when(a.time) }),
