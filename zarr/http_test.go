@@ -1,12 +1,10 @@
 package zarr_test
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -104,75 +102,6 @@ func TestZipOverHTTP(t *testing.T) {
 	t.Logf("%d requests, %d bytes sent for a zip of %d bytes", requests.Load(), sent.Load(), zs.Size())
 	if requests.Load() > 6 || sent.Load() >= zs.Size()/2 {
 		t.Errorf("%d requests and %d bytes: the zip was not read by ranges", requests.Load(), sent.Load())
-	}
-}
-
-// TestZipEntriesCoalescedOverHTTP: a read of many chunks of a zip (each an
-// entry; zarr-python's deflated v2 hierarchy, zipped by its ZipStore for
-// zarrita.js's tests) over HTTP asks for neighbouring entries together,
-// merged by the one policy (store.DefaultCoalescing): a few requests,
-// not one per chunk. The values are those of the same array in the
-// directory zarr-python wrote beside the zip.
-func TestZipEntriesCoalescedOverHTTP(t *testing.T) {
-	root := filepath.Join(peers.TestData(), "zarrita", "v2")
-	var mu sync.Mutex
-	var ranges []string
-	files := http.FileServer(http.Dir(root))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		ranges = append(ranges, r.Header.Get("Range"))
-		mu.Unlock()
-		files.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
-	ctx := context.Background()
-	base, err := zhttp.NewStore(srv.URL+"/", zhttp.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"data.zipped_from_within.zarr.zip", "data.zipped_from_parent.zarr.zip"} {
-		zs, err := store.NewZip(ctx, base, name, store.ZipTail(1024))
-		if err != nil {
-			t.Fatal(err)
-		}
-		arr, err := zarr.OpenArray(ctx, zs, "3d.chunked.i2", zarr.WithCache(nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		mu.Lock()
-		ranges = nil
-		mu.Unlock()
-		got, err := arr.Read(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mu.Lock()
-		log := append([]string(nil), ranges...)
-		mu.Unlock()
-		chunks := 1
-		for d, n := range arr.Shape() {
-			chunks *= (n + arr.Chunks()[d] - 1) / arr.Chunks()[d]
-		}
-		// (the engine reads 16 chunks at a time, and reads that come more
-		// than the 2 ms window apart on a busy machine are two requests)
-		if chunks < 20 || len(log) > 4 {
-			t.Errorf("%s: %d chunks read with %d requests %q", name, chunks, len(log), log)
-		}
-		dir, err := zarr.NewDirectoryStore(filepath.Join(root, "data.zarr"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := zarr.OpenArray(ctx, dir, "3d.chunked.i2")
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := want.Read(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got.Bytes(), w.Bytes()) {
-			t.Errorf("%s: values differ from the directory's", name)
-		}
 	}
 }
 

@@ -80,10 +80,6 @@ type Zip struct {
 
 	genMu sync.Mutex
 	gen   Generation // of the zip file in base, "" if unknown
-
-	// entries' reads, merged by DefaultCoalescing when several come
-	// together (a read of many chunks); nil while opening
-	batch *Batcher
 }
 
 type zipEntry struct {
@@ -201,9 +197,6 @@ func NewZip(ctx context.Context, base Store, key string, opts ...ZipOption) (*Zi
 		return nil, err
 	}
 	z.index(files, cfg)
-	z.batch = NewBatcher(func(ctx context.Context, _, _ string, off, n int64) ([]byte, error) {
-		return z.fetchOne(ctx, off, n)
-	}, DefaultCoalescing, DefaultBatchWindow, DefaultBatchConcurrency)
 	return z, nil
 }
 
@@ -578,20 +571,11 @@ func (z *Zip) readCopy(ctx context.Context, off, n int64) ([]byte, error) {
 	return b, err
 }
 
-// fetch reads n bytes at off: the entries' reads through the batcher
-// (reads of neighbouring entries that come together are one request).
+// fetch makes one range request.
 func (z *Zip) fetch(ctx context.Context, off, n int64) ([]byte, error) {
 	if n == 0 {
 		return []byte{}, nil
 	}
-	if z.batch != nil {
-		return z.batch.Read(ctx, z.key, z.key, off, n)
-	}
-	return z.fetchOne(ctx, off, n)
-}
-
-// fetchOne makes one range request.
-func (z *Zip) fetchOne(ctx context.Context, off, n int64) ([]byte, error) {
 	b, ok, err := z.readBase(ctx, Span(off, n))
 	if err != nil {
 		return nil, err

@@ -1,9 +1,11 @@
 // The address bar follows the picture (?url=&path=&dims=&index=&view=&cmap=
-// &reverse=&flip=&clim=&ticks=, and for OME-Zarr images and plates
+// &reverse=&flip=&clim=&ticks=, for an Icechunk repository &branch=, &tag= or
+// &snapshot=, and for OME-Zarr images and plates
 // &composite=0&channels=&clims=&colors=&labels=&acq=), so a copied link reopens what was on
 // screen; readState reads it back at start.
 import { $ } from "./dom.js";
 import { app } from "./state.js";
+import { versionIn, versionParams } from "./icechunk.js";
 
 let saveTimer = 0;
 
@@ -16,6 +18,7 @@ export function saveStateSoon() {
 export function saveState() {
   const q = new URLSearchParams();
   if (app.source?.url) q.set("url", app.source.url);
+  for (const [k, v] of versionParams(app.source)) q.set(k, v);
   if (app.selected && app.selected.path) q.set("path", app.selected.path);
   if (app.arr && app.slice && !$("view-host").hidden) {
     const nd = app.arr.shape.length;
@@ -52,7 +55,7 @@ export function saveState() {
 const hex = (c) => c.map((x) => x.toString(16).padStart(2, "0")).join("").toUpperCase();
 
 /**
- * The state in the address: {url, path, extra: {dims, index, cmap,
+ * The state in the address: {url, path, version (icechunk.js), extra: {dims, index, cmap,
  * reversed, flip, clim, composite, channels, clims, colors, labels, ticks,
  * acq, view}}.
  */
@@ -63,6 +66,7 @@ export function readState() {
   return {
     url: q.get("url"),
     path: q.get("path") ?? "",
+    version: versionIn(q),
     extra: {
       dims: nums(q.get("dims")),
       index: nums(q.get("index")),
