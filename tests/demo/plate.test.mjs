@@ -127,6 +127,9 @@ describe("plate overview (Debian chromium, a plate written by zarr-python)", { s
     // The template well's metadata (the plate, the well, the field, its
     // levels), then two documents a well: its attributes and its level's.
     assert.ok(metadata <= 2 * wells + 30, `${metadata} metadata requests for ${wells} wells`);
+    // Every well but the first has the first's level metadata: its chunks
+    // are decoded with the first's array, no array opened for it.
+    assert.deepEqual(grid.plate.reads, { decoded: wells - 1, opened: 1 });
     // The status line and the hover name the well.
     const box = await page.locator(".grid-canvas").boundingBox();
     const b2 = grid.cells.find((c) => c.label === "B2");
