@@ -65,10 +65,20 @@ func ConsolidatedDocuments(key string, data []byte, v3 bool) (map[string][]byte,
 	return v3Documents("", data, n), nil
 }
 
-func newGroup(ctx context.Context, s Store, path string, format int, cfg openConfig) (*Group, error) {
+// knownDoc is a metadata document read already: its bytes, or absent (!ok).
+type knownDoc struct {
+	data []byte
+	ok   bool
+}
+
+// newGroup opens a v2 group; attrs, when not nil, is its .zattrs as read
+// with its .zgroup: used unless the group's consolidated metadata answers
+// instead (it may hold other attributes).
+func newGroup(ctx context.Context, s Store, path string, format int, cfg openConfig, attrs *knownDoc) (*Group, error) {
 	prefix := meta.Prefix(path)
 	// A group with consolidated metadata answers metadata reads (and
 	// listing) from that one document: no listing needed, far fewer reads.
+	consolidated := false
 	if _, already := s.(*consolidatedStore); !already && format == 2 {
 		data, ok, err := get(ctx, s, prefix+keyZmetadata)
 		if err != nil {
@@ -80,14 +90,24 @@ func newGroup(ctx context.Context, s Store, path string, format int, cfg openCon
 				return nil, err
 			}
 			s = cs
+			consolidated = true
 		}
 	}
 	attrsKey := prefix + keyZattrs
-	attrs, err := readAttrs(ctx, s, attrsKey)
+	var parsed map[string]any
+	var err error
+	switch {
+	case consolidated || attrs == nil:
+		parsed, err = readAttrs(ctx, s, attrsKey)
+	case !attrs.ok:
+		parsed = map[string]any{}
+	default:
+		parsed, err = meta.ParseAttrs(attrsKey, attrs.data)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &Group{store: s, path: path, format: format, attrs: attrs, attrsKey: attrsKey, cfg: cfg}, nil
+	return &Group{store: s, path: path, format: format, attrs: parsed, attrsKey: attrsKey, cfg: cfg}, nil
 }
 
 func (g *Group) Path() string          { return g.path }
@@ -132,9 +152,15 @@ func (g *Group) UpdateAttrs(ctx context.Context, attrs map[string]any) error {
 }
 
 // Open opens a node below the group by relative path, with the options
-// the group was opened with.
+// the group was opened with; without a format hint (WithFormatHint), the
+// group's format is the hint: a hierarchy seldom mixes formats, and each
+// node below then costs one round trip.
 func (g *Group) Open(ctx context.Context, rel string) (Node, error) {
-	return open(ctx, g.store, joinPath(g.path, rel), "", g.cfg)
+	cfg := g.cfg
+	if cfg.formatHint == 0 && (g.format == 2 || g.format == 3) {
+		cfg.formatHint = g.format
+	}
+	return open(ctx, g.store, joinPath(g.path, rel), "", cfg)
 }
 
 func joinPath(a, b string) string {

@@ -314,7 +314,11 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 			}
 			return &Group{store: s, path: p, format: 2, attrs: attrs, attrsKey: keys[iZattrs], cfg: cfg}, nil
 		}
-		return newGroup(ctx, s, p, 2, cfg)
+		var attrs *knownDoc
+		if ask[iZattrs] && res[iZattrs].err == nil {
+			attrs = &knownDoc{res[iZattrs].data, res[iZattrs].ok}
+		}
+		return newGroup(ctx, s, p, 2, cfg, attrs)
 	}
 	// Every metadata key refused (HTTP 403): a private bucket, or nothing
 	// here in a bucket that may not be listed. Say which it may be.
