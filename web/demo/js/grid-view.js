@@ -251,10 +251,10 @@ export class GridView {
     this.frameWaits = wait;
     this.frame = setTimeout(() => {
       this.frameWaits = 0;
+      this.#progress(); // (its page updates come in the same frame)
       requestAnimationFrame(() => {
         this.frame = 0;
         this.lastDraw = performance.now();
-        this.#progress();
         if (this.full) this.#draw();
         else this.#drawFresh();
       });
