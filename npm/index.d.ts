@@ -1153,7 +1153,7 @@ export type WasmSource = string | URL | Response | Promise<Response> | ArrayBuff
  * module (lib/codecs.wasm: libzstd, libdeflate, Blosc); `options.engine: "full"`
  * starts the full build at once (and `source` is then the full build).
  */
-export declare function init(source?: WasmSource, options?: { full?: WasmSource; codecs?: WasmSource; engine?: "core" | "full" }): Promise<void>;
+export declare function init(source?: WasmSource, options?: { full?: WasmSource; icechunk?: WasmSource; codecs?: WasmSource; engine?: "core" | "full" }): Promise<void>;
 
 /** The compiled module once started (to instantiate it again in a worker). */
 export declare function wasmModule(): WebAssembly.Module | null;
