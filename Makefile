@@ -238,7 +238,7 @@ demo: wasm demo-data demo-deps
 
 demo-data: $(DEMO_DATA)
 
-$(DEMO_DATA): $(wildcard web/demo/gen/*.go) go.mod $(shell find zarr -name "*.go" ! -name "*_test.go" 2>/dev/null)
+$(DEMO_DATA): $(wildcard web/demo/gen/*.go) $(shell find web/demo/gen/icechunk -type f 2>/dev/null) go.mod $(shell find zarr -name "*.go" ! -name "*_test.go" 2>/dev/null)
 	$(GO) run ./web/demo/gen -out web/demo/data
 	touch $@
 

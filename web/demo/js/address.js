@@ -1,10 +1,12 @@
 // The address bar follows the picture (?url=&path=&dims=&index=&view=&cmap=
-// &reverse=&flip=&clim=&ticks=, and for OME-Zarr images and plates
+// &reverse=&flip=&clim=&ticks=, for an Icechunk repository &branch=, &tag= or
+// &snapshot=, for OME-Zarr images and plates
 // &composite=0&channels=&clims=&colors=&labels=&acq=, and the 3D view's
 // &3d=), so a copied link reopens what was on screen; readState reads it
 // back at start.
 import { $ } from "./dom.js";
 import { app } from "./state.js";
+import { versionIn, versionParams } from "./icechunk.js";
 
 let saveTimer = 0;
 
@@ -17,6 +19,7 @@ export function saveStateSoon() {
 export function saveState() {
   const q = new URLSearchParams();
   if (app.source?.url) q.set("url", app.source.url);
+  for (const [k, v] of versionParams(app.source)) q.set(k, v);
   if (app.selected && app.selected.path) q.set("path", app.selected.path);
   // The 3D view shows the slice's array: the slice's state, then the view's.
   const vol = !$("volume-host").hidden && app.volume?.volume ? app.volume : null;
@@ -93,7 +96,7 @@ function readVolume(text) {
 }
 
 /**
- * The state in the address: {url, path, extra: {dims, index, cmap,
+ * The state in the address: {url, path, version (icechunk.js), extra: {dims, index, cmap,
  * reversed, flip, clim, composite, channels, clims, colors, labels, ticks,
  * acq, view, volume}}.
  */
@@ -104,6 +107,7 @@ export function readState() {
   return {
     url: q.get("url"),
     path: q.get("path") ?? "",
+    version: versionIn(q),
     extra: {
       dims: nums(q.get("dims")),
       index: nums(q.get("index")),

@@ -11,6 +11,7 @@
 //   color-panel.js  colormap, contrast limits, histogram
 //   status.js       the value under the cursor and the status line
 //   address.js      the address bar mirrors the view (?url=&path=&…)
+//   icechunk.js     Icechunk repositories: opening one, the Version panel
 //   view.js         the 2D slice view (tiles read through the package, drawn on a canvas)
 //   geo.js          maps: latitude–longitude or projected grids, places in them
 //   crs.js          coordinate reference systems (GeoZarr proj:, CF grid_mapping) for proj4
@@ -180,5 +181,5 @@ syncColorControls();
 
 const start = readState();
 zarr.init().catch((e) => showError(e, "", "The WebAssembly engine did not start"));
-if (start.url) openURL(absolute(start.url), start.path, start.extra);
+if (start.url) openURL(absolute(start.url), start.path, start.extra, start.version);
 else openURL(absolute(examples[0].url), start.path || examples[0].path, start.extra);
