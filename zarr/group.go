@@ -183,7 +183,9 @@ func (g *Group) UpdateAttrs(ctx context.Context, attrs map[string]any) error {
 }
 
 // Open opens a node below the group by relative path, with the options
-// the group was opened with.
+// the group was opened with; without a format hint (WithFormatHint), the
+// group's format is the hint: a hierarchy seldom mixes formats, and each
+// node below then costs one round trip.
 func (g *Group) Open(ctx context.Context, rel string) (Node, error) {
 	s, err := g.below(ctx)
 	if err != nil {
@@ -196,7 +198,9 @@ func (g *Group) Open(ctx context.Context, rel string) (Node, error) {
 // format as the hint (a hierarchy seldom mixes formats).
 func (g *Group) childConfig() openConfig {
 	c := g.cfg
-	c.formatHint = min(max(g.format, 2), 3)
+	if c.formatHint == 0 {
+		c.formatHint = min(max(g.format, 2), 3)
+	}
 	return c
 }
 

@@ -96,6 +96,11 @@ app.view = new SliceView($("view-host"), {
     updateStatusLine();
     updateColorbar();
     update3DButton();
+    if (app.pending3D) {
+      const initial = app.pending3D;
+      app.pending3D = null;
+      if (!$("view-3d").hidden) show3D(initial);
+    }
   },
   onDrawn: () => app.mapOverlay.draw(),
 });
@@ -134,6 +139,7 @@ app.plot = new LinePlot($("plot-host"), { onHover: showPlotHover });
 
 app.volume = new VolumeView($("volume-host"));
 app.volume.onError = (e) => showError(e, "", "The volume could not be shown");
+app.volume.onChange = saveStateSoon;
 
 /** The 3D button: offered when the slice has a third dimension to show as depth. */
 function update3DButton() {
@@ -143,16 +149,19 @@ function update3DButton() {
 }
 
 const in3D = () => !$("volume-host").hidden;
+/** The 3D view of the slice's array (initial: a link's state). */
+function show3D(initial = null) {
+  showMode("volume");
+  updateColorbar();
+  return app.volume.open(initial);
+}
 $("view-3d").addEventListener("click", () => {
   if (in3D()) {
     showMode("view");
     $("colorbar").hidden = true;
     updateColorbar();
-  } else {
-    showMode("volume");
-    updateColorbar();
-    app.volume.open();
-  }
+    saveState();
+  } else show3D();
 });
 $("zoom-in").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: app.volume.state.zoom * 1.5 }) : app.view.zoomBy(1.5)));
 $("zoom-out").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: app.volume.state.zoom / 1.5 }) : app.view.zoomBy(1 / 1.5)));
