@@ -219,7 +219,8 @@ func init() {
 		}
 		return resultToJS(res)
 	})
-	// children(id, signal) → [node info with name]
+	// children(id, signal) → [node info with name], and the group's
+	// consolidated (known now: listing looked for its consolidated metadata)
 	fn("children", inGroup+inSignal, func(c *bridgeCall) (js.Value, error) {
 		g := c.group
 		kids, err := g.Children(c.ctx)
@@ -242,17 +243,23 @@ func init() {
 			info.Set("name", k.Name)
 			out.SetIndex(i, info)
 		}
-		return out, nil
+		res := jsObject.New()
+		res.Set("children", out)
+		res.Set("consolidated", g.ConsolidatedSoFar())
+		return res, nil
 	})
-	// openChild(id, path, signal) → node info: a node below a group
-	// (relative path), sharing the group's store (and its consolidated
-	// metadata).
+	// openChild(id, path, signal) → {node: node info, consolidated}: a
+	// node below a group (relative path), sharing the group's store (and
+	// its consolidated metadata, known now).
 	fn("openChild", inGroup+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {
 		n, err := c.group.Open(c.ctx, optString(c.a[1]))
 		if err != nil {
 			return js.Value{}, err
 		}
-		return nodeInfo(n), nil
+		res := jsObject.New()
+		res.Set("node", nodeInfo(n))
+		res.Set("consolidated", c.group.ConsolidatedSoFar())
+		return res, nil
 	})
 	// getChunk(id, coords, signal) → {data, shape, stride}: one chunk of
 	// those a read decodes (a shard's inner chunks), decoded (the fill
@@ -362,7 +369,7 @@ func nodeInfo(n zarr.Node) js.Value {
 		arrayInfo(x, o)
 	case *zarr.Group:
 		o.Set("kind", "group")
-		o.Set("consolidated", x.Consolidated())
+		o.Set("consolidated", x.ConsolidatedSoFar())
 	}
 	return o
 }

@@ -1,4 +1,4 @@
-//go:build js && wasm && !zarrcore
+//go:build js && wasm && (!zarrcore || zarricechunk)
 
 package jsbridge
 

@@ -133,6 +133,9 @@ func init() {
 		if err != nil {
 			return js.Value{}, err
 		}
+		if _, err := g.Consolidated(ctx); err != nil {
+			return js.Value{}, err
+		}
 		return nodeInfo(g), nil
 	})
 }

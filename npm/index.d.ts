@@ -191,8 +191,11 @@ export interface FetchStoreOptions extends HTTPPolicy {
    */
   fetch?: (request: Request) => Promise<Response>;
   /**
-   * Requests in flight at once (default 64 in Node, 16 in a browser); an
-   * array's reads then fetch and decode as many chunks at once.
+   * Requests in flight at once; an array's reads then fetch and decode as
+   * many chunks at once. Default: 64 in Node; in a browser 16 until the
+   * server's protocol is known from the resource timing entries (same
+   * origin, or another that sends Timing-Allow-Origin), then 6 over
+   * HTTP/1.x (a browser's connections per server) and 64 over HTTP/2 or 3.
    */
   concurrency?: number;
   /** Extra RequestInit fields (credentials, mode, cache, ...). */
@@ -285,6 +288,8 @@ export declare class FetchStore implements Readable, Listable, Partial<Writable>
   delete?(key: AbsolutePath, options?: WriteOptions): Promise<unknown>;
   /** Requests in flight at most (the concurrency option resolved); arrays read as many chunks at once. */
   readonly concurrency: number;
+  /** In a browser, the protocol of the server as the browser reports it ("h2", "http/1.1", ...), once known (it sets the default concurrency). */
+  readonly protocol?: string;
   /** Requests sent so far (retries included). */
   requests: number;
   /** Bytes received so far (bodies of answers). */
@@ -916,7 +921,7 @@ export interface Child {
 
 export declare class ZarrGroup extends ZarrNode {
   readonly kind: "group";
-  /** Whether the hierarchy is read from consolidated metadata. */
+  /** Whether the hierarchy is read from consolidated metadata (a v2 group looks for its .zmetadata at its first children() or open(): false until then). */
   readonly consolidated: boolean;
   /** Arrays and groups directly inside (needs list() on the store, or consolidated metadata). */
   children(options?: { signal?: AbortSignal }): Promise<Child[]>;
@@ -1153,7 +1158,7 @@ export type WasmSource = string | URL | Response | Promise<Response> | ArrayBuff
  * module (lib/codecs.wasm: libzstd, libdeflate, Blosc); `options.engine: "full"`
  * starts the full build at once (and `source` is then the full build).
  */
-export declare function init(source?: WasmSource, options?: { full?: WasmSource; codecs?: WasmSource; engine?: "core" | "full" }): Promise<void>;
+export declare function init(source?: WasmSource, options?: { full?: WasmSource; icechunk?: WasmSource; codecs?: WasmSource; engine?: "core" | "full" }): Promise<void>;
 
 /** The compiled module once started (to instantiate it again in a worker). */
 export declare function wasmModule(): WebAssembly.Module | null;

@@ -26,10 +26,13 @@ func BenchmarkLargeConsolidated(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		g, err := zarr.OpenGroup(ctx, s, "")
-		if err != nil || !g.Consolidated() {
+		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := zarr.OpenArray(ctx, g.Store(), "group_3/var_7"); err != nil {
+		if c, err := g.Consolidated(ctx); err != nil || !c {
+			b.Fatal(err)
+		}
+		if _, err := g.Open(ctx, "group_3/var_7"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -148,8 +148,8 @@ func TestConsolidatedMetadataListsWithoutListing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !g.Consolidated() {
-		t.Fatal("the group should use .zmetadata")
+	if c, err := g.Consolidated(ctx); err != nil || !c {
+		t.Fatal("the group should use .zmetadata", err)
 	}
 	kids, err := g.Children(ctx)
 	if err != nil {
@@ -184,7 +184,10 @@ func TestConsolidateIsReadByOpen(t *testing.T) {
 	}
 	_ = g
 	root, err := zarr.OpenGroup(ctx, getOnly{s}, "")
-	if err != nil || !root.Consolidated() {
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := root.Consolidated(ctx); err != nil || !c {
 		t.Fatalf("root not consolidated: %v", err)
 	}
 	kids, err := root.Children(ctx)

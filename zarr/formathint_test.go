@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -79,6 +80,73 @@ func TestFormatHint(t *testing.T) {
 		}
 		if plain.ZarrFormat() != n.ZarrFormat() || len(plain.Attrs()) != len(n.Attrs()) {
 			t.Errorf("%s %s: hinted open gave format %d, %d attributes; plain %d, %d", c.dir, c.path, n.ZarrFormat(), len(n.Attrs()), plain.ZarrFormat(), len(plain.Attrs()))
+		}
+	}
+}
+
+// TestGroupHintsItsChildren: a group opened with no hint (the first node
+// of a store) opens the nodes below it as of its own format, one round
+// trip each (no .zmetadata below the root, no second .zattrs); its own
+// attributes, read with its .zgroup, are not read again.
+func TestGroupHintsItsChildren(t *testing.T) {
+	ctx := context.Background()
+	root := filepath.Join(peers.RepoRoot(), "tests", "fixtures")
+	for _, c := range []struct {
+		dir, group, child string
+		wantGroup         []string
+		wantChild         []string
+	}{
+		// (a v2 group looks for its .zmetadata when it first opens a node below it)
+		{"v2/data/v2.zarr", "hier", "a", []string{".zarray", ".zattrs", ".zgroup", "zarr.json"}, []string{".zarray", ".zattrs", ".zgroup", "/hier/.zmetadata"}},
+		{"v2/data/v2.zarr", "hier", "a/arr", nil, []string{".zarray", ".zattrs", ".zgroup", "/hier/.zmetadata"}},
+		{"v3/data/v3.zarr", "sharding", "end_crc", []string{".zarray", ".zattrs", ".zgroup", "zarr.json"}, []string{"zarr.json"}},
+	} {
+		d, err := zarr.NewDirectoryStore(filepath.Join(root, c.dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &keyLog{Store: d}
+		n, err := zarr.Open(ctx, l, c.group)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := n.(*zarr.Group)
+		rel := func(prefix string) []string {
+			var got []string
+			for _, k := range l.keys {
+				if strings.HasPrefix(k, prefix+"/") {
+					got = append(got, k[len(prefix)+1:])
+				} else {
+					got = append(got, "/"+k) // (outside the node)
+				}
+			}
+			slices.Sort(got)
+			l.keys = nil
+			return got
+		}
+		if got := rel(c.group); c.wantGroup != nil && !slices.Equal(got, c.wantGroup) {
+			t.Errorf("%s %s: read %v, want %v", c.dir, c.group, got, c.wantGroup)
+		}
+		plain, err := zarr.Open(ctx, d, c.group)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plain.Attrs()) != len(g.Attrs()) {
+			t.Errorf("%s %s: %d attributes, want %d", c.dir, c.group, len(g.Attrs()), len(plain.Attrs()))
+		}
+		kid, err := g.Open(ctx, c.child)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rel(c.group + "/" + c.child); !slices.Equal(got, c.wantChild) {
+			t.Errorf("%s %s/%s: read %v, want %v", c.dir, c.group, c.child, got, c.wantChild)
+		}
+		want, err := zarr.Open(ctx, d, c.group+"/"+c.child)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.ZarrFormat() != kid.ZarrFormat() || len(want.Attrs()) != len(kid.Attrs()) {
+			t.Errorf("%s %s/%s: format %d, %d attributes; want %d, %d", c.dir, c.group, c.child, kid.ZarrFormat(), len(kid.Attrs()), want.ZarrFormat(), len(want.Attrs()))
 		}
 	}
 }

@@ -22,6 +22,18 @@ type Group struct {
 	attrsKey string
 	doc      []byte // v3: the group's zarr.json, rewritten by SetAttrs
 	cfg      openConfig
+	// v2: the consolidated metadata (.zmetadata) the group may have, read
+	// when it first reads below itself (Open, Children, Consolidated)
+	// rather than when it opens: opening a group then costs the requests
+	// zarrita.js makes, and a walk that never reads below it none more.
+	zmeta *lazyConsolidated
+}
+
+// lazyConsolidated is a v2 group's look for its .zmetadata: done once it
+// was read (found or absent); a failed read is tried again.
+type lazyConsolidated struct {
+	mu   sync.Mutex
+	done bool
 }
 
 func newGroupV3(s Store, path string, n *meta.V3Node, doc []byte, cfg openConfig) (*Group, error) {
@@ -65,47 +77,86 @@ func ConsolidatedDocuments(key string, data []byte, v3 bool) (map[string][]byte,
 	return v3Documents("", data, n), nil
 }
 
-func newGroup(ctx context.Context, s Store, path string, format int, cfg openConfig) (*Group, error) {
-	prefix := meta.Prefix(path)
-	// A group with consolidated metadata answers metadata reads (and
-	// listing) from that one document: no listing needed, far fewer reads.
-	if _, already := s.(*consolidatedStore); !already && format == 2 {
-		data, ok, err := get(ctx, s, prefix+keyZmetadata)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			cs, err := newConsolidatedStore(s, prefix, data)
-			if err != nil {
-				return nil, err
-			}
-			s = cs
-		}
+func newGroupV2(s Store, path string, attrs map[string]any, attrsKey string, cfg openConfig) *Group {
+	g := &Group{store: s, path: path, format: 2, attrs: attrs, attrsKey: attrsKey, cfg: cfg}
+	if _, already := s.(*consolidatedStore); !already {
+		g.zmeta = &lazyConsolidated{}
 	}
-	attrsKey := prefix + keyZattrs
-	attrs, err := readAttrs(ctx, s, attrsKey)
+	return g
+}
+
+// below is the store the group reads the nodes below it from: with
+// consolidated metadata (a v2 group's .zmetadata, looked for the first
+// time), the metadata documents come from that one document.
+func (g *Group) below(ctx context.Context) (Store, error) {
+	z := g.zmeta
+	if z == nil {
+		return g.store, nil
+	}
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if z.done {
+		return g.store, nil
+	}
+	key := meta.Prefix(g.path) + keyZmetadata
+	data, ok, err := get(ctx, g.store, key)
 	if err != nil {
 		return nil, err
 	}
-	return &Group{store: s, path: path, format: format, attrs: attrs, attrsKey: attrsKey, cfg: cfg}, nil
+	if ok {
+		cs, err := newConsolidatedStore(g.store, meta.Prefix(g.path), data)
+		if err != nil {
+			return nil, err
+		}
+		g.store = cs
+	}
+	z.done = true
+	return g.store, nil
+}
+
+// current is the store as far as the group knows (no read): the
+// consolidated one once found.
+func (g *Group) current() Store {
+	if z := g.zmeta; z != nil {
+		z.mu.Lock()
+		defer z.mu.Unlock()
+	}
+	return g.store
 }
 
 func (g *Group) Path() string          { return g.path }
 func (g *Group) Attrs() map[string]any { return g.attrs }
 func (g *Group) ZarrFormat() int       { return g.format }
-func (g *Group) Store() Store          { return g.store }
+
+// Store is the store the group reads below itself from: the one it was
+// opened with, or a view of it answering metadata from the consolidated
+// metadata once the group found it (see Consolidated).
+func (g *Group) Store() Store { return g.current() }
 
 // Consolidated reports whether the group reads its hierarchy from
-// consolidated metadata.
-func (g *Group) Consolidated() bool {
-	_, ok := g.store.(*consolidatedStore)
+// consolidated metadata (a v2 .zmetadata, a v3 zarr.json's inline
+// consolidated_metadata). A v2 group looks for its .zmetadata here, or
+// when it first opens or lists what is below it, not when it opens.
+func (g *Group) Consolidated(ctx context.Context) (bool, error) {
+	s, err := g.below(ctx)
+	if err != nil {
+		return false, err
+	}
+	_, ok := s.(*consolidatedStore)
+	return ok, nil
+}
+
+// ConsolidatedSoFar is Consolidated without a read: false while a v2
+// group has not yet looked for its .zmetadata.
+func (g *Group) ConsolidatedSoFar() bool {
+	_, ok := g.current().(*consolidatedStore)
 	return ok
 }
 
 // SetAttrs replaces the group's attributes.
 func (g *Group) SetAttrs(ctx context.Context, attrs map[string]any) error {
 	if g.format == 3 {
-		w, ok := store.AsWriter(g.store)
+		w, ok := store.AsWriter(g.current())
 		if !ok {
 			return errs.New(errs.ReadOnly, g.path, "the store cannot be written")
 		}
@@ -119,7 +170,7 @@ func (g *Group) SetAttrs(ctx context.Context, attrs map[string]any) error {
 		g.doc, g.attrs = doc, attrs
 		return nil
 	}
-	if err := writeAttrs(ctx, g.store, g.attrsKey, attrs); err != nil {
+	if err := writeAttrs(ctx, g.current(), g.attrsKey, attrs); err != nil {
 		return err
 	}
 	g.attrs = attrs
@@ -132,9 +183,25 @@ func (g *Group) UpdateAttrs(ctx context.Context, attrs map[string]any) error {
 }
 
 // Open opens a node below the group by relative path, with the options
-// the group was opened with.
+// the group was opened with; without a format hint (WithFormatHint), the
+// group's format is the hint: a hierarchy seldom mixes formats, and each
+// node below then costs one round trip.
 func (g *Group) Open(ctx context.Context, rel string) (Node, error) {
-	return open(ctx, g.store, joinPath(g.path, rel), "", g.cfg)
+	s, err := g.below(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return open(ctx, s, joinPath(g.path, rel), "", g.childConfig())
+}
+
+// childConfig is the group's options for the nodes below it, with its
+// format as the hint (a hierarchy seldom mixes formats).
+func (g *Group) childConfig() openConfig {
+	c := g.cfg
+	if c.formatHint == 0 {
+		c.formatHint = min(max(g.format, 2), 3)
+	}
+	return c
 }
 
 func joinPath(a, b string) string {
@@ -152,7 +219,11 @@ func joinPath(a, b string) string {
 // consolidated metadata. A child that cannot be opened is listed with its
 // error (Child.Err); a failure to list, or to read at all, is an error.
 func (g *Group) Children(ctx context.Context) ([]Child, error) {
-	l, ok := store.AsLister(g.store)
+	s, err := g.below(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l, ok := store.AsLister(s)
 	if !ok {
 		return nil, errs.New(errs.Unsupported, g.path, "the store cannot list keys and the group has no consolidated metadata")
 	}
@@ -166,6 +237,7 @@ func (g *Group) Children(ctx context.Context) ([]Child, error) {
 			names = append(names, strings.TrimSuffix(e, "/"))
 		}
 	}
+	cfg := g.childConfig()
 	children := make([]*Child, len(names))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -177,7 +249,7 @@ func (g *Group) Children(ctx context.Context) ([]Child, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			n, err := open(ctx, g.store, joinPath(g.path, name), "", g.cfg)
+			n, err := open(ctx, s, joinPath(g.path, name), "", cfg)
 			switch errs.CodeOf(err) {
 			case "":
 				if err == nil {

@@ -166,33 +166,39 @@ func htmlStandIn(key string, data []byte) bool {
 
 // OpenFirstReads are the keys, under the node's path, that opening a node
 // of kind ("" for either, "array", "group") asks the store for at once
-// before anything else, in this order. The JS package asks for them while
-// the engine starts (npm/lib/core.js's copy is generated from this list by
+// before anything else, in this order, when the store's format is not
+// known: zarr.json and a v2 node's documents (its .zattrs with them), one
+// round trip for either format. (Asking for the v2 documents first, as
+// zarrita.js does, would save a v2 node one request and cost a v3 node a
+// round trip; with both formats' metadata at one path, zarr.json wins, as
+// in zarr-python.) The JS package asks for them while the engine starts
+// (npm/lib/core.js's copy is generated from this list by
 // internal/firstreads).
 func OpenFirstReads(kind string) []string {
-	switch kind {
-	case "array":
-		return []string{keyZarrJSON, keyZarray, keyZattrs}
-	case "group":
-		return []string{keyZarrJSON, keyZarray, keyZgroup}
-	}
-	return []string{keyZarrJSON, keyZarray, keyZgroup, keyZattrs}
+	return append([]string{keyZarrJSON}, v2Reads(kind)...)
 }
 
-// hintedFirstReads are the keys open asks for first when the store's
-// other nodes had format (WithFormatHint); nil without a hint.
-func hintedFirstReads(kind string, format int) []string {
-	switch {
-	case format == 3:
-		return []string{keyZarrJSON}
-	case format == 2 && kind == "array":
+// v2Reads are the documents of a v2 node of kind, with its attributes.
+func v2Reads(kind string) []string {
+	switch kind {
+	case "array":
 		return []string{keyZarray, keyZattrs}
-	case format == 2 && kind == "group":
+	case "group":
 		return []string{keyZgroup, keyZattrs}
-	case format == 2:
-		return []string{keyZarray, keyZgroup, keyZattrs}
 	}
-	return nil
+	return []string{keyZarray, keyZgroup, keyZattrs}
+}
+
+// firstReads are the keys open asks for first when the store's other
+// nodes had format (WithFormatHint; 0: unknown): that format's only.
+func firstReads(kind string, format int) []string {
+	switch format {
+	case 2:
+		return v2Reads(kind)
+	case 3:
+		return []string{keyZarrJSON}
+	}
+	return OpenFirstReads(kind)
 }
 
 func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node, error) {
@@ -201,12 +207,10 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		return nil, err
 	}
 	prefix := meta.Prefix(p)
-	// Ask for every format's metadata at once, and for a v2 array's
-	// attributes with them: over HTTP that is one round trip instead of up
-	// to three in a row. .zattrs is not asked for when opening a group (a
-	// v2 group's attributes may come from its consolidated metadata), nor
-	// .zgroup for an array (only the error message for a group needs it; it
-	// is asked for below when no array is there).
+	// Ask for every format's documents at once (a v2 node's .zattrs with
+	// them), or with a format hint for that format's, and for the other's
+	// only when that format has no node here. A v2 group's consolidated
+	// metadata is looked for when it first reads below itself (newGroupV2).
 	type result struct {
 		data   []byte
 		ok     bool
@@ -245,22 +249,28 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		}
 		return nil
 	}
-	if hinted := hintedFirstReads(kind, cfg.formatHint); hinted != nil {
-		if err := read(hinted); err != nil {
-			return nil, err
-		}
+	if err := read(firstReads(kind, cfg.formatHint)); err != nil {
+		return nil, err
 	}
 	if !res[iZarrJSON].ok && !res[iZarray].ok && !res[iZgroup].ok {
-		if err := read(OpenFirstReads(kind)); err != nil {
+		if err := read(append(OpenFirstReads(kind), keyZarrJSON)); err != nil {
 			return nil, err
 		}
 	}
-	if kind == "array" && !res[iZarrJSON].ok && !res[iZarray].ok {
-		res[iZgroup].data, res[iZgroup].ok, res[iZgroup].denied, res[iZgroup].err = getMeta(ctx, s, keys[iZgroup])
-		ask[iZgroup] = true
-		if res[iZgroup].err != nil {
-			return nil, res[iZgroup].err
+	// Nothing of the kind asked for: whether the other kind is here, for
+	// the error's message only.
+	if !res[iZarrJSON].ok && !res[iZarray].ok && !res[iZgroup].ok && kind != "" {
+		if err := read([]string{keyZarray, keyZgroup}); err != nil {
+			return nil, err
 		}
+	}
+	// v2Attrs: the .zattrs read with a v2 node's document.
+	v2Attrs := func() (map[string]any, error) {
+		a := res[iZattrs]
+		if a.err != nil || !a.ok {
+			return map[string]any{}, a.err
+		}
+		return meta.ParseAttrs(keys[iZattrs], a.data)
 	}
 	switch {
 	case res[iZarrJSON].ok:
@@ -286,15 +296,9 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		if err != nil {
 			return nil, err
 		}
-		a := res[iZattrs]
-		if a.err != nil {
-			return nil, a.err
-		}
-		attrs := map[string]any{}
-		if a.ok {
-			if attrs, err = meta.ParseAttrs(keys[iZattrs], a.data); err != nil {
-				return nil, err
-			}
+		attrs, err := v2Attrs()
+		if err != nil {
+			return nil, err
 		}
 		return newArrayAttrs(s, p, m, attrs, keys[iZattrs], cfg), nil
 	case res[iZgroup].ok:
@@ -304,17 +308,11 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		if err := meta.ParseGroupV2(keys[iZgroup], res[iZgroup].data); err != nil {
 			return nil, err
 		}
-		if cfg.formatHint == 2 && p != "" && res[iZattrs].err == nil && ask[iZattrs] {
-			// (hinted: its attributes were read with it, and no .zmetadata below the root)
-			attrs := map[string]any{}
-			if res[iZattrs].ok {
-				if attrs, err = meta.ParseAttrs(keys[iZattrs], res[iZattrs].data); err != nil {
-					return nil, err
-				}
-			}
-			return &Group{store: s, path: p, format: 2, attrs: attrs, attrsKey: keys[iZattrs], cfg: cfg}, nil
+		attrs, err := v2Attrs()
+		if err != nil {
+			return nil, err
 		}
-		return newGroup(ctx, s, p, 2, cfg)
+		return newGroupV2(s, p, attrs, keys[iZattrs], cfg), nil
 	}
 	// Every metadata key refused (HTTP 403): a private bucket, or nothing
 	// here in a bucket that may not be listed. Say which it may be.

@@ -184,7 +184,10 @@ func TestV3Consolidate(t *testing.T) {
 	}
 	s2 := getOnly{s}
 	root, err := zarr.OpenGroup(ctx, s2, "")
-	if err != nil || !root.Consolidated() {
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := root.Consolidated(ctx); err != nil || !c {
 		t.Fatalf("root not consolidated: %v", err)
 	}
 	kids, err := root.Children(ctx)

@@ -46,7 +46,7 @@ func tree(ctx context.Context, n zarr.Node, name, prefix, childPrefix string, ou
 	if isGroup {
 		slash = "/"
 	}
-	*out = append(*out, prefix+name+slash+"  "+describe(n))
+	*out = append(*out, prefix+name+slash+"  "+describe(ctx, n))
 	if !isGroup {
 		return
 	}
@@ -77,11 +77,12 @@ func ErrorText(err error) string {
 	return string(code) + ": " + strings.TrimPrefix(err.Error(), string(code)+": ")
 }
 
-func describe(n zarr.Node) string {
+func describe(ctx context.Context, n zarr.Node) string {
 	switch x := n.(type) {
 	case *zarr.Group:
 		c := ""
-		if x.Consolidated() {
+		// (a tree lists the group's children next, which looks for the same document)
+		if ok, _ := x.Consolidated(ctx); ok {
 			c = " (consolidated)"
 		}
 		return "group v" + strconv.Itoa(x.ZarrFormat()) + c + attrText(x.Attrs())

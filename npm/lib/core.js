@@ -294,7 +294,12 @@ export class ZarrArray extends ZarrNode {
 }
 
 export class ZarrGroup extends ZarrNode {
-  /** Whether the group reads its hierarchy from consolidated metadata. */
+  /**
+   * Whether the group reads its hierarchy from consolidated metadata (a v3
+   * zarr.json's inline consolidated_metadata; a v2 .zmetadata, which the
+   * group looks for when it first lists or opens what is below it:
+   * children() and open() — false until then).
+   */
   get consolidated() {
     return !!this._info.consolidated;
   }
@@ -307,7 +312,8 @@ export class ZarrGroup extends ZarrNode {
    */
   async children(options = {}) {
     options = checkOptions("ZarrGroup.children", options);
-    const kids = await withSignal(options.signal, (signal) => this._call("children", signal));
+    const { children: kids, consolidated } = await withSignal(options.signal, (signal) => this._call("children", signal));
+    this._update({ consolidated });
     // A child only the engine's full build reads is opened there.
     const moved = await Promise.all(
       kids.map((info) =>
@@ -328,7 +334,8 @@ export class ZarrGroup extends ZarrNode {
   /** Opens a node below this group by relative path. */
   async open(path, options = {}) {
     options = checkOptions("ZarrGroup.open", options);
-    const info = await withSignal(options.signal, (signal) => this._call("openChild", normPath(path), signal));
+    const { node: info, consolidated } = await withSignal(options.signal, (signal) => this._call("openChild", normPath(path), signal));
+    this._update({ consolidated });
     if (options.kind && info.kind !== options.kind) {
       bridgeIfRunning()?.release(info.id);
       throw new ZarrError("NOT_FOUND", `${JSON.stringify(info.path)}: is a ${info.kind}, not a ${options.kind}`, { where: info.path });
@@ -470,7 +477,7 @@ export async function open(where, options = {}) {
 const firstReads = Object.freeze({
   "": ["zarr.json", ".zarray", ".zgroup", ".zattrs"],
   "array": ["zarr.json", ".zarray", ".zattrs"],
-  "group": ["zarr.json", ".zarray", ".zgroup"],
+  "group": ["zarr.json", ".zgroup", ".zattrs"],
 });
 // End of the generated first reads.
 

@@ -5,7 +5,7 @@
 // the caller allows. No threads, no shared memory: no cross-origin
 // isolation needed.
 import { checkOptions } from "./options.js";
-import { callBridge } from "./runtime.js";
+import { callBridge, callIcechunk } from "./runtime.js";
 import { GoStore } from "./gostore.js";
 import { ZarrError } from "./errors.js";
 import { FetchStore, HTTPReader } from "./stores.js";
@@ -79,7 +79,7 @@ export class IcechunkStore extends GoStore {
     const opt = options(opts);
     const source = sourceStore(location, opt);
     const reader = new HTTPReader({ ...opt, strict: true, noStoreRanges: true });
-    const info = await callBridge("icOpen", source, goOptions(opt), makeRead(reader, opt, true), opt.signal);
+    const info = await callIcechunk("icOpen", source, goOptions(opt), makeRead(reader, opt, true), opt.signal);
     return new IcechunkStore(info, source, reader);
   }
 

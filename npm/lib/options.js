@@ -151,7 +151,7 @@ export const optionTable = {
   "ReferenceStore.fromParquet": referenceStore,
   "ReferenceStore.fromJSON": referenceStore,
   useWorkers: { shared: 'boolean|"auto"', minBytes: "number" },
-  init: { full: "any", codecs: "any", engine: '"core"|"full"' },
+  init: { full: "any", icechunk: "any", codecs: "any", engine: '"core"|"full"' },
 };
 
 /**

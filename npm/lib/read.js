@@ -28,6 +28,30 @@ const planVersion = 1;
 /** Stored bytes fetched and not yet decoded, beyond which no new fetch starts. */
 const maxWaitingBytes = 64 << 20;
 
+/**
+ * While answers that lead to more requests are due (a shard's index, whose
+ * inner chunks are asked for next; any answer, while fetches wait for a
+ * free place), chunks are decoded on this thread at most this many ms at a
+ * time, and the answers that came meanwhile are taken first.
+ */
+const decodeSliceMs = 4;
+
+/** Runs fn after the events already due (answers that came): setImmediate in Node, a MessageChannel message in browsers. */
+const afterEvents = (() => {
+  if (typeof setImmediate === "function") return setImmediate;
+  if (typeof MessageChannel !== "function") return (fn) => setTimeout(fn, 0);
+  const queue = [];
+  let channel = null;
+  return (fn) => {
+    if (channel === null) {
+      channel = new MessageChannel();
+      channel.port1.onmessage = () => queue.shift()?.();
+    }
+    queue.push(fn);
+    channel.port2.postMessage(0);
+  };
+})();
+
 /** The read goes to the engine. */
 const FALLBACK = Symbol("fallback");
 
@@ -238,6 +262,10 @@ class Run {
     this.running = 0; // fetches pending
     this.waitingBytes = 0; // stored bytes fetched, not yet decoded
     this.shards = []; // shard answers to expand: {fetch, answer}
+    this.ready = []; // chunks fetched, to decode here: [chunk, bytes]
+    this.readyAt = 0; // (the next of them)
+    this.decodeLater = false; // a slice of decoding is scheduled
+    this.indexesDue = 0; // shard indexes asked for, not yet answered
     this.failed = false;
     this.settle = null; // once asynchronous: ends the read
     this.share = this.pool ? this.pool.beginRead(this) : null;
@@ -292,10 +320,13 @@ class Run {
           const a = this.ask(f);
           if (thenable(a)) {
             this.running++;
+            const index = f.shard && !f.shard.whole;
+            if (index) this.indexesDue++;
             a.then(
               (v) => {
                 if (this.failed) return;
                 this.running--;
+                if (index) this.indexesDue--;
                 if (this.guard(() => this.took(f, v))) this.wake();
               },
               () => this.stop(FALLBACK),
@@ -308,8 +339,14 @@ class Run {
         if (this.shards.length === 0) break;
         this.expand();
       }
+      // (the requests went out first; decoding waits for answers due, see decodeSliceMs)
+      if (this.readyAt < this.ready.length) {
+        if (this.moreToAsk()) this.scheduleDecode();
+        else this.decodeReady(Infinity);
+      }
+      if (this.failed) return this.settle ? undefined : null;
       this.share?.flush();
-      if (this.running > 0 || this.next < this.fetches.length || (this.share && !this.share.idle())) return undefined;
+      if (this.running > 0 || this.next < this.fetches.length || this.readyAt < this.ready.length || (this.share && !this.share.idle())) return undefined;
       return this.finish();
     } catch (e) {
       if (e === FALLBACK) {
@@ -332,6 +369,46 @@ class Run {
       else this.stop(e, true);
       return false;
     }
+  }
+
+  /** Whether answers due may lead to requests (see decodeSliceMs). */
+  moreToAsk() {
+    return this.indexesDue > 0 || (this.running > 0 && this.next < this.fetches.length);
+  }
+
+  /** Decodes the chunks waiting, for at most ms (the first always). */
+  decodeReady(ms) {
+    const t = performance.now();
+    while (this.readyAt < this.ready.length && !this.failed) {
+      const [c, bytes] = this.ready[this.readyAt];
+      this.ready[this.readyAt++] = undefined;
+      this.waitingBytes -= bytes.length;
+      this.decode(c, bytes);
+      if (performance.now() - t >= ms) break;
+    }
+    if (this.readyAt === this.ready.length) {
+      this.ready = [];
+      this.readyAt = 0;
+    }
+  }
+
+  /** Decodes a slice of the chunks waiting once the answers already due are taken, then goes on. */
+  scheduleDecode() {
+    if (this.decodeLater) return;
+    this.decodeLater = true;
+    afterEvents(() => {
+      this.decodeLater = false;
+      if (this.failed) return;
+      if (!this.guard(() => this.decodeReady(this.moreToAsk() ? decodeSliceMs : Infinity))) return;
+      const r = this.step();
+      if (r !== undefined) this.stop(r);
+    });
+  }
+
+  /** Queues chunk c's stored bytes for decoding (decodeReady). */
+  toDecode(c, bytes) {
+    this.ready.push([c, bytes]);
+    this.waitingBytes += bytes.length;
   }
 
   /** Runs step again after answers came (once per turn). */
@@ -409,7 +486,7 @@ class Run {
       this.shards.push({ f, bytes, gen: a.gen });
       return;
     }
-    for (const c of f.chunks) this.decode(c, c.length < 0 ? bytes : bytes.subarray(c.offset, c.offset + c.length));
+    for (const c of f.chunks) this.toDecode(c, c.length < 0 ? bytes : bytes.subarray(c.offset, c.offset + c.length));
   }
 
   /** Has the engine list the inner chunks the shards waiting need (one call for all), and goes on with them. */
@@ -434,7 +511,7 @@ class Run {
     const more = [];
     for (let i = 0; i < xs.length; i++) {
       const bytes = list[i].bytes;
-      for (const c of xs[i].chunks) this.decode(c, bytes.subarray(c.offset, c.offset + c.length));
+      for (const c of xs[i].chunks) this.toDecode(c, bytes.subarray(c.offset, c.offset + c.length));
       for (const f of xs[i].fetches) more.push(f);
     }
     if (more.length > 0) {

@@ -1,15 +1,18 @@
 // Loads the Go WebAssembly engine on first use (or when init() is called)
 // and hands out the bridge's API.
 //
-// The engine comes in two builds: zarr-core.wasm reads arrays with the
+// The engine comes in three builds: zarr-core.wasm reads arrays with the
 // common codecs and is what a page downloads and compiles first;
-// zarr.wasm has everything (writing, bz2, lzma, pcodec, ZFP, TIFF codecs,
+// zarr-icechunk.wasm is the core build and Icechunk repositories, started
+// by IcechunkStore.open (instead of the core build when nothing runs yet:
+// a page that opens a repository first downloads 41 KB more, not the full
+// build); zarr.wasm has everything (writing, bz2, lzma, pcodec, ZFP, TIFF codecs,
 // reference sets, TensorStore specs, and Go's own zstd and zlib decoders
 // for what the package's libzstd and zlib decline). The full build starts
 // when something needs it: a bridge function the core build lacks, or an
-// error the core build marks `otherBuild`. From then on new nodes open in
-// the full build; nodes opened in the core build stay there (core.js moves
-// one when it is written to). A handle's engine, and so its build, is known
+// error the core (or Icechunk) build marks `otherBuild`. From then on new
+// nodes open in the full build; nodes opened in a smaller build stay there
+// (core.js moves one when it is written to). A handle's engine, and so its build, is known
 // from its range.
 //
 // An engine that stops (a Go panic outside a call, the Go runtime running
@@ -72,6 +75,7 @@ class Build {
 // (Literal new URL(..., import.meta.url) forms, so bundlers emit the files.)
 const builds = {
   core: new Build("core", () => new URL("../zarr-core.wasm", import.meta.url)),
+  icechunk: new Build("icechunk", () => new URL("../zarr-icechunk.wasm", import.meta.url)),
   full: new Build("full", () => new URL("../zarr.wasm", import.meta.url)),
 };
 /** The build init() starts. */
@@ -188,11 +192,13 @@ let configured = false;
  * bytes or a compiled WebAssembly.Module) or to start early. By default the
  * core build (zarr-core.wasm) starts, and the full build (zarr.wasm beside
  * it) when it is needed; `source` replaces the first, `options.full` the
- * second, and `options.engine: "full"` starts the full build at once (then
- * `source`, when given, is the full build). `options.codecs` replaces the
- * decoders' module (lib/codecs.wasm beside this file).
+ * second, `options.icechunk` the Icechunk build (zarr-icechunk.wasm, which
+ * IcechunkStore.open starts), and `options.engine: "full"` starts the full
+ * build at once (then `source`, when given, is the full build).
+ * `options.codecs` replaces the decoders' module (lib/codecs.wasm beside
+ * this file).
  * @param {string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
- * @param {{full?: any, engine?: "core" | "full", codecs?: any}} [options]
+ * @param {{full?: any, icechunk?: any, engine?: "core" | "full", codecs?: any}} [options]
  */
 export function init(source, options = {}) {
   options = checkOptions("init", options);
@@ -212,6 +218,7 @@ export function init(source, options = {}) {
       }
       if (options.full !== undefined) builds.full.source = options.full;
     }
+    if (options.icechunk !== undefined) builds.icechunk.source = options.icechunk;
   }
   return first.start().then(() => undefined);
 }
@@ -335,7 +342,7 @@ async function start(build) {
   if (eng.dead) throw eng.dead;
   // init(source) may have been handed the other build (code written for
   // one build passes zarr.wasm): file the engine where its build is.
-  const real = api.build === "core" ? builds.core : builds.full;
+  const real = builds[api.build] ?? builds.full;
   if (real !== build) {
     real.compiled = module;
     real.starting = build.starting;
@@ -431,6 +438,22 @@ function preferred() {
   return builds.full.alive() || builds.full.starting ? builds.full : first;
 }
 
+/**
+ * The build Icechunk's calls go to: the full build if it runs, else the
+ * Icechunk build, which becomes the first build when no engine has
+ * started yet (then the core build is never downloaded: the Icechunk
+ * build reads everything the core build reads).
+ */
+function icechunkBuild() {
+  if (builds.full.alive() || builds.full.starting) return builds.full;
+  if (first === builds.core && !builds.core.starting && !builds.core.alive()) {
+    first = builds.icechunk;
+    earlyCore = null;
+    earlyDropped = true;
+  }
+  return builds.icechunk;
+}
+
 /** The build of a handle (by its engine's range of ids). */
 function buildOf(id) {
   return buildOfGeneration.get(Math.floor(id / 2 ** 32)) ?? preferred();
@@ -488,11 +511,21 @@ export async function callBridge(name, ...args) {
   try {
     return await invoke(build, name, args);
   } catch (e) {
-    if (!(e?.otherBuild && build === builds.core)) throw toZarrError(e);
+    if (!(e?.otherBuild && build !== builds.full)) throw toZarrError(e);
     if (typeof args[0] === "number") throw new OtherBuildError(name);
   }
   try {
     return await invoke(builds.full, name, args);
+  } catch (e) {
+    throw toZarrError(e);
+  }
+}
+
+/** Calls an Icechunk bridge function that takes no handle (icOpen): see icechunkBuild. */
+export async function callIcechunk(name, ...args) {
+  const build = icechunkBuild();
+  try {
+    return await invoke(build, name, args);
   } catch (e) {
     throw toZarrError(e);
   }
@@ -513,7 +546,7 @@ export function engineOfHandle(id) {
   return buildOf(id).alive();
 }
 
-/** The build ("core" or "full") of a handle. */
+/** The build ("core", "icechunk" or "full") of a handle. */
 export function buildOfHandle(id) {
   return buildOf(id).name;
 }
@@ -523,9 +556,9 @@ export function engineMemory() {
   return preferred().alive()?.memory ?? null;
 }
 
-/** Which builds have an engine running: {core, full}. */
+/** Which builds have an engine running: {core, icechunk, full}. */
 export function engines() {
-  return { core: !!builds.core.alive(), full: !!builds.full.alive() };
+  return { core: !!builds.core.alive(), icechunk: !!builds.icechunk.alive(), full: !!builds.full.alive() };
 }
 
 // Synchronous calls: those on a handle go to its build; settings go to
@@ -602,5 +635,5 @@ export function unlimitedListeners(signal) {
 
 /** Synchronous access once started (for release from finalizers). */
 export function bridgeIfRunning() {
-  return builds.core.alive() || builds.full.alive() ? syncBridge : null;
+  return Object.values(builds).some((b) => b.alive()) ? syncBridge : null;
 }

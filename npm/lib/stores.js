@@ -142,7 +142,23 @@ class Limiter {
       this.waiting.push(entry);
     });
   }
+  /** Changes how many may run at once (those running finish; waiting ones start as room frees). */
+  resize(n) {
+    n = Math.max(1, n | 0);
+    this.free += n - this.size;
+    this.size = n;
+    while (this.free > 0 && this.waiting.length > 0) {
+      this.free--;
+      const next = this.waiting.shift();
+      if (next.signal) next.signal.removeEventListener("abort", next.onAbort);
+      next.resolve();
+    }
+  }
   release() {
+    if (this.free < 0) {
+      this.free++; // (shrunk: this one's place goes)
+      return;
+    }
     const next = this.waiting.shift();
     if (next) {
       if (next.signal) next.signal.removeEventListener("abort", next.onAbort);
@@ -753,8 +769,28 @@ async function readCapped(res, cap, progress, abort, url) {
   return out;
 }
 
-/** FetchStore's default `concurrency`: 64 in Node, 16 in a browser (see FetchStore). */
-const fetchConcurrency = globalThis.location === undefined ? 64 : 16;
+/**
+ * FetchStore's default `concurrency` (see FetchStore): 64 in Node; in a
+ * browser 16 until the protocol of the store's server is known, then 6
+ * over HTTP/1.x (the connections a browser opens to one server) and 64
+ * over HTTP/2 or HTTP/3 (streams of one connection).
+ */
+const fetchConcurrency = { node: 64, unknown: 16, http1: 6, multiplexed: 64 };
+const inBrowser = globalThis.location !== undefined;
+
+/**
+ * The protocol a browser last fetched from origin with, from the resource
+ * timing entries: "h2", "h3", "http/1.1"…, or "" when not known (no entry
+ * yet, or another origin that sends no Timing-Allow-Origin).
+ */
+function protocolOf(origin) {
+  const entries = globalThis.performance?.getEntriesByType?.("resource") ?? [];
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.nextHopProtocol && e.name.startsWith(origin + "/")) return e.nextHopProtocol;
+  }
+  return "";
+}
 
 /**
  * A store over HTTP(S) and object stores (S3, S3-compatible servers,
@@ -812,12 +848,15 @@ const fetchConcurrency = globalThis.location === undefined ? 64 : 16;
  *   exponential back-off (`retryDelay`, `maxRetryDelay`) or the server's
  *   Retry-After.
  * - At most `concurrency` requests are in flight: by default 64 in Node
- *   (whose fetch opens a connection per request in flight, as many as
- *   asked) and 16 in a browser (which sends 6 at a time per server over
- *   HTTP/1.1 and queues the rest, their attempt timers running). An
- *   array's reads fetch and decode that many chunks at once (more than
- *   the engine's default 16; `get(sel, {concurrency})` still decides), so
- *   the 25 chunks of a 1000×1000 window are asked for in one round trip.
+ *   (node:http opens a connection per request in flight, as many as
+ *   asked); in a browser 16 until the server's protocol is known, then 6
+ *   over HTTP/1.x (a browser sends 6 at a time per server and queues the
+ *   rest, their attempt timers running) and 64 over HTTP/2 or HTTP/3 (one
+ *   connection's streams). The protocol comes from the page's resource
+ *   timing entries for the server (`protocol`): known for the page's own
+ *   origin, and for another that sends `Timing-Allow-Origin`; otherwise 16
+ *   stays. An array's reads fetch and decode that many chunks at once
+ *   (`get(sel, {concurrency})` still decides).
  * - Ranged requests are sent with `cache: "no-store"` (unless
  *   `requestInit.cache` or `noStoreRanges: false` says otherwise): Chromium's
  *   HTTP cache lets one request per URL through at a time, which would
@@ -835,6 +874,7 @@ const fetchConcurrency = globalThis.location === undefined ? 64 : 16;
  */
 export class FetchStore {
   #reader;
+  #protocolPending;
   #access;
   #prefix = null;
   /**
@@ -852,7 +892,9 @@ export class FetchStore {
     this.url = null;
     if (!mappedLocation.test(where)) this.#setBase(where);
     else if (this.#access.mapNow()) this.#setBase(this.#access.mapped.url);
-    this.#reader = new HTTPReader({ noStoreRanges: true, ...options, concurrency: options.concurrency ?? fetchConcurrency });
+    this.#reader = new HTTPReader({ noStoreRanges: true, ...options, concurrency: options.concurrency ?? (inBrowser ? fetchConcurrency.unknown : fetchConcurrency.node) });
+    // (in a browser without the option: set from the protocol once an answer says it)
+    this.#protocolPending = options.concurrency === undefined && inBrowser ? 8 : 0; // (answers to look after)
     const sr = options.suffixRanges ?? "same-origin";
     /**
      * Whether the last bytes of a key (a shard's index) are asked for as a
@@ -963,7 +1005,20 @@ export class FetchStore {
     const versioned = this.#versioned(options);
     const r = await this.#reader.read(this.resolve(key), range, options?.signal, htmlIsAbsent, versioned, this.#access.readExtra(key));
     if (r !== undefined && (!versioned || r.data !== undefined)) this.#access.noteRead(key);
+    if (this.#protocolPending) this.#learnProtocol();
     return r;
+  }
+
+  /** Sets the default concurrency from the protocol the browser fetched from the store's server with, once it is known. */
+  #learnProtocol() {
+    if (this.url === null) return;
+    const p = protocolOf(this.url.origin);
+    this.#protocolPending--; // (another origin without Timing-Allow-Origin never says: 16 stays)
+    if (p === "") return;
+    this.#protocolPending = 0;
+    /** The protocol of the store's server, as the browser reports it ("h2", "http/1.1"…; undefined until known). */
+    this.protocol = p;
+    this.#reader.limiter.resize(/^http\/1/.test(p) ? fetchConcurrency.http1 : /^h[23]/.test(p) ? fetchConcurrency.multiplexed : fetchConcurrency.unknown);
   }
 
   async get(key, options = {}) {

@@ -79,6 +79,11 @@ describe("IcechunkStore in chromium", { skip }, () => {
 
   test("reads every version of a spec-2 and a spec-1 repository over HTTP", async () => {
     assert.ok((await check(`${server.url}/repos/features-v2`, oracle("features-v2.json"))) > 100);
+    // IcechunkStore.open came first: the page downloaded the Icechunk build
+    // (the core build and Icechunk) instead of the core build
+    const engines = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name.split("/").pop()).filter((n) => n.endsWith(".wasm")));
+    assert.ok(engines.includes("zarr-icechunk.wasm"), engines.join(", "));
+    assert.ok(!engines.includes("zarr-core.wasm"), engines.join(", "));
     assert.ok((await check(`${server.url}/repos/features-v1`, oracle("features-v1.json"))) > 100);
     assert.deepEqual(errors, []);
   });

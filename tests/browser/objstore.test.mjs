@@ -38,7 +38,7 @@ describe("object stores from a browser page", { skip: haveChromium ? false : `${
       "-load", `v2.zarr/=${path.join(repoRoot, "tests", "fixtures", "v2", "data", "v2.zarr")}`,
       "-load", `v3.zarr/=${path.join(repoRoot, "tests", "fixtures", "v3", "data", "v3.zarr")}`,
     ]);
-    server = await startServer(dir, { mounts: { "/pkg": npmDir }, routes: { "/page.html": (req, res, finish) => finish(200, { "Content-Type": "text/html" }, page) } });
+    server = await startServer(dir, { mounts: { "/pkg": npmDir, "/v3": path.join(repoRoot, "tests", "fixtures", "v3", "data", "v3.zarr") }, routes: { "/page.html": (req, res, finish) => finish(200, { "Content-Type": "text/html" }, page) } });
     const { chromium } = await import("../../npm/dev/browser-deps.mjs");
     context = await chromium.launchPersistentContext(path.join(dir, "profile"), {
       executablePath: chromiumPath,
@@ -55,6 +55,27 @@ describe("object stores from a browser page", { skip: haveChromium ? false : `${
     await server?.close();
     await s3?.stop();
     if (dir) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  test("the default concurrency follows the protocol: 6 over HTTP/1.1 (the page's own server), 16 while unknown (another origin without Timing-Allow-Origin)", async () => {
+    const got = await p.evaluate(async (endpoint) => {
+      const out = {};
+      for (const [name, store] of [
+        ["same", new zarr.FetchStore(`${location.origin}/v3/`)],
+        ["other", new zarr.FetchStore("s3://bucket/v3.zarr", { endpoint })],
+        ["set", new zarr.FetchStore(`${location.origin}/v3/`, { concurrency: 3 })],
+      ]) {
+        const before = store.concurrency;
+        const a = await zarr.open(store, { path: "sharding/end_crc", kind: "array" });
+        await a.get(null);
+        await a.get(null);
+        out[name] = { before, after: store.concurrency, protocol: store.protocol ?? null };
+      }
+      return out;
+    }, s3.endpoint);
+    assert.deepEqual(got.same, { before: 16, after: 6, protocol: "http/1.1" });
+    assert.deepEqual(got.other, { before: 16, after: 16, protocol: null });
+    assert.deepEqual(got.set, { before: 3, after: 3, protocol: null });
   });
 
   test("signed reads of another origin's bucket: values as zarr-python wrote them, no preflight", async () => {

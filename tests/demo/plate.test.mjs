@@ -4,7 +4,8 @@
 // colours and windows): every well side by side, labelled as the plate
 // names rows and columns, empty wells empty, each well's first field from
 // the lowest-resolution level that fits its cell in the omero colours
-// (pixel colours computed here from the script's formula), the requests it
+// (pixel colours computed here from the script's formula; one well chunked
+// unlike the others, so read through its own metadata), the requests it
 // takes, the acquisitions menu, a well's fields, a field's image, and a link
 // reopening the same picture.
 import { test, describe, before, after } from "node:test";
@@ -22,6 +23,7 @@ const LEVELS = 3;
 const rows = ["A", "B", "C"];
 const columns = ["1", "2", "3", "4"];
 const empty = ["A3", "C2"];
+const halfChunks = "B/1"; // a well whose arrays are chunked unlike the others'
 
 /** plate_zarr_python.py's value(), with its z = 1 plane adding 1000 (the viewer shows z = 0). */
 function value(channel, well, field, acquisition, y, x) {
@@ -38,7 +40,7 @@ describe("plate overview (Debian chromium, a plate written by zarr-python)", { s
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-plate-"));
     try {
-      const out = execFileSync(python, [path.join(here, "plate_zarr_python.py"), dir, "--rows", "3", "--columns", "4", "--fields", "2", "--size", String(SIZE), "--levels", String(LEVELS), "--chunk", "64", "--empty", empty.join(","), "--acquisitions", "2", "--tczyx"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      const out = execFileSync(python, [path.join(here, "plate_zarr_python.py"), dir, "--rows", "3", "--columns", "4", "--fields", "2", "--size", String(SIZE), "--levels", String(LEVELS), "--chunk", "64", "--empty", empty.join(","), "--acquisitions", "2", "--tczyx", "--half-chunks", halfChunks], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
       summary = JSON.parse(out);
     } catch (e) {
       if (required) throw e;
@@ -120,13 +122,17 @@ describe("plate overview (Debian chromium, a plate written by zarr-python)", { s
     assert.ok(chunks.length > 0 && chunks.every((m) => m[3] === level && m[2] === "0"), `chunks of field 0, level ${level} only: ${chunks.map((m) => m[0]).join(" ")}`);
     assert.equal(new Set(chunks.map((m) => m[0])).size, chunks.length, "no chunk twice");
     const wells = grid.cells.length;
-    const perWell = 2 * Math.ceil(SIZE / 2 ** Number(level) / 64) ** 2; // 2 channels, 64² chunks
-    assert.equal(chunks.length, wells * perWell, "every chunk of each well's level plane");
+    const perWell = (side) => 2 * Math.ceil(SIZE / 2 ** Number(level) / side) ** 2; // 2 channels, side² chunks
+    assert.equal(chunks.length, (wells - 1) * perWell(64) + perWell(32), "every chunk of each well's level plane");
     const metadata = seen.length - chunks.length;
     t.diagnostic(`${seen.length} requests for ${wells} wells: ${chunks.length} chunks, ${metadata} metadata`);
     // The template well's metadata (the plate, the well, the field, its
     // levels), then two documents a well: its attributes and its level's.
     assert.ok(metadata <= 2 * wells + 30, `${metadata} metadata requests for ${wells} wells`);
+    // Every well but the first and the one chunked otherwise has the
+    // first's level metadata: its chunks are decoded with the first's
+    // array, no array opened for it.
+    assert.deepEqual(grid.plate.reads, { decoded: wells - 2, opened: 2 });
     // The status line and the hover name the well.
     const box = await page.locator(".grid-canvas").boundingBox();
     const b2 = grid.cells.find((c) => c.label === "B2");

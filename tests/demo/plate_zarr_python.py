@@ -9,7 +9,7 @@ in the viewer and compute the expected colours from value() below.
 
     /usr/bin/python3 tests/demo/plate_zarr_python.py OUT_DIR [--rows 8] [--columns 12]
         [--fields 2] [--size 512] [--levels 3] [--chunk 256] [--empty A3,B5]
-        [--acquisitions 1] [--tczyx]
+        [--acquisitions 1] [--tczyx] [--half-chunks B/1]
 
 The plate is OUT_DIR/plate.zarr; a summary (wells, fields, levels, omero) is
 printed as JSON.
@@ -42,11 +42,13 @@ def main():
     ap.add_argument("--empty", default="")
     ap.add_argument("--acquisitions", type=int, default=1)
     ap.add_argument("--tczyx", action="store_true")
+    ap.add_argument("--half-chunks", default="", help="wells (A/1,B/2) whose arrays have chunks half as wide: metadata unlike the others'")
     a = ap.parse_args()
 
     rows = list(string.ascii_uppercase[: a.rows])
     columns = [str(c + 1) for c in range(a.columns)]
     empty = set(filter(None, a.empty.split(",")))
+    half = set(filter(None, a.half_chunks.split(",")))
     store = zarr.DirectoryStore(a.out + "/plate.zarr", dimension_separator="/")
     root = zarr.group(store=store, overwrite=True)
     wells = []
@@ -84,7 +86,8 @@ def main():
                 for k in range(a.levels):
                     s = 2**k
                     data = planes[:, ::s, ::s]
-                    chunk = (1, min(a.chunk, data.shape[1]), min(a.chunk, data.shape[2]))
+                    side = a.chunk // 2 if well["path"] in half else a.chunk
+                    chunk = (1, min(side, data.shape[1]), min(side, data.shape[2]))
                     if a.tczyx:
                         # t = 1, z = 2 (the second plane a copy plus 1000, so z is visible).
                         data = np.stack([data, data + 1000], axis=1)[np.newaxis]

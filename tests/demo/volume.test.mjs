@@ -6,7 +6,8 @@
 // quarter turn), over half the depth (the crop box), at the level the
 // GPU-memory budget allows, with one channel hidden; the channels composited
 // in their omero colours and windows. Mouse drags rotate, the wheel zooms,
-// and alpha compositing draws something else than the projection.
+// alpha compositing draws something else than the projection, and a link
+// reopens the same 3D picture.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -177,6 +178,36 @@ describe("3D view (Debian chromium, software WebGL2, a volume written by zarr-py
     assert.notEqual(alpha.sha256, turned.sha256);
     assert.ok(alpha.lit > 60, `alpha compositing draws the volume (${alpha.lit} of 400 points lit)`);
     await page.screenshot({ path: path.join(outDir, "volume-alpha.png") });
+
+    // The link: the same 3D picture (mode, rotation, zoom, crop box, level,
+    // channels) in a new page.
+    v = await drawn(() => page.evaluate(() => window.zarrDemo.volumeSet({ crop: { lo: [0.25, 0, 0], hi: [1, 0.75, 0.5] }, budgetMiB: 1 })), "v.level === 1");
+    v = await drawn(() => page.click('#channel-list input[data-channel="1"]'));
+    await page.waitForFunction(() => {
+      const q = new URLSearchParams(location.search);
+      return /^alpha,/.test(q.get("3d") ?? "") && q.get("3d").includes("level:1") && q.get("3d").includes("crop:") && q.get("channels") === "0";
+    });
+    const link = await page.evaluate(() => location.href);
+    const want = await s.canvasDigest(".volume-canvas");
+    const other = await s.newPage();
+    try {
+      await other.goto(link);
+      await other.waitForFunction(() => window.zarrDemo?.volume?.draws > 0 && window.zarrDemo.status === "rendered", null, { timeout: 60_000 });
+      const w = await other.evaluate(() => window.zarrDemo.volume);
+      const pick = (x) => ({ mode: x.state.mode, yaw: x.state.yaw, pitch: x.state.pitch, zoom: x.state.zoom, crop: x.state.crop, level: x.level, budget: x.state.budgetMiB, depth: x.state.depth, shape: x.shape });
+      assert.deepEqual(pick(w), pick(v), "the link's 3D view");
+      assert.deepEqual(await other.evaluate(() => window.zarrDemo.channels.map((c) => c.visible)), [true, false]);
+      // (the view follows the colour panel within 200 ms: the last frame is the one to compare)
+      let got = null;
+      for (let i = 0; i < 20 && got?.sha256 !== want.sha256; i++) {
+        if (i) await other.waitForTimeout(250);
+        got = await s.canvasDigest(".volume-canvas", other);
+      }
+      assert.deepEqual(got, want, "the link draws the same 3D picture");
+      await other.screenshot({ path: path.join(outDir, "volume-link.png") });
+    } finally {
+      await other.close();
+    }
 
     // Back to 2D.
     await s.rendered(() => page.click("#view-3d"));

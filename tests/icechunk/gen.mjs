@@ -18,11 +18,19 @@
 //   split-v2  a 2,500-chunk array and a split one, their manifests split
 //       by the repository's config (one manifest per 10x10 chunks, one
 //       per row of chunks).
+// Written only when named:
+//   history.icechunk  the demo viewer's sample (committed in
+//       web/demo/gen/icechunk): temperature changing over three commits on
+//       main, a tag v1, a branch experiment with a commit of its own
+//       (history.mjs holds the values); beside it, <name>.json records what
+//       the package answered (snapshot ids, branches, tags, ancestries),
+//       after reading every version back through the package.
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import * as zarr from "zarrita";
 import { Repository, dirStorage, zarritaStore } from "./common.mjs";
+import { historyArray, historyChunks, historyCommits, historyShape } from "./history.mjs";
 
 const ctors = {
   int8: Int8Array, int16: Int16Array, int32: Int32Array, int64: BigInt64Array,
@@ -382,12 +390,62 @@ async function weather(dir) {
   await repo.createBranch("forecast", commits[1]);
 }
 
+/**
+ * The demo viewer's sample: historyCommits (history.mjs) in order, the tag
+ * v1 and the branch experiment at the second; every version read back
+ * through the package and compared with history.mjs before the record
+ * (dir + ".json") is written.
+ */
+async function history(dir) {
+  // (chunks as objects under chunks/, as larger repositories hold them, not inline)
+  const repo = await Repository.create(dirStorage(dir), { inlineChunkThresholdBytes: 64 }, 2);
+  const ids = [];
+  for (const [c, commit] of historyCommits.entries()) {
+    if (c === 2) {
+      await repo.createTag("v1", ids[1]);
+      await repo.createBranch("experiment", ids[1]);
+    }
+    const s = await repo.writableSession(commit.branch);
+    const st = zarritaStore(s.store);
+    if (c === 0) await st.set("/zarr.json", json({ zarr_format: 3, node_type: "group", attributes: { title: "zarr-wasm viewer sample: an Icechunk repository with history" } }));
+    const meta = arrayMeta({
+      shape: historyShape,
+      chunks: historyChunks,
+      dtype: "float32",
+      fill: 0,
+      codecs: [bytesCodec, { name: "gzip", configuration: { level: 6 } }],
+      attributes: { units: "degC", long_name: "temperature", values: commit.values },
+      dimensionNames: ["y", "x"],
+    });
+    await writeManual(st, "/temperature", meta, historyArray(commit.values), (b) => zlib.gzipSync(b, { level: 6 }));
+    ids.push(await s.commit(commit.message));
+  }
+  const rec = { spec: repo.specVersion, commits: historyCommits.map((c, k) => ({ ...c, id: ids[k] })), branches: {}, tags: {}, ancestry: {} };
+  for (const b of (await repo.listBranches()).sort()) rec.branches[b] = await repo.lookupBranch(b);
+  for (const t of (await repo.listTags()).sort()) rec.tags[t] = await repo.lookupTag(t);
+  const versions = [
+    ...Object.keys(rec.branches).map((b) => ["branch", b, { branch: b }]),
+    ...Object.keys(rec.tags).map((t) => ["tag", t, { tag: t }]),
+  ];
+  for (const [kind, name, opts] of versions) {
+    rec.ancestry[`${kind} ${name}`] = (await repo.ancestry(opts)).map((a) => ({ id: a.id, parent: a.parentId ?? null, message: a.message, time: a.writtenAt }));
+    const session = await repo.readonlySession(opts);
+    const arr = await zarr.open(new zarr.Location(zarritaStore(session.store), "/temperature"), { kind: "array" });
+    const got = (await zarr.get(arr)).data;
+    const commit = rec.commits.find((c) => c.id === session.snapshotId);
+    const want = historyArray(commit.values);
+    if (got.length !== want.length || got.some((v, k) => v !== want[k])) throw new Error(`${kind} ${name}: the package reads other values than history.mjs's ${commit.values}`);
+  }
+  fs.writeFileSync(`${dir}.json`, JSON.stringify(rec, null, 1) + "\n");
+}
+
 const all = {
   weather,
   "features-v2": (d) => features(d, 2),
   "features-v1": (d) => features(d, 1),
   "split-v2": split,
 };
+const onlyNamed = { "history.icechunk": history };
 
 const [out, ...names] = process.argv.slice(2);
 if (!out) {
@@ -395,10 +453,12 @@ if (!out) {
   process.exit(2);
 }
 for (const name of names.length ? names : Object.keys(all)) {
+  const write = all[name] ?? onlyNamed[name];
+  if (!write) throw new Error(`no repository named ${name} (${[...Object.keys(all), ...Object.keys(onlyNamed)].join(", ")})`);
   const dir = path.join(out, name);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  await all[name](dir);
+  await write(dir);
 }
 // (the WASI build's worker threads would keep the process alive)
 process.exit(0);

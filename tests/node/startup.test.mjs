@@ -44,7 +44,7 @@ test("the core module compiles as the package loads: a first call after its file
     }
     const { engines } = await import(Z.replace("index.js", "lib/runtime.js"));
     console.log(JSON.stringify(engines()));`;
-  assert.deepEqual(run(code), { core: true, full: false });
+  assert.deepEqual(run(code), { core: true, icechunk: false, full: false });
 });
 
 test("init(source) drops the early compilation, before or after it finished", () => {
@@ -57,7 +57,7 @@ test("init(source) drops the early compilation, before or after it finished", ()
       const finished = ${after} ? await earlyCompilation() : null;
       await zarr.init(full);
       console.log(JSON.stringify({ engines: engines(), finished }));`;
-    assert.deepEqual(run(code), { engines: { core: false, full: true }, finished: after ? true : null }, after ? "init after the early compilation" : "init before it may finish");
+    assert.deepEqual(run(code), { engines: { core: false, icechunk: false, full: true }, finished: after ? true : null }, after ? "init after the early compilation" : "init before it may finish");
   }
 });
 
@@ -203,8 +203,8 @@ test("init(source, {codecs}) takes the decoders' module from there (without it a
     return run(code);
   });
   assert.deepEqual(results, [
-    { engines: { core: true, full: false }, n: 600 },
-    { engines: { core: true, full: true }, n: 600 },
+    { engines: { core: true, icechunk: false, full: false }, n: 600 },
+    { engines: { core: true, icechunk: false, full: true }, n: 600 },
   ]);
 });
 

@@ -18,7 +18,7 @@ var fullOnly = []string{
 	"numcodecs.bz2", "numcodecs.lzma", "numcodecs.pcodec", "numcodecs.zfpy", "zfp",
 	"imagecodecs_lzw", "imagecodecs_packbits", "imagecodecs_delta", "imagecodecs_floatpred",
 	"reshape", "zarrs.squeeze", "zarrs.gdeflate", "zarrs.vlen", "zarrs.vlen_v2", "n5_default", "jpeg",
-	"cast_value", "scale_offset", "pad", "singleton_dim", "conditional",
+	"cast_value", "scale_offset", "pad", "singleton_dim", "conditional", "optional",
 }
 
 // otherBuild is the error of a codec, or a step of one, this build lacks.

@@ -1,3 +1,5 @@
+//go:build !zarrcore
+
 package codec
 
 import (

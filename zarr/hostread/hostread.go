@@ -216,7 +216,7 @@ func New(arr *zarr.Array, sel zarr.Selection, h Host) (*Plan, error) {
 		f := Fetch{Key: c.Key}
 		var n int
 		if l := layout.shard; l != nil {
-			f.Shard = &Shard{Coords: c.Index, Shape: c.Shape, In: c.In, Out: c.Out, IndexLength: l.indexLength, AtEnd: l.atEnd, Whole: h.NoRanges || whole(c.In, c.Shape)}
+			f.Shard = &Shard{Coords: c.Index, Shape: c.Shape, In: c.In, Out: c.Out, IndexLength: l.indexLength, AtEnd: l.atEnd, Whole: h.NoRanges || wholeShard(c.In, c.Shape, l.inner)}
 			if !f.Shard.Whole {
 				f.Range, f.Versioned = l.indexRange, true
 			}
@@ -357,6 +357,24 @@ func whole(in []nd.Range, shape []int) bool {
 		}
 	}
 	return true
+}
+
+// wholeShard reports whether a shard is fetched whole for region in: the
+// region covers every element, or it touches every inner chunk — they
+// would all be fetched anyway, and one request for the whole shard saves
+// the round trip for its index. (The host decodes a whole shard's inner
+// chunks one at a time, so this costs no memory; the engine's own read
+// decodes a whole shard at once and reads it whole only when every
+// element is needed.)
+func wholeShard(in []nd.Range, shape, inner []int) bool {
+	if whole(in, shape) {
+		return true
+	}
+	n := 1
+	for d := range shape {
+		n *= (shape[d] + inner[d] - 1) / inner[d]
+	}
+	return touched(in, inner) == n
 }
 
 // touched is how many chunks of shape inner region in touches (at most).

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr"
@@ -368,7 +369,7 @@ func TestExpandErrors(t *testing.T) {
 func TestPlanJSON(t *testing.T) {
 	s := zarr.NewMemoryStore()
 	arr := create(t, s, "s", zarr.ArrayOptions{Shape: []int{10, 12}, Chunks: []int{4, 6}, DType: "<i4", FillValue: 3, Codecs: sharding("end", []int{2, 3})})
-	sel, _ := zarr.ParseSelection("1:9, 2:11")
+	sel, _ := zarr.ParseSelection("1:9, 4:11")
 	p, err := New(arr, sel, allDecoders)
 	if err != nil {
 		t.Fatal(err)
@@ -392,12 +393,46 @@ func TestPlanJSON(t *testing.T) {
 	if err := json.Unmarshal(p.AppendJSON(nil), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Version != 1 || doc.ItemSize != 4 || !equalInts(doc.Shape, []int{8, 9}) || len(doc.Fill) != 4 || doc.Fill[0] != 3 || len(doc.Fetches) != 6 {
+	if doc.Version != 1 || doc.ItemSize != 4 || !equalInts(doc.Shape, []int{8, 7}) || len(doc.Fill) != 4 || doc.Fill[0] != 3 || len(doc.Fetches) != 6 {
 		t.Fatalf("%+v", doc)
 	}
 	f := doc.Fetches[0]
 	if f.Key != "s/c/0/0" || f.Range["suffix"] != 4*16+4 || !f.Versioned || f.Shard["whole"] != false || len(f.Chunks) != 0 {
 		t.Fatalf("%+v", f)
+	}
+}
+
+// A shard whose inner chunks the region touches every one of is fetched
+// whole, without its index first (its bytes would all be fetched anyway);
+// one whose region misses an inner chunk is fetched by its index.
+func TestWholeShardWhenEveryInnerChunkIsTouched(t *testing.T) {
+	s := zarr.NewMemoryStore()
+	arr := create(t, s, "s", zarr.ArrayOptions{Shape: []int{8, 12}, Chunks: []int{4, 6}, DType: "<i4", Codecs: sharding("end", []int{2, 3})})
+	for _, c := range []struct {
+		sel   string
+		whole []bool
+	}{
+		{"1:3, 2:4", []bool{true}},                      // rows 1-2, cols 2-3: the 4 inner chunks of shard 0,0
+		{"1:2, 2:4", []bool{false}},                     // one inner row only
+		{"::3, ::5", []bool{true, false, false, false}}, // rows 0,3,6 and cols 0,5,10: shard 0,0 touches its 4 inner chunks, the others 1 or 2
+		{"0:4, 0:6", []bool{true}},                      // every element
+		{"0:4:2, 0:6", []bool{true}},                    // rows 0 and 2: inner rows 0 and 1
+	} {
+		sel, _ := zarr.ParseSelection(c.sel)
+		p, err := New(arr, sel, allDecoders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []bool
+		for _, f := range p.Fetches {
+			got = append(got, f.Shard.Whole)
+			if f.Shard.Whole == f.Versioned || f.Shard.Whole != f.Range.Whole() {
+				t.Errorf("%s: %s: whole %v, versioned %v, range %+v", c.sel, f.Key, f.Shard.Whole, f.Versioned, f.Range)
+			}
+		}
+		if !slices.Equal(got, c.whole) {
+			t.Errorf("%s: whole %v, want %v", c.sel, got, c.whole)
+		}
 	}
 }
 

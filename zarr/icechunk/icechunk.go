@@ -68,9 +68,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlfetch"
 )
 
 // Options configure a Store. The zero value reads inline and native chunks;
@@ -92,6 +94,10 @@ type Options struct {
 	// ManifestCacheBytes bounds the decompressed manifests kept (0:
 	// DefaultManifestCacheBytes; the manifest being read is always kept).
 	ManifestCacheBytes int64
+	// Window is how long a virtual chunk's read waits for reads of other
+	// chunks of its file, to be fetched with them in one request (0:
+	// urlfetch.DefaultWindow, 2 ms; negative: no waiting).
+	Window time.Duration
 }
 
 // DefaultManifestCacheBytes is the manifest cache's default size.
@@ -107,6 +113,7 @@ type Store struct {
 	snap    *snapshot
 	opt     Options
 	cache   *manifestCache
+	files   *urlfetch.Coalescer // virtual chunks' files, read through opt.Fetcher
 }
 
 // Open opens the snapshot v names in the repository whose files st holds.
@@ -154,7 +161,11 @@ func (r *repo) checkout(ctx context.Context, v Version, opt Options, cache *mani
 		}
 		cache = newManifestCache(limit)
 	}
-	return &Store{st: r.st, repo: r, version: v, snap: snap, opt: opt, cache: cache}, nil
+	s := &Store{st: r.st, repo: r, version: v, snap: snap, opt: opt, cache: cache}
+	if opt.Fetcher != nil {
+		s.files = urlfetch.New(opt.Fetcher, urlfetch.Options{Window: opt.Window, What: "the virtual chunk's file"})
+	}
+	return s, nil
 }
 
 // SnapshotID is the id of the snapshot the store reads.

@@ -575,3 +575,67 @@ func TestConsistency(t *testing.T) {
 	}
 	t.Logf("%d reads while the official package committed", reads)
 }
+
+// TestVirtualReadsMerged: the engine's own reads (Array.Read, as the Go
+// library and the command line read) fetch the virtual chunks of one file
+// that are read together in one request (zarr/urlfetch merges them), with
+// the official package's values.
+func TestVirtualReadsMerged(t *testing.T) {
+	dir := fixtures(t)
+	ts := serveTarget(t)
+	ctx := context.Background()
+	o := readOracle(t, filepath.Join(dir, "oracle", "virtual", "repo-v2.json"))
+	v := o.Versions[0]
+	// (a window long enough for a loaded machine's goroutines to meet in)
+	opt := ts.options()
+	opt.Window = 200 * time.Millisecond
+	s, err := icechunk.Open(ctx, dirStore(t, filepath.Join(icechunkTests(), "virtual", "repo-v2")), versionOf(v), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requests := func() int {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		return ts.requests
+	}
+	merged := 0
+	for _, p := range []string{"virt/plain", "virt/etag", "virt/mtime", "virt/mixed"} {
+		w := v.Arrays[p]
+		// the files its chunks are in, as the manifest says
+		chunks, files := 0, map[string]bool{}
+		for k := range v.Keys {
+			if strings.HasPrefix(k, p+"/c/") {
+				loc, _, err := s.Locate(ctx, k)
+				if err != nil {
+					t.Fatalf("%s: %v", k, err)
+				}
+				chunks++
+				if loc.URL != "" {
+					files[loc.URL] = true
+				}
+			}
+		}
+		a, err := zarr.OpenArray(ctx, s, p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		before := requests()
+		nd, err := a.Read(ctx, zarr.Selection{})
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if got := sum(nd.Bytes()); got != w.SHA256 {
+			t.Errorf("%s: values differ from the official package's", p)
+		}
+		n := requests() - before
+		if n > len(files) {
+			t.Errorf("%s: %d requests for %d chunks in %d files", p, n, chunks, len(files))
+		}
+		if chunks > len(files) {
+			merged++
+		}
+	}
+	if merged == 0 {
+		t.Errorf("no array has several virtual chunks in one file: the test checks nothing")
+	}
+}

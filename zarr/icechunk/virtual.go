@@ -7,24 +7,21 @@ import (
 
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlfetch"
 	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
-// Fetcher reads byte ranges of the files virtual chunks point at (the same
-// method as zarr/refs' Fetcher: zarr/store/http's Fetcher is both). A
-// missing file is ok == false with a nil error.
-type Fetcher interface {
-	Fetch(ctx context.Context, url string, r store.ByteRange) (data []byte, ok bool, err error)
-}
+// Fetcher reads byte ranges of the files virtual chunks point at (zarr/refs'
+// Fetcher too: zarr/store/http's Fetcher is both). A missing file is
+// ok == false with a nil error. Reads go through zarr/urlfetch: ranges of
+// one file read together are merged.
+type Fetcher = urlfetch.Fetcher
 
 // ValidatingFetcher is a Fetcher that also returns its answer's validators:
 // the ETag and Last-Modified headers ("" when absent). Virtual chunks whose
 // reference records an ETag or a modification time need one, so that a
 // target that changed since the reference was written is noticed.
-type ValidatingFetcher interface {
-	Fetcher
-	FetchWithValidators(ctx context.Context, url string, r store.ByteRange) (data []byte, ok bool, etag, lastModified string, err error)
-}
+type ValidatingFetcher = urlfetch.ValidatingFetcher
 
 // virtual reads r of a virtual chunk.
 func (s *Store) virtual(ctx context.Context, key string, loc location, r store.ByteRange) ([]byte, bool, error) {
@@ -46,32 +43,23 @@ func (s *Store) virtual(ctx context.Context, key string, loc location, r store.B
 	if s.opt.Fetcher == nil {
 		return nil, false, errs.New(errs.Store, key, "the chunk is virtual (in %s) and no fetcher was given to read it with", ref.location)
 	}
-	rng := store.Span(int64(ref.offset)+off, n)
-	var data []byte
-	var ok bool
-	if ref.etag != "" || ref.lastModified != 0 {
-		vf, can := s.opt.Fetcher.(ValidatingFetcher)
-		if !can {
-			return nil, false, errs.New(errs.Store, key, "the virtual chunk in %s records the version of its file, and the fetcher cannot report versions to check it against", ref.location)
-		}
-		var etag, lastModified string
-		data, ok, etag, lastModified, err = vf.FetchWithValidators(ctx, url, rng)
-		if err == nil && ok {
-			err = checkVersion(key, url, ref, etag, lastModified)
-		}
-	} else {
-		data, ok, err = s.opt.Fetcher.Fetch(ctx, url, rng)
+	versioned := ref.etag != "" || ref.lastModified != 0
+	if _, can := s.opt.Fetcher.(ValidatingFetcher); versioned && !can {
+		return nil, false, errs.New(errs.Store, key, "the virtual chunk in %s records the version of its file, and the fetcher cannot report versions to check it against", ref.location)
 	}
+	ans, err := s.files.Read(ctx, key, url, int64(ref.offset)+off, n)
 	if err != nil {
-		return nil, false, errs.Wrap(errs.Store, key, err, "cannot read the virtual chunk in %s", url)
+		return nil, false, err
 	}
-	if !ok {
-		return nil, false, errs.New(errs.Store, key, "the virtual chunk's file %s does not exist", url)
+	if int64(len(ans.Data)) != n {
+		return nil, false, errs.New(errs.Store, key, "%s answered %d bytes for the virtual chunk's %d", url, len(ans.Data), n)
 	}
-	if int64(len(data)) != n {
-		return nil, false, errs.New(errs.Store, key, "%s answered %d bytes for the virtual chunk's %d", url, len(data), n)
+	if versioned {
+		if err := checkVersion(key, url, ref, ans.ETag, ans.LastModified); err != nil {
+			return nil, false, err
+		}
 	}
-	return data, true, nil
+	return ans.Data, true, nil
 }
 
 // checkVersion compares a virtual reference's recorded version of its file

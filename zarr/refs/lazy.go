@@ -52,7 +52,7 @@ func openLazy(ctx context.Context, s *Store, root string) (*lazy, error) {
 		zm += ".zmetadata"
 	}
 	u := s.mapURL(zm)
-	data, ok, err := s.co.get(ctx, ".zmetadata", u)
+	data, ok, err := s.co.Get(ctx, ".zmetadata", u)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func (l *lazy) file(ctx context.Context, field string, i int64) (*table, error) 
 	u += "refs." + strconv.FormatInt(i, 10) + ".parq" + q
 	u = l.s.mapURL(u)
 	return l.cache.get(ctx, u, func(ctx context.Context) (*table, error) {
-		data, ok, err := l.s.co.get(ctx, field, u)
+		data, ok, err := l.s.co.Get(ctx, field, u)
 		if err != nil || !ok {
 			return nil, err
 		}

@@ -44,6 +44,7 @@ import (
 	"github.com/zarr-wasm/zarr-wasm/zarr/codec"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+	"github.com/zarr-wasm/zarr-wasm/zarr/urlfetch"
 	"github.com/zarr-wasm/zarr-wasm/zarr/urlx"
 )
 
@@ -51,18 +52,20 @@ import (
 // are reached, for any store.ByteRange (WholeValue, Span, From, Last). A
 // file that does not exist (HTTP 404) is ok == false with a nil error. A
 // fetcher returns at most the bytes asked for; fewer only at the end of
-// the file.
-type Fetcher interface {
-	Fetch(ctx context.Context, url string, r store.ByteRange) (data []byte, ok bool, err error)
-}
+// the file. Targets are read through zarr/urlfetch, which merges ranges.
+type Fetcher = urlfetch.Fetcher
 
 // FetcherFunc makes a function a Fetcher (a hook that signs or re-routes
 // requests can wrap another Fetcher this way).
-type FetcherFunc func(ctx context.Context, url string, r store.ByteRange) ([]byte, bool, error)
+type FetcherFunc = urlfetch.FetcherFunc
 
-func (f FetcherFunc) Fetch(ctx context.Context, url string, r store.ByteRange) ([]byte, bool, error) {
-	return f(ctx, url, r)
-}
+// Defaults for reading targets (Options documents them).
+const (
+	DefaultMaxGap      = 64 << 10 // store.DefaultCoalescing's gap
+	DefaultMaxBlock    = 16 << 20 // store.DefaultCoalescing's largest request
+	DefaultWindow      = urlfetch.DefaultWindow
+	DefaultConcurrency = urlfetch.DefaultConcurrency
+)
 
 // Options configure a reference store. Only Fetcher is needed to read
 // anything but inline data.
@@ -127,7 +130,7 @@ const DefaultCacheFiles = 32
 type Store struct {
 	opt  Options
 	base string
-	co   *coalescer
+	co   *urlfetch.Coalescer
 
 	refs map[string]*ref // JSON sets
 	lazy *lazy           // Parquet sets
@@ -157,7 +160,7 @@ func newStore(opt Options) *Store {
 	if f == nil {
 		f = noFetcher{}
 	}
-	s.co = newCoalescer(f, &s.opt)
+	s.co = urlfetch.New(f, urlfetch.Options{Gap: opt.MaxGap, MaxRequest: opt.MaxBlock, Window: opt.Window, Concurrency: opt.Concurrency, What: "reference target"})
 	return s
 }
 
@@ -367,11 +370,11 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	if r.kind == kWhole {
 		off, n = 0, -1
 	}
-	data, err := s.co.read(ctx, key, u, off, n)
+	ans, err := s.co.Read(ctx, key, u, off, n)
 	if err != nil {
 		return nil, false, err
 	}
-	return data, true, nil
+	return ans.Data, true, nil
 }
 
 // GetRange reads part of a key: the range is relative to the key's bytes
@@ -407,12 +410,12 @@ func (s *Store) GetRange(ctx context.Context, key string, br store.ByteRange) ([
 	var data []byte
 	if r.kind == kWhole {
 		if isSuffix {
-			data, err = s.co.fetchSuffix(ctx, key, u, suffix)
+			data, err = s.co.Suffix(ctx, key, u, suffix)
 		} else {
 			if start < 0 {
 				return nil, false, bad(-1)
 			}
-			data, err = s.co.read(ctx, key, u, start, length)
+			data, err = s.read(ctx, key, u, start, length)
 		}
 	} else {
 		off, n := start, length
@@ -427,12 +430,18 @@ func (s *Store) GetRange(ctx context.Context, key string, br store.ByteRange) ([
 				return nil, false, bad(r.n)
 			}
 		}
-		data, err = s.co.read(ctx, key, u, r.off+off, n)
+		data, err = s.read(ctx, key, u, r.off+off, n)
 	}
 	if err != nil {
 		return nil, false, err
 	}
 	return data, true, nil
+}
+
+// read reads n bytes at off of a target (n < 0: to the end).
+func (s *Store) read(ctx context.Context, key, url string, off, n int64) ([]byte, error) {
+	ans, err := s.co.Read(ctx, key, url, off, n)
+	return ans.Data, err
 }
 
 // GetMany reads several keys at once, merging the ranges each target file
@@ -442,7 +451,7 @@ func (s *Store) GetMany(ctx context.Context, keys []string) (map[string][]byte, 
 	type item struct {
 		key string
 		r   *ref
-		req *request
+		ans *urlfetch.Result
 	}
 	items := make([]item, len(keys))
 	var wg sync.WaitGroup
@@ -476,7 +485,8 @@ func (s *Store) GetMany(ctx context.Context, keys []string) (map[string][]byte, 
 		return nil, firstErr
 	}
 	out := map[string][]byte{}
-	byURL := map[string][]*request{}
+	byURL := map[string][]urlfetch.Range{}
+	of := map[string][]int{} // the items of each URL's ranges
 	var order []string
 	for i := range items {
 		it := &items[i]
@@ -498,17 +508,19 @@ func (s *Store) GetMany(ctx context.Context, keys []string) (map[string][]byte, 
 		if it.r.kind == kWhole {
 			off, n = 0, -1
 		}
-		it.req = newRequest(ctx, it.key, off, n)
 		if _, seen := byURL[u]; !seen {
 			order = append(order, u)
 		}
-		byURL[u] = append(byURL[u], it.req)
+		byURL[u] = append(byURL[u], urlfetch.Range{Key: it.key, Off: off, N: n})
+		of[u] = append(of[u], i)
 	}
 	for _, u := range order {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.co.run(u, byURL[u])
+			for j, res := range s.co.ReadMany(ctx, u, byURL[u]) {
+				items[of[u][j]].ans = &res
+			}
 		}()
 	}
 	wg.Wait()
@@ -516,13 +528,13 @@ func (s *Store) GetMany(ctx context.Context, keys []string) (map[string][]byte, 
 		return nil, errs.Wrap(errs.Aborted, "", err, "aborted")
 	}
 	for _, it := range items {
-		if it.req == nil {
+		if it.ans == nil {
 			continue
 		}
-		if it.req.err != nil {
-			return nil, it.req.err
+		if it.ans.Err != nil {
+			return nil, it.ans.Err
 		}
-		out[it.key] = it.req.data
+		out[it.key] = it.ans.Data
 	}
 	return out, nil
 }

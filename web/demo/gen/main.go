@@ -3,7 +3,9 @@
 // shows (v3 with blosc, a sharded zstd image, complex, bool and integer
 // arrays, attributes; the same climate data as v2; a zipped store; one
 // month of it as a v1 array; the v2 store as a kerchunk-style reference
-// set over one binary file, and a Parquet reference set from tests/refs).
+// set over one binary file, a Parquet reference set from tests/refs, and
+// the Icechunk repository committed in gen/icechunk, which the official
+// Icechunk package wrote).
 //
 //	go run ./web/demo/gen -out web/demo/data
 //
@@ -80,6 +82,9 @@ func run(out string) error {
 	}
 	if err := copyParquetRefs(filepath.Join(out, "refs", "pq")); err != nil {
 		return fmt.Errorf("refs/pq: %w", err)
+	}
+	if err := copyIcechunkSample(filepath.Join(out, "history.icechunk")); err != nil {
+		return fmt.Errorf("history.icechunk: %w", err)
 	}
 	return report(out)
 }
@@ -1088,32 +1093,12 @@ func copyParquetRefs(dst string) error {
 		return nil
 	}
 	src := filepath.Join(root, "tests", "refs", "data", "pq")
-	copyFile := func(from, to string) error {
-		data, err := os.ReadFile(from)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(to, data, 0o644)
-	}
 	for _, f := range []string{"p1.bin", "p2.bin", "whole.bin"} {
 		if err := copyFile(filepath.Join(src, f), filepath.Join(dst, f)); err != nil {
 			return err
 		}
 	}
-	set := filepath.Join(src, "hyp_zstd")
-	return filepath.WalkDir(set, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(set, p)
-		if err != nil {
-			return err
-		}
-		return copyFile(p, filepath.Join(dst, "refs.parq", rel))
-	})
+	return copyTree(filepath.Join(src, "hyp_zstd"), filepath.Join(dst, "refs.parq"))
 }
 
 // repoRoot is the directory holding go.mod, from the working directory up.

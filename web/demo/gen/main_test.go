@@ -139,8 +139,10 @@ func TestSampleData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, err := zarr.OpenGroup(ctx, v2, ""); err != nil || !g.Consolidated() {
-		t.Errorf("v2 root: consolidated=%v, %v", g != nil && g.Consolidated(), err)
+	if g, err := zarr.OpenGroup(ctx, v2, ""); err != nil {
+		t.Error(err)
+	} else if c, err := g.Consolidated(ctx); err != nil || !c {
+		t.Errorf("v2 root: consolidated=%v, %v", c, err)
 	}
 	nd = read(v2, "temperature", "11, 179, 359")
 	if got, want := f32(nd, 0), Temperature(11, 179, 359); got != want {

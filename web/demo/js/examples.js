@@ -12,6 +12,7 @@ export const examples = [
   { label: "Sample · OME-Zarr image: 2 channels, labels, 3 levels (NGFF 0.4)", url: "data/sample-ome.zarr", path: "" },
   { label: "Sample · OME-Zarr movie, 20 × 10 × 1024² uint16 (t, z, y, x)", url: "data/sample-movie.zarr", path: "" },
   { label: "Sample · OME-Zarr plate, 2 × 3 wells (NGFF 0.4)", url: "data/sample-plate.zarr", path: "" },
+  { label: "Sample · Icechunk repository: 3 commits, a branch, a tag", url: "data/history.icechunk", path: "temperature" },
 ];
 
 /** Fills the examples menu; onPick(example) opens the one picked. */

@@ -5,12 +5,18 @@
 // image: channels added in their colours with limits shared by every cell,
 // or one array through a colormap. The limits come from omero's windows,
 // or from the percentiles of every cell's values once all have arrived.
+// While pictures arrive, each is drawn once into its own place (a few at a
+// time, a frame at most every DRAW_EVERY ms); the whole grid is drawn again
+// only when the layout or the colours change, and once when all are there.
 import { paintColormap, paintComposite } from "./paint.js";
 import { summarize } from "./stats.js";
 import { autoLimits } from "./view.js";
 
 const FONT = "12px system-ui, sans-serif";
 const MARGIN = { top: 24, left: 30, right: 8, bottom: 8 };
+// While pictures arrive: each frame costs the page a copy of the whole
+// canvas (software compositing), whatever was drawn in it.
+const DRAW_EVERY = 200;
 
 export class GridView {
   /**
@@ -36,6 +42,8 @@ export class GridView {
     this.display = { cmap: "gray", reversed: false, lo: 0, hi: 1 };
     this.version = 1;
     this.frame = 0;
+    this.full = true; // the next frame draws everything (else only this.fresh)
+    this.fresh = new Set(); // cells to draw into their places
     this.drawn = 0;
     this.hovered = null;
     this.#bindEvents();
@@ -60,7 +68,7 @@ export class GridView {
     this.complete = false;
     this.stats = null;
     this.#progress();
-    this.#scheduleDraw();
+    this.#scheduleDraw(true);
   }
 
   /** The size of a cell's picture area in device pixels (the larger side), for choosing a level. */
@@ -69,16 +77,16 @@ export class GridView {
     return Math.ceil(size * (window.devicePixelRatio || 1));
   }
 
-  /** A cell's picture: {values: per channel Float64Array, ny, nx} (null: empty), or an error. */
+  /** A cell's picture: {values: per channel typed array, ny, nx} (null: empty), or an error. */
   setCell(key, picture, error = null) {
     const c = this.cells.get(key);
     if (!c) return;
     if (error) Object.assign(c, { state: "error", error });
     else if (!picture) c.state = "empty";
     else Object.assign(c, { state: "ready", values: picture.values, ny: picture.ny, nx: picture.nx, bitmap: null, version: 0 });
-    this.#progress();
+    this.fresh.add(c);
     this.#checkComplete();
-    this.#scheduleDraw();
+    this.#scheduleDraw(false);
   }
 
   /** Channel changes, as SliceView.setChannels: [{index, color?, lo?, hi?, visible?}]. */
@@ -90,13 +98,13 @@ export class GridView {
     }
     if (this.channels.list.some((c) => c.auto && c.visible)) this.autoContrast();
     this.version++;
-    this.#scheduleDraw();
+    this.#scheduleDraw(true);
   }
 
   setDisplay(d) {
     this.display = { ...this.display, ...d };
     this.version++;
-    this.#scheduleDraw();
+    this.#scheduleDraw(true);
   }
 
   /** Limits from the percentiles of every cell's values (now, if all are there). */
@@ -113,7 +121,7 @@ export class GridView {
     this.cells = new Map();
     this.rows = [];
     this.columns = [];
-    this.#scheduleDraw();
+    this.#scheduleDraw(true);
   }
 
   /** Screen rectangles (CSS px) of the cells' pictures as last drawn: [{key, label, x, y, w, h, ny, nx, state}]. */
@@ -179,7 +187,7 @@ export class GridView {
       this.autoPending = false;
       this.version++;
     } else this.statsDue = true; // the picture first, the histogram right after
-    this.#scheduleDraw();
+    this.#scheduleDraw(true);
   }
 
   /** Statistics of every cell's values (per channel), and the limits from them when ranks (auto). */
@@ -225,19 +233,30 @@ export class GridView {
     this.canvas.height = Math.round(this.ch * dpr);
     this.canvas.style.width = `${this.cw}px`;
     this.canvas.style.height = `${this.ch}px`;
-    this.#scheduleDraw();
+    this.#scheduleDraw(true);
   }
 
-  /** Draws on the next frame; while pictures are still arriving, at most every 100 ms (each frame redraws every cell). */
-  #scheduleDraw() {
-    if (this.frame) return;
-    const now = performance.now();
-    const wait = this.complete ? 0 : Math.max(0, (this.lastDraw ?? 0) + 100 - now);
+  /**
+   * Draws on the next frame (full: everything, else the fresh cells); while
+   * pictures are still arriving, at most every DRAW_EVERY ms.
+   */
+  #scheduleDraw(full) {
+    if (full) this.full = true;
+    if (this.frame) {
+      // (a frame waiting for pictures is brought forward for the last one, or another change)
+      if (!full || this.frameWaits === 0) return;
+      clearTimeout(this.frame);
+    }
+    const wait = this.complete || full ? 0 : Math.max(0, (this.lastDraw ?? 0) + DRAW_EVERY - performance.now());
+    this.frameWaits = wait;
     this.frame = setTimeout(() => {
+      this.frameWaits = 0;
+      this.#progress(); // (its page updates come in the same frame)
       requestAnimationFrame(() => {
         this.frame = 0;
         this.lastDraw = performance.now();
-        this.#draw();
+        if (this.full) this.#draw();
+        else this.#drawFresh();
       });
     }, wait);
   }
@@ -259,6 +278,8 @@ export class GridView {
 
   #draw() {
     const { ctx } = this;
+    this.full = false;
+    this.fresh.clear();
     const dpr = window.devicePixelRatio || 1;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = "#16181d";
@@ -271,23 +292,7 @@ export class GridView {
     for (let r = 0; r < this.rows.length; r++) {
       for (let k = 0; k < this.columns.length; k++) ctx.strokeRect(Math.round(x0 + k * pitch + gap / 2) + 0.5, Math.round(y0 + r * pitch + gap / 2) + 0.5, Math.round(size) - 1, Math.round(size) - 1);
     }
-    const wait = this.autoPending; // no colours until the shared limits are known
-    for (const c of this.cells.values()) {
-      const r = this.#pictureRect(c);
-      if (c.state === "ready" && !wait) {
-        ctx.imageSmoothingEnabled = r.w < c.nx;
-        ctx.imageSmoothingQuality = "medium";
-        ctx.drawImage(this.#bitmap(c), r.x, r.y, r.w, r.h);
-      } else {
-        ctx.fillStyle = c.state === "error" ? "rgba(200, 60, 60, 0.35)" : c.state === "empty" ? "#1b1e24" : "#23262d";
-        ctx.fillRect(r.box.x, r.box.y, r.box.w, r.box.h);
-      }
-      if (this.hovered === c) {
-        ctx.strokeStyle = "#2a6fdb";
-        ctx.lineWidth = 2;
-        ctx.strokeRect(r.box.x, r.box.y, r.box.w, r.box.h);
-      }
-    }
+    for (const c of this.cells.values()) this.#drawCell(c);
     // Row names down the left, column names along the top.
     ctx.font = FONT;
     ctx.fillStyle = "#d7dce3";
@@ -296,6 +301,43 @@ export class GridView {
     this.columns.forEach((name, k) => ctx.fillText(name, x0 + k * pitch + pitch / 2, y0 - 11));
     ctx.textAlign = "right";
     this.rows.forEach((name, r) => ctx.fillText(name, x0 - 8, y0 + r * pitch + pitch / 2));
+    this.#drawn();
+  }
+
+  /** Draws the cells that changed since the last frame into their places (the grid around them stays). */
+  #drawFresh() {
+    const dpr = window.devicePixelRatio || 1;
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    for (const c of this.fresh) if (this.cells.get(c.key) === c) this.#drawCell(c, true);
+    this.fresh.clear();
+    this.#drawn();
+  }
+
+  /** One cell: its picture (or what it is waiting for), and the hover's outline. over: on what was drawn before. */
+  #drawCell(c, over = false) {
+    const { ctx } = this;
+    const r = this.#pictureRect(c);
+    if (c.state === "ready" && !this.autoPending) {
+      // (no colours until the shared limits are known)
+      if (over) {
+        ctx.fillStyle = "#16181d";
+        ctx.fillRect(r.box.x, r.box.y, r.box.w, r.box.h);
+      }
+      ctx.imageSmoothingEnabled = r.w < c.nx;
+      ctx.imageSmoothingQuality = "medium";
+      ctx.drawImage(this.#bitmap(c), r.x, r.y, r.w, r.h);
+    } else {
+      ctx.fillStyle = c.state === "error" ? "rgba(200, 60, 60, 0.35)" : c.state === "empty" ? "#1b1e24" : "#23262d";
+      ctx.fillRect(r.box.x, r.box.y, r.box.w, r.box.h);
+    }
+    if (this.hovered === c) {
+      ctx.strokeStyle = "#2a6fdb";
+      ctx.lineWidth = 2;
+      ctx.strokeRect(r.box.x, r.box.y, r.box.w, r.box.h);
+    }
+  }
+
+  #drawn() {
     this.drawn++;
     // Announced once per new picture (a hover's highlight is not one).
     const picture = `${this.version}:${this.completions}`;
@@ -319,13 +361,13 @@ export class GridView {
       const cell = this.#cellAt(p.x, p.y);
       if (cell !== this.hovered) {
         this.hovered = cell;
-        this.#scheduleDraw();
+        this.#scheduleDraw(true);
       }
       this.cb.onHover?.(cell && this.#sample(cell, p));
     });
     c.addEventListener("pointerleave", () => {
       this.hovered = null;
-      this.#scheduleDraw();
+      this.#scheduleDraw(true);
       this.cb.onHover?.(null);
     });
     c.addEventListener("click", (e) => {

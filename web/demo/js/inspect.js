@@ -97,7 +97,7 @@ export function exposeState() {
         columns: app.grid.columns.slice(),
         cells: app.grid.layoutOf(),
         complete: !!app.grid.complete,
-        plate: p && { acquisition: p.acquisition ?? null, field: p.template.fieldPath, level: lv.path, levelShape: lv.arr.shape.slice(), consolidated: p.consolidated, firstPictureMs: p.firstPicture ? p.firstPicture - p.started : null, firstPictureAt: p.firstPicture ?? null },
+        plate: p && { acquisition: p.acquisition ?? null, field: p.template.fieldPath, level: lv.path, levelShape: lv.arr.shape.slice(), consolidated: p.consolidated, firstPictureMs: p.firstPicture ? p.firstPicture - p.started : null, firstPictureAt: p.firstPicture ?? null, reads: p.reader ? { ...p.reader.counts } : null },
       };
     },
     /** The map shown: {kind, crsSource, step (graticule degrees), coast (outline scale), labels: [{text, axis, value, x, y}]}, or null. */

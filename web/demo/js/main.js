@@ -11,6 +11,7 @@
 //   color-panel.js  colormap, contrast limits, histogram
 //   status.js       the value under the cursor and the status line
 //   address.js      the address bar mirrors the view (?url=&path=&…)
+//   icechunk.js     Icechunk repositories: opening one, the Version panel
 //   view.js         the 2D slice view (tiles read through the package, drawn on a canvas)
 //   geo.js          maps: latitude–longitude or projected grids, places in them
 //   crs.js          coordinate reference systems (GeoZarr proj:, CF grid_mapping) for proj4
@@ -95,6 +96,11 @@ app.view = new SliceView($("view-host"), {
     updateStatusLine();
     updateColorbar();
     update3DButton();
+    if (app.pending3D) {
+      const initial = app.pending3D;
+      app.pending3D = null;
+      if (!$("view-3d").hidden) show3D(initial);
+    }
   },
   onDrawn: () => app.mapOverlay.draw(),
 });
@@ -133,6 +139,7 @@ app.plot = new LinePlot($("plot-host"), { onHover: showPlotHover });
 
 app.volume = new VolumeView($("volume-host"));
 app.volume.onError = (e) => showError(e, "", "The volume could not be shown");
+app.volume.onChange = saveStateSoon;
 
 /** The 3D button: offered when the slice has a third dimension to show as depth. */
 function update3DButton() {
@@ -142,16 +149,19 @@ function update3DButton() {
 }
 
 const in3D = () => !$("volume-host").hidden;
+/** The 3D view of the slice's array (initial: a link's state). */
+function show3D(initial = null) {
+  showMode("volume");
+  updateColorbar();
+  return app.volume.open(initial);
+}
 $("view-3d").addEventListener("click", () => {
   if (in3D()) {
     showMode("view");
     $("colorbar").hidden = true;
     updateColorbar();
-  } else {
-    showMode("volume");
-    updateColorbar();
-    app.volume.open();
-  }
+    saveState();
+  } else show3D();
 });
 $("zoom-in").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: app.volume.state.zoom * 1.5 }) : app.view.zoomBy(1.5)));
 $("zoom-out").addEventListener("click", () => (in3D() ? app.volume.set({ zoom: app.volume.state.zoom / 1.5 }) : app.view.zoomBy(1 / 1.5)));
@@ -171,5 +181,5 @@ syncColorControls();
 
 const start = readState();
 zarr.init().catch((e) => showError(e, "", "The WebAssembly engine did not start"));
-if (start.url) openURL(absolute(start.url), start.path, start.extra);
+if (start.url) openURL(absolute(start.url), start.path, start.extra, start.version);
 else openURL(absolute(examples[0].url), start.path || examples[0].path, start.extra);

@@ -1,6 +1,6 @@
 // Opening a store: by URL (a Zarr hierarchy over HTTP, a .zip or zipped
-// OME-Zarr .ozx, a kerchunk reference set, JSON or Parquet, a URL pipeline)
-// or a store made from local files; then
+// OME-Zarr .ozx, a kerchunk reference set, JSON or Parquet, a URL pipeline,
+// an Icechunk repository: icechunk.js) or a store made from local files; then
 // the tree is read and the node the address names (or the first image)
 // is selected.
 import * as zarr from "zarr-wasm";
@@ -10,6 +10,7 @@ import { clearError, showError } from "./banner.js";
 import { hideLoading, showLoading, showMode } from "./stage.js";
 import { expand, findPath, firstDrawable, makeTreeNode, renderTree } from "./tree.js";
 import { select } from "./select.js";
+import { hideVersions, isRepository, openRepository } from "./icechunk.js";
 
 /** url against the page; of a URL pipeline (root|zip:…|zarr3:…), its root. */
 export function absolute(url) {
@@ -17,7 +18,8 @@ export function absolute(url) {
   return [new URL(root, location.href).href, ...adapters].join("|");
 }
 
-export async function openURL(url, path = "", extra = {}) {
+/** Opens url (at version, for an Icechunk repository: {branch}, {tag} or {snapshot}). */
+export async function openURL(url, path = "", extra = {}, version = null) {
   url = url.trim();
   if (!url) return;
   $("url").value = url;
@@ -38,7 +40,8 @@ export async function openURL(url, path = "", extra = {}) {
     return;
   }
   if (serial !== app.openSerial) return;
-  await openStore(store, { label: url, url }, path, extra, serial);
+  if (version) await openRepository(store, version, { label: url, url }, path, extra, serial);
+  else await openStore(store, { label: url, url }, path, extra, serial);
 }
 
 /**
@@ -70,13 +73,15 @@ const engineCache = { cacheBytes: 192 << 20, recheck: "open" };
 /**
  * Shows the hierarchy in store (one of the package's stores, which count
  * their requests and bytes) and selects path in it, or the first image.
- * source: {label, url?} for the page.
+ * source: {label, url?, version?} for the page (version: an Icechunk
+ * repository's, icechunk.js).
  */
 export async function openStore(counted, source, path = "", extra = {}, serial = ++app.openSerial) {
   clearError();
   const store = counted;
   app.store = store;
   app.source = { ...source, counted };
+  if (!source.version) hideVersions();
   app.selected = null;
   app.arr = null;
   app.slice = null;
@@ -96,6 +101,11 @@ export async function openStore(counted, source, path = "", extra = {}, serial =
     rootNode = await zarr.open(store, { path: "", ...engineCache });
   } catch (e) {
     if (serial !== app.openSerial) return;
+    // No Zarr metadata at the root: an Icechunk repository opens at its main branch.
+    if (e?.code === "NOT_FOUND" && (await isRepository(store))) {
+      if (serial === app.openSerial) await openRepository(store, null, source, path, extra, serial);
+      return;
+    }
     // The root may have no metadata (v3 implicit groups, or a path into a
     // bigger hierarchy): try the path itself.
     if (path && e?.code === "NOT_FOUND") {

@@ -1,6 +1,6 @@
 // Reading a plate's wells for the overview with few requests. A well's
 // picture is its first field's lowest-resolution level that fits its cell,
-// read as one get() of every channel.
+// every channel of one plane.
 //
 // The first well is opened as any image is (the well's and the field's
 // metadata, every level): it is the template. Every other well then costs
@@ -8,12 +8,15 @@
 // attributes (which field is its first), the level's array metadata and the
 // level's chunks, the last two at the path the template predicts (same
 // field name, same dataset path). A well's own metadata always decides:
-// its array is opened from its own .zarray/zarr.json and read from its own
-// chunks — a prediction that does not hold only wastes the requests made
-// for it. The field's multiscales are not read again: a well whose field
-// lacks the template's dataset path is read the long way (its image's own
-// levels). Metadata a store has consolidated costs nothing, so there the
-// template's way is used for every well.
+// when its array's metadata document is the template level's (the same
+// shape, chunks, data type, codecs), the array is the template's array at
+// another path, so its chunks are decoded with the template's array
+// (decodeChunk: one engine call a chunk, no open); otherwise its array is
+// opened from its own metadata and read; a prediction that does not hold
+// only wastes the requests made for it. The field's multiscales are not
+// read again: a well whose field lacks the template's dataset path is read
+// the long way (its image's own levels). Metadata a store has consolidated
+// costs nothing, so there the template's way is used for every well.
 import * as zarr from "zarr-wasm";
 import { multiscalesOf, openPyramid, wellOf } from "./ome.js";
 import { defaultIndex } from "./image.js";
@@ -22,7 +25,8 @@ const MAX_PREFETCH_CHUNKS = 64; // a well's chunks fetched before its metadata i
 
 /**
  * A store answering some keys from reads started early (prefetch) and
- * others as known absent; every other key goes to the base store.
+ * others as known absent; every other key goes to the base store. A read
+ * that failed fails again when asked for (never taken for an absent key).
  */
 class PrefetchStore {
   constructor(base) {
@@ -30,8 +34,21 @@ class PrefetchStore {
     this.known = new Map(); // key → Promise<Uint8Array | undefined>
   }
 
+  /** Starts reading keys; resolves to their answers (in order). */
   prefetch(keys, signal) {
-    for (const k of keys) if (!this.known.has(k)) this.known.set(k, Promise.resolve(this.base.get(k, { signal })).catch(() => undefined));
+    return keys.map((k) => {
+      if (!this.known.has(k)) {
+        let p;
+        try {
+          p = Promise.resolve(this.base.get(k, { signal }));
+        } catch (e) {
+          p = Promise.reject(e);
+        }
+        p.catch(() => {}); // (reported when asked for)
+        this.known.set(k, p);
+      }
+      return this.known.get(k);
+    });
   }
 
   absent(keys) {
@@ -119,10 +136,12 @@ export function levelFor(template, cellPx) {
 }
 
 /**
- * Reads wells' pictures: read(wellPath, signal) resolves to {field, arr,
- * level, values: per channel Float64Array (ny × nx), ny, nx} or {field:
- * null} for a well without such a field. consolidated: the store answers
- * metadata without requests (then each well is opened the template's way).
+ * Reads wells' pictures: read(wellPath, signal) resolves to {field,
+ * values: per channel typed array (ny × nx), ny, nx} or {field: null} for a
+ * well without such a field. consolidated: the store answers metadata
+ * without requests (then each well is opened the template's way).
+ * counts: wells whose chunks were decoded with the template's array, and
+ * wells read through an array opened for them (the template's included).
  */
 export class WellReader {
   constructor(plateNode, template, level, acquisition, { consolidated = false } = {}) {
@@ -136,6 +155,26 @@ export class WellReader {
     this.acquisition = acquisition;
     this.consolidated = consolidated;
     this.sel = planeSelection(template.image, this.level.arr.shape);
+    this.counts = { decoded: 0, opened: 0 };
+    // The level's metadata document, to compare each well's with.
+    this.metadata = canonicalJSON(this.level.arr.metadata);
+    // The chunks a plane touches (none for a sharded level: read through
+    // the engine) and their keys under the level's path, asked once.
+    const arr = this.level.arr;
+    this.chunkCoords = !arr.shards && arr.chunks ? chunksOf(this.sel, arr.shape, arr.chunks, MAX_PREFETCH_CHUNKS) : null;
+    this.chunkKeys = null; // Promise<string[] | null>
+  }
+
+  /** The chunks' keys relative to the level's path (null when one lies elsewhere). */
+  #chunkKeys() {
+    this.chunkKeys ??= (async () => {
+      if (!this.chunkCoords) return null;
+      const t = this.template;
+      const from = `/${this.root}${t.first}/${t.fieldPath}/${this.level.path}/`;
+      const keys = await Promise.all(this.chunkCoords.map((c) => this.level.arr.chunkKey(c)));
+      return keys.every((k) => k.startsWith(from)) ? keys.map((k) => k.slice(from.length)) : null;
+    })();
+    return this.chunkKeys;
   }
 
   async read(wellPath, signal) {
@@ -146,34 +185,35 @@ export class WellReader {
     const predicted = `${this.root}${wellPath}/${t.fieldPath}/${this.level.path}`;
     // The well's attributes, and what the template predicts, together.
     const attrsKey = `/${this.root}${wellPath}/${this.format === 3 ? "zarr.json" : ".zattrs"}`;
-    store.prefetch([attrsKey], signal);
-    const arrayMeta = this.format === 3 ? ["zarr.json"] : [".zarray"];
-    store.prefetch(arrayMeta.map((k) => `/${predicted}/${k}`), signal);
+    const metaKey = `/${predicted}/${this.format === 3 ? "zarr.json" : ".zarray"}`;
+    const [attrsBytes, metaBytes] = store.prefetch([attrsKey, metaKey], signal);
+    const rel = await this.#chunkKeys();
+    const chunks = rel ? store.prefetch(rel.map((k) => `/${predicted}/${k}`), signal) : null;
+    const attrs = parseJSON(await attrsBytes, attrsKey);
+    const wellAttrs = this.format === 3 ? attrs?.attributes ?? {} : attrs;
+    const field = wellAttrs && firstField(wellAttrs, this.acquisition);
+    if (field === null || field === undefined) return { field: null };
+    if (field !== t.fieldPath) return this.#readField(wellPath, field, signal);
+    const meta = await metaBytes;
+    if (meta === undefined) return this.#readField(wellPath, field, signal);
+    // The template's array at another path: its chunks decoded as the template's.
+    if (chunks && canonicalJSON(parseJSON(meta, metaKey)) === this.metadata) {
+      const stored = await Promise.all(chunks);
+      if (stored.every((b) => b !== undefined)) {
+        const blocks = await Promise.all(stored.map((b, i) => this.level.arr.decodeChunk(this.chunkCoords[i], b)));
+        this.counts.decoded++;
+        return { field, ...planesOf(this.level.arr.shape, this.sel, this.template.image, blocks.map((b, i) => ({ block: b, origin: this.chunkCoords[i].map((c, d) => c * this.level.arr.chunks[d]) }))) };
+      }
+    }
+    // Otherwise opened from its own metadata (the engine fills absent chunks).
     // The engine opening a v2 array asks for zarr.json (absent in v2) and
     // .zattrs (absent where the template's level has no attributes).
     if (this.format === 2) {
       store.absent([`/${predicted}/zarr.json`]);
       if (!Object.keys(this.level.arr.attrs ?? {}).length) store.absent([`/${predicted}/.zattrs`]);
     }
-    const chunks = !this.level.arr.shards && this.level.arr.chunks ? chunksOf(this.sel, this.level.arr.shape, this.level.arr.chunks, MAX_PREFETCH_CHUNKS) : null;
-    if (chunks) {
-      const keys = await Promise.all(chunks.map((c) => this.level.arr.chunkKey(c)));
-      const from = `/${this.root}${t.first}/${t.fieldPath}/${this.level.path}/`;
-      store.prefetch(keys.filter((k) => k.startsWith(from)).map((k) => `/${predicted}/${k.slice(from.length)}`), signal);
-    }
-    const attrs = await store.get(attrsKey).then((b) => (b ? JSON.parse(new TextDecoder().decode(b)) : null));
-    const wellAttrs = this.format === 3 ? attrs?.attributes ?? {} : attrs;
-    const field = wellAttrs && firstField(wellAttrs, this.acquisition);
-    if (field === null || field === undefined) return { field: null };
-    if (field === t.fieldPath) {
-      try {
-        const arr = await zarr.open(store, { path: predicted, kind: "array", signal });
-        return await this.#readArray(arr, field, signal);
-      } catch (e) {
-        if (e?.code !== "NOT_FOUND") throw e;
-      }
-    }
-    return this.#readField(wellPath, field, signal);
+    const arr = await zarr.open(store, { path: predicted, kind: "array", signal });
+    return this.#readArray(arr, field, signal);
   }
 
   /** The template's way: the well's group and its field, opened through the engine. */
@@ -205,40 +245,86 @@ export class WellReader {
   }
 
   async #readArray(arr, field, signal) {
-    return { field, arr, ...(await readPlane(arr, this.template.image, signal)) };
+    this.counts.opened++;
+    return { field, ...(await readPlane(arr, this.template.image, signal)) };
   }
+}
+
+/** A JSON document's bytes parsed (undefined: absent); bad JSON is the store's error, naming the key. */
+function parseJSON(bytes, key) {
+  if (bytes === undefined) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (e) {
+    throw new zarr.ZarrError("INVALID_METADATA", `${key}: not JSON (${e.message})`, { where: key });
+  }
+}
+
+/** JSON with every object's keys sorted: two documents are the same when these are equal. */
+function canonicalJSON(v) {
+  return JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
 }
 
 /**
  * One get() of a level's plane with every channel (planeSelection):
- * {values: per channel Float64Array (ny × nx, row-major), ny, nx}.
+ * {values: per channel typed array (ny × nx, row-major), ny, nx}.
  */
 export async function readPlane(arr, image, signal) {
-  const nd = arr.shape.length;
   const sel = planeSelection(image, arr.shape);
   const res = await arr.get(sel, { signal });
-  const ny = arr.shape[nd - 2];
-  const nx = arr.shape[nd - 1];
+  // The result keeps the dimensions read in full (channel, y, x) in order:
+  // as a block of every dimension, the others one long at their index.
+  let k = 0;
+  const shape = sel.map((s) => (s === null ? res.shape[k++] : 1));
+  k = 0;
+  const stride = sel.map((s) => (s === null ? res.stride[k++] : 0));
+  return planesOf(arr.shape, sel, image, [{ block: { data: res.data, shape, stride }, origin: sel.map((s) => s ?? 0) }]);
+}
+
+/**
+ * The planes of selection sel (planeSelection) of an array of this shape,
+ * from blocks of it ({block: {data, shape, stride} over every dimension,
+ * origin: its first element's index}: a decoded chunk, or a get() result):
+ * {values: per channel typed array (the blocks' type; Float64Array for
+ * 64-bit integers), ny, nx}.
+ */
+function planesOf(shape, sel, image, blocks) {
+  const nd = shape.length;
+  const ny = shape[nd - 2];
+  const nx = shape[nd - 1];
   const cAxis = image.channelAxis >= 0 && image.channelAxis < nd ? image.channelAxis : -1;
-  const nc = cAxis >= 0 ? arr.shape[cAxis] : 1;
-  // The result keeps the dimensions read in full (channel, y, x) in order.
-  const kept = sel.map((s, d) => (s === null ? d : -1)).filter((d) => d >= 0);
-  const st = res.stride;
-  const sc = cAxis >= 0 ? st[kept.indexOf(cAxis)] : 0;
-  const sy = st[kept.indexOf(nd - 2)];
-  const sx = st[kept.indexOf(nd - 1)];
-  const data = res.data;
-  const big = typeof data[0] === "bigint";
-  const values = [];
-  for (let c = 0; c < nc; c++) {
-    const v = new Float64Array(ny * nx);
-    for (let y = 0; y < ny; y++) {
-      for (let x = 0; x < nx; x++) {
-        const k = c * sc + y * sy + x * sx;
-        v[y * nx + x] = big ? Number(data[k]) : data[k];
+  const nc = cAxis >= 0 ? shape[cAxis] : 1;
+  const data0 = blocks[0]?.block.data;
+  const big = typeof data0?.[0] === "bigint";
+  const Type = big || !data0 ? Float64Array : data0.constructor;
+  const values = Array.from({ length: nc }, () => new Type(ny * nx));
+  for (const { block, origin } of blocks) {
+    // Where the block meets the selection, per dimension: [lo, hi) in the array.
+    const lo = [];
+    const hi = [];
+    for (let d = 0; d < nd; d++) {
+      const [s0, s1] = sel[d] === null ? [0, shape[d]] : [sel[d], sel[d] + 1];
+      lo.push(Math.max(s0, origin[d]));
+      hi.push(Math.min(s1, origin[d] + block.shape[d]));
+      if (lo[d] >= hi[d]) break;
+    }
+    if (lo.length < nd || lo[nd - 1] >= hi[nd - 1]) continue;
+    let base = 0;
+    for (let d = 0; d < nd; d++) if (d !== cAxis && d < nd - 2) base += (lo[d] - origin[d]) * block.stride[d];
+    const { data, stride } = block;
+    const sx = stride[nd - 1];
+    const [c0, c1] = cAxis >= 0 ? [lo[cAxis], hi[cAxis]] : [0, 1];
+    for (let c = c0; c < c1; c++) {
+      const v = values[c];
+      const cb = base + (cAxis >= 0 ? (c - origin[cAxis]) * stride[cAxis] : 0);
+      for (let y = lo[nd - 2]; y < hi[nd - 2]; y++) {
+        const from = cb + (y - origin[nd - 2]) * stride[nd - 2] + (lo[nd - 1] - origin[nd - 1]) * sx;
+        const to = y * nx + lo[nd - 1];
+        const n = hi[nd - 1] - lo[nd - 1];
+        if (sx === 1 && !big) v.set(data.subarray(from, from + n), to);
+        else for (let x = 0; x < n; x++) v[to + x] = big ? Number(data[from + x * sx]) : data[from + x * sx];
       }
     }
-    values.push(v);
   }
   return { values, ny, nx };
 }

@@ -89,7 +89,7 @@ export async function showPlate(t, extra, { signal, applyChannelState, syncColor
   showColors(channels, syncColors);
   const level = levelFor(template, app.grid.cellPixels());
   const reader = new WellReader(t.node, template, level, acquisition, { consolidated });
-  app.plate = { tree: t, plate, acquisition, template, level, consolidated, started, firstPicture: null, requestsBefore: before };
+  app.plate = { tree: t, plate, acquisition, template, level, reader, consolidated, started, firstPicture: null, requestsBefore: before };
   renderPlatePanel(plate, acquisition, template, level);
   saveState();
   await bounded(cells, WELLS_IN_FLIGHT, async (c) => {

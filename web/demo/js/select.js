@@ -36,6 +36,7 @@ export async function select(t, extra = {}) {
     return;
   }
   const n = t.node;
+  app.pending3D = null;
   app.arr = null;
   app.pyramid = [];
   app.image = null;
@@ -182,6 +183,8 @@ async function showSlice(t, extra) {
   setStatus("loading");
   app.view.setDisplay(app.display);
   app.view.flipY = !!extra.flip;
+  // A link's 3D view opens once the slice view has drawn (its limits known).
+  app.pending3D = extra.volume ?? null;
   $("flip").checked = app.view.flipY;
   showImage(!!manual);
   if (extra.view) app.view.setView(extra.view);

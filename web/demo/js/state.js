@@ -41,6 +41,7 @@ export const app = {
   grid: null, // the GridView: plates and wells (main.js)
   stageView: null, // the one on the stage, which the Colour panel changes: view or grid
   plate: null, // the plate shown or last shown (plate.js): {tree, plate, acquisition, template, level, …}
+  pending3D: null, // a link's 3D view state, opened once the slice view has drawn (select.js, main.js)
   plot: null, // the LinePlot (main.js)
 };
 

@@ -127,11 +127,13 @@ export function showProgress(p) {
     $("progress").hidden = !slow;
     $("loading").hidden = !slow;
     if (slow) {
-      $("progress-bar").style.width = `${q.total ? (100 * q.ready) / q.total : 0}%`;
+      // (a transform: the compositor animates it, no layout or paint a frame)
+      $("progress-bar").style.transform = `scaleX(${q.total ? q.ready / q.total : 0})`;
       $("loading").textContent = `Loading ${q.ready}/${q.total} ${q.unit ?? "tiles"}${q.stride > 1 ? ` · every ${q.stride}${ordinalSuffix(q.stride)} pixel` : ""}…`;
     }
     updateStatusLine();
-    // Look again while loading, so the note appears when it gets slow.
-    if (still) setTimeout(() => app.progress === q && showProgress(q), 260);
+    // Look again while loading, so the note appears when it gets slow
+    // (once shown, the next progress updates it).
+    if (still && !slow) setTimeout(() => app.progress === q && showProgress(q), 260);
   });
 }

@@ -6,7 +6,9 @@
 // indices. Drag rotates, the wheel zooms; the crop box and the mode (MIP
 // or alpha compositing) are set in the bar over the view. Channels keep
 // their colours and limits from the colour panel (a single array its
-// colormap and limits), and the picture follows them as they change.
+// colormap and limits), and the picture follows them as they change. The
+// view's state (mode, rotation, zoom, crop, depth, budget and level) goes
+// into the address (address.js), and open() takes it back.
 import { $, el } from "./dom.js";
 import { app, setStatus } from "./state.js";
 import { table } from "./colormaps.js";
@@ -57,7 +59,9 @@ export class VolumeView {
     this.bar = el("div", { class: "volume-bar" });
     host.append(this.canvas, this.bar);
     this.renderer = null;
-    this.state = { mode: "mip", budgetMiB: 256, yaw: 0, pitch: 0, zoom: 1, density: 0.15, crop: { lo: [0, 0, 0], hi: [1, 1, 1] } };
+    // level: the level shown (null: the finest the budget allows)
+    this.state = { mode: "mip", budgetMiB: 256, level: null, yaw: 0, pitch: 0, zoom: 1, density: 0.15, crop: { lo: [0, 0, 0], hi: [1, 1, 1] } };
+    this.onChange = null; // called when the state changes (the address follows)
     this.volume = null; // {level, shape, bytes, extent, channels, useLut}
     this.loads = 0;
     this.draws = 0;
@@ -89,6 +93,7 @@ export class VolumeView {
       this.state.yaw = drag.yaw + (e.clientX - drag.x) * 0.01;
       this.state.pitch = Math.max(-Math.PI / 2, Math.min(Math.PI / 2, drag.pitch + (e.clientY - drag.y) * 0.01));
       this.#requestDraw();
+      this.onChange?.();
     });
     const end = () => (drag = null);
     this.canvas.addEventListener("pointerup", end);
@@ -99,17 +104,24 @@ export class VolumeView {
         e.preventDefault();
         this.state.zoom = Math.max(0.1, Math.min(50, this.state.zoom * Math.exp(-e.deltaY * 0.002)));
         this.#requestDraw();
+        this.onChange?.();
       },
       { passive: false },
     );
     this.canvas.addEventListener("dblclick", () => this.set({ yaw: 0, pitch: 0, zoom: 1 }));
   }
 
-  /** Changes view settings ({mode, yaw, pitch, zoom, density, crop, budgetMiB, depth}) and redraws (re-reads for budget or depth). */
+  /**
+   * Changes view settings ({mode, yaw, pitch, zoom, density, crop,
+   * budgetMiB, level, depth}) and redraws (re-reads for budget, level or
+   * depth; a new budget shows the finest level it allows).
+   */
   set(changes) {
-    const reload = ("budgetMiB" in changes && changes.budgetMiB !== this.state.budgetMiB) || ("depth" in changes && changes.depth !== this.state.depth);
+    if ("budgetMiB" in changes && changes.budgetMiB !== this.state.budgetMiB && !("level" in changes)) changes = { ...changes, level: null };
+    const reload = ["budgetMiB", "level", "depth"].some((k) => k in changes && changes[k] !== this.state[k]);
     Object.assign(this.state, changes);
     this.#syncBar();
+    this.onChange?.();
     if (reload) return this.load();
     this.#requestDraw();
     return Promise.resolve();
@@ -164,13 +176,23 @@ export class VolumeView {
     });
   }
 
-  /** Opens the current array (app.arr, its pyramid, the slice) as a volume. */
-  async open() {
+  /**
+   * Opens the current array (app.arr, its pyramid, the slice) as a volume;
+   * initial: a state to start from (a link's: address.js), else the view
+   * keeps its mode, rotation, zoom and budget, with the default depth and
+   * no crop.
+   */
+  async open(initial = null) {
     const a = app.arr;
     const chAxis = app.channels ? app.image.channelAxis : -1;
     this.depths = depthCandidates(a.shape, app.slice, chAxis);
-    this.state.depth = defaultDepth(a.shape, app.slice, app.image?.axes, chAxis);
+    this.state.depth = this.depths.includes(initial?.depth) ? initial.depth : defaultDepth(a.shape, app.slice, app.image?.axes, chAxis);
     this.state.crop = { lo: [0, 0, 0], hi: [1, 1, 1] };
+    this.state.level = null;
+    if (initial) {
+      for (const k of ["mode", "yaw", "pitch", "zoom", "level", "crop"]) if (initial[k] !== undefined) this.state[k] = initial[k];
+      if (BUDGETS_MIB.includes(initial.budgetMiB)) this.state.budgetMiB = initial.budgetMiB;
+    }
     this.#buildBar();
     return this.load();
   }
@@ -191,7 +213,10 @@ export class VolumeView {
       const chans = app.channels ? (chAxis >= 0 ? app.channels.slice(0, MAX_CHANNELS) : app.channels.slice(0, 1)) : [null];
       const levels = [{ arr: a, factors: a.shape.map(() => 1) }, ...app.pyramid];
       const budget = this.state.budgetMiB * 2 ** 20;
-      const lv = chooseLevel(levels, dims, chans.length, budget, this.renderer.max3D);
+      // The level asked for (a link's), when it fits; else the budget's.
+      const k = this.state.level;
+      const asked = Number.isInteger(k) && k >= 0 && k < levels.length ? chooseLevel([levels[k]], dims, chans.length, budget, this.renderer.max3D) : null;
+      const lv = asked ? { ...asked, index: k } : chooseLevel(levels, dims, chans.length, budget, this.renderer.max3D);
       if (!lv) throw new Error(`Even the coarsest level does not fit ${this.state.budgetMiB} MiB of GPU memory (or a ${this.renderer.max3D}-voxel texture); choose a larger budget.`);
       const level = levels[lv.index];
       setStatus("loading");
@@ -211,6 +236,7 @@ export class VolumeView {
       const ext = [dims.x, dims.y, dims.z].map((d) => a.shape[d] * (phys?.[d]?.scale ?? 1));
       const m = Math.max(...ext);
       this.volume = { position, level: lv.index, path: level.path ?? null, shape: lv.shape, bytes: lv.bytes, extent: ext.map((e) => e / m), channels: chans.length, dims };
+      this.onChange?.();
       if (info) info.textContent = `level ${lv.index} · ${lv.shape.join(" × ")} voxels · ${chans.length} channel${chans.length > 1 ? "s" : ""} · ${formatBytes(lv.bytes)} of ${this.state.budgetMiB} MiB`;
       this.#requestDraw();
     } catch (e) {

@@ -42,7 +42,7 @@ func main() {
 	flag.Var(&mounts, "mount", "serve DIR at PREFIX as well (PREFIX=DIR, PREFIX starting and ending in /; repeatable)")
 	flag.Parse()
 
-	for _, f := range []string{filepath.Join(*demo, "index.html"), filepath.Join(*pkg, "zarr.wasm"), filepath.Join(*pkg, "zarr-core.wasm"), filepath.Join(*pkg, "wasm_exec.js")} {
+	for _, f := range []string{filepath.Join(*demo, "index.html"), filepath.Join(*pkg, "zarr.wasm"), filepath.Join(*pkg, "zarr-core.wasm"), filepath.Join(*pkg, "zarr-icechunk.wasm"), filepath.Join(*pkg, "wasm_exec.js")} {
 		if _, err := os.Stat(f); err != nil {
 			log.Fatalf("%s is missing (run `make demo`, which builds the package and the sample data)", f)
 		}
@@ -86,7 +86,7 @@ func listen(addr string) (net.Listener, error) {
 // pkgFiles are the files of the npm package a browser needs.
 func pkgAllowed(rel string) bool {
 	switch rel {
-	case "index.js", "index.d.ts", "zarr.wasm", "zarr-core.wasm", "wasm_exec.js", "package.json":
+	case "index.js", "index.d.ts", "zarr.wasm", "zarr-core.wasm", "zarr-icechunk.wasm", "wasm_exec.js", "package.json":
 		return true
 	}
 	return strings.HasPrefix(rel, "lib/") && (strings.HasSuffix(rel, ".js") || strings.HasSuffix(rel, ".wasm"))

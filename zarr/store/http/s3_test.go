@@ -170,7 +170,7 @@ func TestListedChildren(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Consolidated() {
+	if c, _ := g.Consolidated(ctx); c {
 		t.Fatal("the fixture has consolidated metadata; the listing would not be used")
 	}
 	children, err := g.Children(ctx)

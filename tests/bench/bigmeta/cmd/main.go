@@ -57,7 +57,7 @@ func main() {
 			if err != nil {
 				return err
 			}
-			_, err = zarr.OpenArray(ctx, g.Store(), "group_3/var_7")
+			_, err = g.Open(ctx, "group_3/var_7")
 			return err
 		}),
 		"kerchunk": measure(*runs, func() error {
