@@ -120,7 +120,7 @@ codecs-wasm:
 # it links what a read-only page should not download: github.com/pierrec/lz4
 # (its package initialisation formats with fmt and reflect; Blosc's own LZ4
 # decoder reads there), TensorStore specs' code (zarr/tsspec: only opening a
-# spec, a full-build call, links its parsers), Icechunk (zarr/icechunk: 41 KB
+# spec, a full-build call, links its parsers), Icechunk (zarr/icechunk: 49 KB
 # brotli; IcechunkStore.open starts the Icechunk build), encoding/json (the engine's
 # JSON is zarr/jsonx), fmt (the engine formats with internal/fmtx; fmt's
 # package init stays, as compress/flate and runtime/debug import it) and

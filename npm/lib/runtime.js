@@ -5,7 +5,7 @@
 // common codecs and is what a page downloads and compiles first;
 // zarr-icechunk.wasm is the core build and Icechunk repositories, started
 // by IcechunkStore.open (instead of the core build when nothing runs yet:
-// a page that opens a repository first downloads 41 KB more, not the full
+// a page that opens a repository first downloads 49 KB more, not the full
 // build); zarr.wasm has everything (writing, bz2, lzma, pcodec, ZFP, TIFF codecs,
 // reference sets, TensorStore specs, and Go's own zstd and zlib decoders
 // for what the package's libzstd and zlib decline). The full build starts
