@@ -161,6 +161,17 @@ export async function startViewer({ viewport = { width: 1440, height: 900 }, ser
 }
 
 /** Screen point (CSS px) of the centre of data pixel (row, col) of a slice view state, and whether it is on the canvas. */
+/** Waits until the page's address has caught up with the view (it is saved 300 ms after a change), returns it. */
+export async function settledAddress(page) {
+  let last = "";
+  for (;;) {
+    await page.waitForTimeout(400);
+    const now = await page.evaluate(() => location.href);
+    if (now === last) return now;
+    last = now;
+  }
+}
+
 export function screenOf(vs, row, col) {
   const px = (col + 0.5 - vs.cx) * vs.z + vs.cw / 2;
   const py = (row + 0.5 - vs.cy) * vs.z + vs.ch / 2;

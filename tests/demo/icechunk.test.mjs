@@ -10,7 +10,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { close, missingParts, outDir, repoRoot, screenOf, startViewer } from "./harness.mjs";
+import { close, missingParts, outDir, repoRoot, screenOf, settledAddress, startViewer } from "./harness.mjs";
 import { historyValue } from "../icechunk/history.mjs";
 
 const missing = await missingParts();
@@ -38,17 +38,6 @@ describe("Icechunk repositories in the viewer (Debian chromium)", { skip: missin
   after(async () => {
     await s?.close();
   });
-
-  /** Waits until the address has caught up with the view (it is saved 300 ms after a change), returns it. */
-  async function settledAddress(page) {
-    let last = "";
-    for (;;) {
-      await page.waitForTimeout(400);
-      const now = await page.evaluate(() => location.href);
-      if (now === last) return now;
-      last = now;
-    }
-  }
 
   /** The Version panel as shown: {label, refs: [{value, text}], history: [{id, message, time}]}. */
   function panel(page = s.page) {

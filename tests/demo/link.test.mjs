@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { close, composite, missingParts, outDir, required, rgbOf, screenOf, startViewer } from "./harness.mjs";
+import { close, composite, missingParts, outDir, required, rgbOf, screenOf, settledAddress, startViewer } from "./harness.mjs";
 import { H, W, ozxOmero, ozxValue, writeOzx } from "./ozx.mjs";
 
 const missing = await missingParts();
@@ -24,17 +24,6 @@ describe("links and zipped OME-Zarr (Debian chromium)", { skip: missing.length ?
     await s?.close();
     if (extra) await fs.rm(extra, { recursive: true, force: true });
   });
-
-  /** Waits until the address has caught up with the view (it is saved 300 ms after a change), returns it. */
-  async function settledAddress(page) {
-    let last = "";
-    for (;;) {
-      await page.waitForTimeout(400);
-      const now = await page.evaluate(() => location.href);
-      if (now === last) return now;
-      last = now;
-    }
-  }
 
   /** Zooms with the wheel at a canvas point, then drags, each time waiting for the frame. */
   async function zoomAndPan(page, { at, wheel, drag }) {

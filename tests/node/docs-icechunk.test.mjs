@@ -11,22 +11,10 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import * as os from "node:os";
 import * as path from "node:path";
-import { repoRoot, npmDir, startServer, peersRequired } from "./helpers.mjs";
+import { repoRoot, npmDir, startServer, peersRequired, codeBlocks } from "./helpers.mjs";
 
 const run = promisify(execFile);
 const icDir = path.join(repoRoot, "tests", "icechunk");
-
-function blocks(text) {
-  const lines = text.split("\n");
-  const out = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!lines[i].startsWith("```")) continue;
-    const b = { lang: lines[i].slice(3).trim(), line: i + 2, code: [] };
-    for (i++; i < lines.length && !lines[i].startsWith("```"); i++) b.code.push(lines[i]);
-    out.push({ ...b, code: `${b.code.join("\n")}\n` });
-  }
-  return out;
-}
 
 test("docs/icechunk.md's JavaScript and command-line blocks run", async (t) => {
   if (!existsSync(path.join(icDir, "node_modules", "@earthmover", "icechunk-wasm32-wasi"))) {
@@ -38,7 +26,7 @@ test("docs/icechunk.md's JavaScript and command-line blocks run", async (t) => {
   const { serveTarget } = await import("../icechunk/target-server.mjs");
   const repos = path.join(await fixtures(), "repos");
   const text = await fs.readFile(path.join(repoRoot, "docs", "icechunk.md"), "utf8");
-  const js = blocks(text).filter((b) => b.lang === "js");
+  const js = codeBlocks(text).filter((b) => b.lang === "js");
   assert.ok(js.length >= 5, `only ${js.length} JavaScript blocks`);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-docs-ic-"));
   await fs.mkdir(path.join(dir, "node_modules"));
@@ -54,7 +42,7 @@ test("docs/icechunk.md's JavaScript and command-line blocks run", async (t) => {
   // the command line: zarr-wasm is the package's bin
   await fs.mkdir(path.join(dir, "bin"));
   await fs.writeFile(path.join(dir, "bin", "zarr-wasm"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(npmDir, "bin", "zarr-wasm.js")}" "$@"\n`, { mode: 0o755 });
-  const sh = blocks(text).filter((b) => b.lang === "sh");
+  const sh = codeBlocks(text).filter((b) => b.lang === "sh");
   assert.ok(sh.length >= 1, "no command-line block");
   const used = new Set();
   try {

@@ -4,6 +4,7 @@ package codec
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/zarr-wasm/zarr-wasm/internal/fmtx"
 	"github.com/zarr-wasm/zarr-wasm/zarr/dtype"
@@ -128,7 +129,7 @@ func (k *n5Codec) Decode(b []byte, out Spec) (*nd.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sameShape(shape, out.Shape) {
+	if slices.Equal(shape, out.Shape) {
 		return block, nil
 	}
 	// an edge block truncated or padded by its writer
@@ -139,18 +140,6 @@ func (k *n5Codec) Decode(b []byte, out Spec) (*nd.Array, error) {
 	}
 	nd.Copy(chunk, region, block, region)
 	return chunk, nil
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func (k *n5Codec) Encode(a *nd.Array) ([]byte, error) {

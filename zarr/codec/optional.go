@@ -121,7 +121,13 @@ func (k *optionalCodec) Encode(a *nd.Array) ([]byte, error) {
 		}
 	}
 	valid := len(data) / max(inner.Size, 1)
-	maskChain, dataChain, err := k.chains(a.Shape(), t, valid)
+	return k.encodeParts(a, mask, valid, func() (*nd.Array, error) { return nd.FromBytes(inner, []int{valid}, data) })
+}
+
+// encodeParts encodes a chunk's mask and, when any is present, its present
+// values (made by values) through their chains, and joins them.
+func (k *optionalCodec) encodeParts(a *nd.Array, mask []byte, valid int, values func() (*nd.Array, error)) ([]byte, error) {
+	maskChain, dataChain, err := k.chains(a.Shape(), a.DType(), valid)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +138,10 @@ func (k *optionalCodec) Encode(a *nd.Array) ([]byte, error) {
 	}
 	var db []byte
 	if valid > 0 {
-		da, _ := nd.FromBytes(inner, []int{valid}, data)
+		da, err := values()
+		if err != nil {
+			return nil, err
+		}
 		if db, err = dataChain.Encode(da); err != nil {
 			return nil, err
 		}
@@ -207,26 +216,9 @@ func (k *optionalCodec) encodeValues(a *nd.Array) ([]byte, error) {
 			present = append(present, v)
 		}
 	}
-	maskChain, dataChain, err := k.chains(a.Shape(), a.DType(), len(present))
-	if err != nil {
-		return nil, err
-	}
-	ma, _ := nd.FromBytes(dtype.NewBool(), a.Shape(), mask)
-	mb, err := maskChain.Encode(ma)
-	if err != nil {
-		return nil, err
-	}
-	var db []byte
-	if len(present) > 0 {
-		da, err := nd.FromObjects(a.DType().Fields[0].Type, []int{len(present)}, present)
-		if err != nil {
-			return nil, err
-		}
-		if db, err = dataChain.Encode(da); err != nil {
-			return nil, err
-		}
-	}
-	return joinOptional(mb, db), nil
+	return k.encodeParts(a, mask, len(present), func() (*nd.Array, error) {
+		return nd.FromObjects(a.DType().Fields[0].Type, []int{len(present)}, present)
+	})
 }
 
 // decodeMask splits an encoded chunk into its decoded mask and its values'

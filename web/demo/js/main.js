@@ -59,8 +59,8 @@ import { drawHistogram, initColorControls, syncClimInputs, syncColorControls } f
 import { showGridHover, showHover, showPlotHover, showProgress, updateStatusLine } from "./status.js";
 import { readState, saveState, saveStateSoon } from "./address.js";
 
-app.view = new SliceView($("view-host"), {
-  onHover: showHover,
+/** What the slice view and the plate grid report alike. */
+const viewCallbacks = {
   onProgress: showProgress,
   onStats: (st, channelStats) => {
     app.stats = st;
@@ -71,6 +71,11 @@ app.view = new SliceView($("view-host"), {
     channelLimitsChanged(changes);
     saveState();
   },
+};
+
+app.view = new SliceView($("view-host"), {
+  ...viewCallbacks,
+  onHover: showHover,
   onAutoContrast: (lo, hi) => {
     app.display.lo = lo;
     app.display.hi = hi;
@@ -111,16 +116,7 @@ app.mapOverlay = new MapOverlay($("view-host"), app.view);
 app.grid = new GridView($("grid-host"), {
   onHover: showGridHover,
   onOpen: (cell) => openCell(cell, select),
-  onProgress: showProgress,
-  onStats: (st, channelStats) => {
-    app.stats = st;
-    app.channelStats = channelStats ?? new Map();
-    drawHistogram();
-  },
-  onChannelLimits: (changes) => {
-    channelLimitsChanged(changes);
-    saveState();
-  },
+  ...viewCallbacks,
   onAutoContrast: (lo, hi) => {
     app.display.lo = lo;
     app.display.hi = hi;
