@@ -8,7 +8,9 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
+	"github.com/zarr-wasm/zarr-wasm/zarr/hostread"
 	"github.com/zarr-wasm/zarr-wasm/zarr/icechunk"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
 )
@@ -125,6 +127,15 @@ func refsToJS(refs []icechunk.Ref) js.Value {
 }
 
 func init() {
+	// planLocated(id, selection, host, signal) → [the plan's JSON text,
+	// the JS store its keys are read from, the function its URLs are read
+	// with]: the plan of a read of an array whose store locates its chunks
+	// in another (an Icechunk snapshot: planRead answers {"locate": true};
+	// only the builds with Icechunk have such a store).
+	// Asynchronous: locating chunks may read manifests.
+	handleAsync("planLocated", inArray+inSelection+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {
+		return planLocated(c.ctx, c.arr, c.sel, c.a[2])
+	})
 	// The core build decodes Icechunk's dictionary-compressed virtual chunk
 	// locations with the host's libzstd (npm/lib/host.js decodeDict).
 	icechunk.HostZstdDict = func(dict, src []byte, max int) ([]byte, bool) {
@@ -224,4 +235,52 @@ func locatedReader(l store.Locator) js.Value {
 		}
 	}
 	return js.Undefined()
+}
+
+// locatedIn says whether arr's chunks come from a store that locates them
+// (store.Locator) in a JS store, and returns it, that JS store and the JS
+// function reading its URLs (undefined when it has none).
+func locatedIn(arr *zarr.Array) (store.Locator, *jsStore, js.Value, bool) {
+	l, ok := arr.ChunkStore().(store.Locator)
+	if !ok {
+		return nil, nil, js.Undefined(), false
+	}
+	src, _ := l.Source().(*jsStore)
+	return l, src, locatedReader(l), true
+}
+
+func planLocated(ctx context.Context, arr *zarr.Array, sel zarr.Selection, host js.Value) (js.Value, error) {
+	l, st, read, _ := locatedIn(arr)
+	var p *hostread.Plan
+	switch {
+	case l == nil || st == nil:
+		p = &hostread.Plan{Engine: "a store of the engine", Fixed: true}
+	case !st.Can(store.CanReadRange):
+		p = &hostread.Plan{Engine: "a store without ranged reads", Fixed: true}
+	default:
+		var err error
+		if p, err = hostread.Located(ctx, arr, sel, hostOf(host), l); err != nil {
+			return js.Value{}, err
+		}
+		if p.Engine == "" && read.Type() != js.TypeFunction {
+			for _, f := range p.Fetches {
+				if f.URL != "" {
+					p = &hostread.Plan{Engine: "no function to read URLs with"}
+					break
+				}
+			}
+		}
+	}
+	b := p.AppendJSON(make([]byte, 0, 256+200*len(p.Fetches)))
+	out := jsArray.New(3)
+	if p.Engine == "" {
+		name, _ := typedArrayName(arr.DType())
+		b = append(b[:len(b)-1], `,"array":"`...)
+		b = append(b, name...)
+		b = append(b, `"}`...)
+		out.SetIndex(1, st.obj)
+		out.SetIndex(2, read)
+	}
+	out.SetIndex(0, string(b))
+	return out, nil
 }

@@ -38,14 +38,6 @@ func init() {
 	handleSync("planRead", inArray+inSelection+inAny, func(c *bridgeCall) (any, error) {
 		return planRead(c.arr, c.sel, c.a[2])
 	})
-	// planLocated(id, selection, host, signal) → [the plan's JSON text,
-	// the JS store its keys are read from, the function its URLs are read
-	// with]: the plan of a read of an array whose store locates its chunks
-	// in another (an Icechunk snapshot: planRead answers {"locate": true}).
-	// Asynchronous: locating chunks may read manifests.
-	handleAsync("planLocated", inArray+inSelection+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {
-		return planLocated(c.ctx, c.arr, c.sel, c.a[2])
-	})
 	// expandShards(id, requests, indexes, host) → the expansions' JSON
 	// text: requests is the JSON text of [{shard, generation, size}] (each
 	// a plan's fetch's shard, with its answer's generation and, for a
@@ -122,54 +114,6 @@ func planRead(arr *zarr.Array, sel zarr.Selection, host js.Value) (any, error) {
 		b = append(b, name...)
 		b = append(b, `"}`...)
 		out.SetIndex(1, st.obj)
-	}
-	out.SetIndex(0, string(b))
-	return out, nil
-}
-
-// locatedIn says whether arr's chunks come from a store that locates them
-// (store.Locator) in a JS store, and returns it, that JS store and the JS
-// function reading its URLs (undefined when it has none).
-func locatedIn(arr *zarr.Array) (store.Locator, *jsStore, js.Value, bool) {
-	l, ok := arr.ChunkStore().(store.Locator)
-	if !ok {
-		return nil, nil, js.Undefined(), false
-	}
-	src, _ := l.Source().(*jsStore)
-	return l, src, locatedReader(l), true
-}
-
-func planLocated(ctx context.Context, arr *zarr.Array, sel zarr.Selection, host js.Value) (js.Value, error) {
-	l, st, read, _ := locatedIn(arr)
-	var p *hostread.Plan
-	switch {
-	case l == nil || st == nil:
-		p = &hostread.Plan{Engine: "a store of the engine", Fixed: true}
-	case !st.Can(store.CanReadRange):
-		p = &hostread.Plan{Engine: "a store without ranged reads", Fixed: true}
-	default:
-		var err error
-		if p, err = hostread.Located(ctx, arr, sel, hostOf(host), l); err != nil {
-			return js.Value{}, err
-		}
-		if p.Engine == "" && read.Type() != js.TypeFunction {
-			for _, f := range p.Fetches {
-				if f.URL != "" {
-					p = &hostread.Plan{Engine: "no function to read URLs with"}
-					break
-				}
-			}
-		}
-	}
-	b := p.AppendJSON(make([]byte, 0, 256+200*len(p.Fetches)))
-	out := jsArray.New(3)
-	if p.Engine == "" {
-		name, _ := typedArrayName(arr.DType())
-		b = append(b[:len(b)-1], `,"array":"`...)
-		b = append(b, name...)
-		b = append(b, `"}`...)
-		out.SetIndex(1, st.obj)
-		out.SetIndex(2, read)
 	}
 	out.SetIndex(0, string(b))
 	return out, nil

@@ -1,17 +1,25 @@
 package zarr_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/binary"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
 	"github.com/zarr-wasm/zarr-wasm/zarr/store"
+	zhttp "github.com/zarr-wasm/zarr-wasm/zarr/store/http"
 )
 
 // TestZipStoreArrays opens every array of zarrita.js's v2 fixtures through
@@ -142,5 +150,162 @@ func TestZipStoreTestdata(t *testing.T) {
 		if g, err := zarr.OpenGroup(ctx, zs, ""); err != nil || g.Attrs()["title"] != "zip test" {
 			t.Errorf("%s: root group: %v", name, err)
 		}
+	}
+}
+
+// pythonZips writes, with zarr-python's ZipStore, a 200×200 int32 array of
+// 20×20 chunks (no compressor) at "arr" in a stored and a deflated zip,
+// and what zarr-python reads back for zipWindow: {stored.zip, deflated.zip,
+// window.bin} in the returned directory.
+func pythonZips(t testing.TB) string {
+	py := peers.RequirePython(t, "zarr", "numpy")
+	dir := t.TempDir()
+	script := `
+import sys, zipfile, numpy as np, zarr
+d = sys.argv[1]
+a = (np.arange(40000, dtype="<i8").reshape(200, 200) * 7919 % 100003 - 50000).astype("<i4")
+for name, comp in (("stored.zip", zipfile.ZIP_STORED), ("deflated.zip", zipfile.ZIP_DEFLATED)):
+    s = zarr.ZipStore(d + "/" + name, mode="w", compression=comp)
+    z = zarr.create(shape=a.shape, chunks=(20, 20), dtype="<i4", compressor=None, store=s, path="arr")
+    z[:] = a
+    s.close()
+s = zarr.ZipStore(d + "/deflated.zip", mode="r")
+w = zarr.open_array(s, mode="r", path="arr")[30:170, 45:155]
+open(d + "/window.bin", "wb").write(np.ascontiguousarray(w, dtype="<i4").tobytes())
+`
+	if out, err := exec.Command(py, "-c", script, dir).CombinedOutput(); err != nil {
+		t.Fatalf("zarr-python: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// zipWindow is the window TestZipWindowOverHTTP reads: 8×6 = 48 chunks.
+const zipWindow = "30:170, 45:155"
+
+// zipServer serves the zip files of dir over HTTP (Range, no validators)
+// from what served returns, counting requests.
+func zipServer(t testing.TB, served func(name string) []byte) (*httptest.Server, *atomic.Int64) {
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		b := served(strings.TrimPrefix(r.URL.Path, "/"))
+		if b == nil {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &requests
+}
+
+// TestZipWindowOverHTTP reads a window of an array in zarr-python's
+// ZipStore (stored and deflated entries) over HTTP: the chunks' entries
+// are read in merged range requests, far fewer than one per chunk, and the
+// values are zarr-python's.
+func TestZipWindowOverHTTP(t *testing.T) {
+	dir := pythonZips(t)
+	want, err := os.ReadFile(filepath.Join(dir, "window.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, requests := zipServer(t, func(name string) []byte {
+		b, _ := os.ReadFile(filepath.Join(dir, name))
+		return b
+	})
+	ctx := context.Background()
+	for _, name := range []string{"stored.zip", "deflated.zip"} {
+		t.Run(name, func(t *testing.T) {
+			base, err := zhttp.NewStore(srv.URL+"/", zhttp.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			zs, err := store.NewZip(ctx, base, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			arr, err := zarr.OpenArray(ctx, zs, "arr")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sel, _ := zarr.ParseSelection(zipWindow)
+			before := requests.Load()
+			got, err := arr.Read(ctx, sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := requests.Load() - before
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("the window differs from zarr-python's")
+			}
+			t.Logf("48 chunks in %d requests", n)
+			if n > 48/4 {
+				t.Errorf("48 chunks in %d requests: their entries were not merged", n)
+			}
+		})
+	}
+}
+
+// TestZipWindowFaults: a window read over HTTP whose merged requests meet
+// a corrupt local header, a CRC mismatch or a file truncated since it was
+// opened fails with a STORE error naming the entry.
+func TestZipWindowFaults(t *testing.T) {
+	dir := pythonZips(t)
+	good, err := os.ReadFile(filepath.Join(dir, "stored.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	zr, err := zip.NewReader(bytes.NewReader(good), int64(len(good)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const entry = "arr/3.4" // in the window
+	var local, data int64
+	for _, f := range zr.File {
+		if f.Name == entry {
+			data, _ = f.DataOffset()
+			local = data - 30 - int64(len(f.Name)) - int64(len(f.Extra))
+		}
+	}
+	if data == 0 {
+		t.Fatalf("no %s in the zip", entry)
+	}
+	patched := func(at int64) []byte {
+		b := bytes.Clone(good)
+		b[at] ^= 0xff
+		return b
+	}
+	cases := []struct {
+		name           string
+		opened, served []byte // served after opening
+		names          string // the entry the error names
+	}{
+		{"corrupt local header", patched(local), patched(local), entry},
+		{"CRC mismatch", patched(data + 100), patched(data + 100), entry},
+		{"truncated", good, good[:data+100], "arr/"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var cur atomic.Pointer[[]byte]
+			cur.Store(&tc.opened)
+			srv, _ := zipServer(t, func(string) []byte { return *cur.Load() })
+			base, _ := zhttp.NewStore(srv.URL+"/", zhttp.Options{})
+			zs, err := store.NewZip(ctx, base, "z.zip")
+			if err != nil {
+				t.Fatal(err)
+			}
+			arr, err := zarr.OpenArray(ctx, zs, "arr")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cur.Store(&tc.served)
+			sel, _ := zarr.ParseSelection(zipWindow)
+			_, err = arr.Read(ctx, sel)
+			if zarr.ErrorCodeOf(err) != zarr.CodeStore || !strings.Contains(err.Error(), `"`+tc.names) {
+				t.Fatalf("want a STORE error naming %s, got %v", tc.names, err)
+			}
+			t.Log(err)
+		})
 	}
 }

@@ -36,13 +36,18 @@ type Merged struct {
 
 // Coalesce merges ranges into requests by the policy. Ranges may overlap
 // or repeat; every range is served by exactly one request, which contains
-// it whole. A range longer than MaxRequest is a request of its own.
+// it whole. A range longer than MaxRequest is a request of its own, which
+// the ranges it contains join.
 func (c Coalescing) Coalesce(ranges []Extent) []Merged {
 	order := make([]int, len(ranges))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(x, y int) bool { return ranges[order[x]].Offset < ranges[order[y]].Offset })
+	// by offset, the longer first: ranges it contains then join it
+	sort.SliceStable(order, func(x, y int) bool {
+		a, b := ranges[order[x]], ranges[order[y]]
+		return a.Offset < b.Offset || (a.Offset == b.Offset && a.Length > b.Length)
+	})
 	var out []Merged
 	for _, i := range order {
 		r := ranges[i]
@@ -51,7 +56,7 @@ func (c Coalescing) Coalesce(ranges []Extent) []Merged {
 			last := &out[n-1]
 			lastEnd := last.Offset + last.Length
 			merged := max(end, lastEnd) - last.Offset
-			if r.Offset-lastEnd <= c.Gap && merged <= c.MaxRequest {
+			if r.Offset-lastEnd <= c.Gap && (merged <= c.MaxRequest || end <= lastEnd) {
 				last.Length = merged
 				last.Members = append(last.Members, i)
 				continue

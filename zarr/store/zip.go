@@ -29,7 +29,12 @@ import (
 //     header's name and extra fields are guessed with a margin), or two when
 //     the local header is longer than the margin. Once an entry's data
 //     offset is known, every further read of it is one request. Parts of the
-//     file already read while opening are not requested again.
+//     file already read while opening are not requested again;
+//   - reads of entries that arrive together (the engine reads a window's
+//     chunks concurrently) are merged into fewer requests by the engine's
+//     one coalescing policy (DefaultCoalescing, through a Batcher): in a
+//     zip, neighbouring entries' local headers and data are adjacent, so a
+//     window of chunks zipped in order is a few requests, not one per chunk.
 //
 // When the base store cannot read ranges (no RangeReader), the zip is read
 // whole, once, and everything is served from memory. When the base store
@@ -68,10 +73,11 @@ import (
 type Zip struct {
 	base      Store
 	key       string
-	size      int64  // of the zip file
-	cdStart   int64  // the central directory's offset: local data ends there
-	data      []byte // the whole file, when it was read whole
-	tail      []byte // the end of the file, read while opening
+	size      int64    // of the zip file
+	cdStart   int64    // the central directory's offset: local data ends there
+	data      []byte   // the whole file, when it was read whole
+	batch     *Batcher // merges entry reads (nil while opening, and for data)
+	tail      []byte   // the end of the file, read while opening
 	tailStart int64
 	root      string
 	comment   string
@@ -188,7 +194,7 @@ func NewZip(ctx context.Context, base Store, key string, opts ...ZipOption) (*Zi
 		return nil, err
 	}
 	z.cdStart = cdOff
-	cd, _, err := z.read(ctx, cdOff, cdSize)
+	cd, _, err := z.read(ctx, "", cdOff, cdSize)
 	if err != nil {
 		return nil, err
 	}
@@ -197,6 +203,9 @@ func NewZip(ctx context.Context, base Store, key string, opts ...ZipOption) (*Zi
 		return nil, err
 	}
 	z.index(files, cfg)
+	if z.data == nil {
+		z.batch = NewBatcher(z.request, BatchOptions{})
+	}
 	return z, nil
 }
 
@@ -545,10 +554,11 @@ func (z *Zip) Size() int64 { return z.size }
 // Key returns the key of the zip file in its base store.
 func (z *Zip) Key() string { return z.key }
 
-// read returns n bytes of the file at off: from memory when they were
-// already read (cached: the caller must copy them before handing them out),
-// else with one range request.
-func (z *Zip) read(ctx context.Context, off, n int64) (b []byte, cached bool, err error) {
+// read returns n bytes of the file at off for key (the entry read, "" while
+// opening): from memory when they were already read (cached: the caller
+// must copy them before handing them out), else with one range request,
+// merged with those of other entries read at the same time.
+func (z *Zip) read(ctx context.Context, key string, off, n int64) (b []byte, cached bool, err error) {
 	if off < 0 || n < 0 || off > z.size || n > z.size-off {
 		return nil, false, z.corrupt("bytes %d-%d are past the end of the %d-byte file", off, off+n-1, z.size)
 	}
@@ -558,13 +568,23 @@ func (z *Zip) read(ctx context.Context, off, n int64) (b []byte, cached bool, er
 	case off >= z.tailStart:
 		return z.tail[off-z.tailStart : off-z.tailStart+n], true, nil
 	}
-	b, err = z.fetch(ctx, off, n)
-	return b, false, err
+	if z.batch == nil {
+		b, err = z.fetch(ctx, off, n)
+		return b, false, err
+	}
+	ans, err := z.batch.Read(ctx, key, z.key, off, n)
+	return ans.Data, false, err
+}
+
+// request is the Batcher's request: n bytes at off of the zip file.
+func (z *Zip) request(ctx context.Context, _, _ string, off, n int64) (Fetched, error) {
+	b, err := z.fetch(ctx, off, n)
+	return Fetched{Data: b}, err
 }
 
 // readCopy is read with a result the caller owns.
-func (z *Zip) readCopy(ctx context.Context, off, n int64) ([]byte, error) {
-	b, cached, err := z.read(ctx, off, n)
+func (z *Zip) readCopy(ctx context.Context, key string, off, n int64) ([]byte, error) {
+	b, cached, err := z.read(ctx, key, off, n)
 	if cached {
 		b = append([]byte(nil), b...)
 	}
@@ -619,7 +639,7 @@ func (z *Zip) check(key string, e *zipEntry) error {
 // same request when the range starts near the data.
 func (z *Zip) stored(ctx context.Context, key string, e *zipEntry, from, to int64) ([]byte, error) {
 	if off := e.dataOff.Load(); off > 0 {
-		return z.readCopy(ctx, off+from, to-from)
+		return z.readCopy(ctx, key, off+from, to-from)
 	}
 	guess := localLen + int64(len(e.name)) + e.extraLen + zipHeaderMargin
 	want := guess
@@ -627,7 +647,7 @@ func (z *Zip) stored(ctx context.Context, key string, e *zipEntry, from, to int6
 		want += to
 	}
 	want = min(want, z.size-e.local)
-	buf, cached, err := z.read(ctx, e.local, want)
+	buf, cached, err := z.read(ctx, key, e.local, want)
 	if err != nil {
 		return nil, err
 	}
@@ -652,14 +672,14 @@ func (z *Zip) stored(ctx context.Context, key string, e *zipEntry, from, to int6
 		}
 		return buf[lo:hi], nil
 	case lo < int64(len(buf)):
-		rest, _, err := z.read(ctx, e.local+int64(len(buf)), hi-int64(len(buf)))
+		rest, _, err := z.read(ctx, key, e.local+int64(len(buf)), hi-int64(len(buf)))
 		if err != nil {
 			return nil, err
 		}
 		out := make([]byte, 0, hi-lo)
 		return append(append(out, buf[lo:]...), rest...), nil
 	default:
-		return z.readCopy(ctx, e.local+lo, hi-lo)
+		return z.readCopy(ctx, key, e.local+lo, hi-lo)
 	}
 }
 

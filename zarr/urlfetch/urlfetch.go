@@ -2,13 +2,12 @@
 // in as few requests as it can: ranges of one file that arrive together
 // (within a short window, or in one batch) are merged by the engine's one
 // coalescing rule (store.Coalescing), and the merged requests run
-// concurrently under one bound. Reference sets (zarr/refs) and Icechunk's
+// concurrently under one bound: a store.Batcher does that. Reference sets (zarr/refs) and Icechunk's
 // virtual chunks (zarr/icechunk) read their files through it.
 package urlfetch
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,8 +39,8 @@ type ValidatingFetcher interface {
 
 // Defaults of Options.
 const (
-	DefaultWindow      = 2 * time.Millisecond
-	DefaultConcurrency = 16
+	DefaultWindow      = store.DefaultWindow
+	DefaultConcurrency = store.DefaultBatchConcurrency
 )
 
 // Options tune a Coalescer; zero values take the defaults.
@@ -60,259 +59,49 @@ type Options struct {
 
 // Answer is what a read gets: its bytes and the validators of the fetch
 // they came from (when the Fetcher is a ValidatingFetcher).
-type Answer struct {
-	Data               []byte
-	ETag, LastModified string
-}
+type Answer = store.Fetched
 
 // Range is one read of a batch: N bytes at Off (N < 0: to the end; Off 0
 // and N < 0: the whole file), for Key (named in messages).
-type Range struct {
-	Key    string
-	Off, N int64
-}
+type Range = store.RangeRead
 
 // Result is a batch read's answer or error.
-type Result struct {
-	Answer
-	Err error
-}
+type Result = store.RangeResult
 
-// request is one read waiting for its fetch.
-type request struct {
-	key  string // for messages
-	off  int64
-	n    int64
-	ctx  context.Context
-	done chan struct{}
-	ans  Answer
-	err  error
-}
-
-// Coalescer merges and runs reads of files through a Fetcher. It is safe
-// for concurrent use.
+// Coalescer merges and runs reads of files through a Fetcher: a
+// store.Batcher whose objects are URLs. It is safe for concurrent use.
 type Coalescer struct {
-	f      Fetcher
-	rule   store.Coalescing
-	merge  bool
-	window time.Duration
-	sem    chan struct{}
-	what   string
-
-	mu      sync.Mutex
-	pending map[string][]*request
+	f    Fetcher
+	b    *store.Batcher
+	what string
 
 	fetches atomic.Int64
 }
 
 // New returns a Coalescer reading through f.
 func New(f Fetcher, o Options) *Coalescer {
-	c := &Coalescer{f: f, rule: store.DefaultCoalescing, merge: o.Gap >= 0, window: o.Window, what: o.What, pending: map[string][]*request{}}
-	if o.Gap > 0 {
-		c.rule.Gap = o.Gap
-	}
-	if o.MaxRequest > 0 {
-		c.rule.MaxRequest = o.MaxRequest
-	}
-	if c.window == 0 {
-		c.window = DefaultWindow
-	}
+	c := &Coalescer{f: f, what: o.What}
 	if c.what == "" {
 		c.what = "file"
 	}
-	n := o.Concurrency
-	if n <= 0 {
-		n = DefaultConcurrency
-	}
-	c.sem = make(chan struct{}, n)
+	c.b = store.NewBatcher(c.fetch, store.BatchOptions{Gap: o.Gap, MaxRequest: o.MaxRequest, Window: o.Window, Concurrency: o.Concurrency})
 	return c
 }
 
 // Fetches is how many fetches the Coalescer has made (for tests and tools).
 func (c *Coalescer) Fetches() int64 { return c.fetches.Load() }
 
-func newRequest(ctx context.Context, key string, off, n int64) *request {
-	return &request{key: key, off: off, n: n, ctx: ctx, done: make(chan struct{})}
-}
-
 // Read reads n bytes at off of url (n < 0: to the end; off 0 and n < 0:
 // the whole file), merged with the other reads of url that arrive within
 // the window.
 func (c *Coalescer) Read(ctx context.Context, key, url string, off, n int64) (Answer, error) {
-	r := newRequest(ctx, key, off, n)
-	if c.window < 0 {
-		go c.run(url, []*request{r})
-	} else {
-		c.mu.Lock()
-		q := c.pending[url]
-		c.pending[url] = append(q, r)
-		if len(q) == 0 {
-			time.AfterFunc(c.window, func() { c.flush(url) })
-		}
-		c.mu.Unlock()
-	}
-	select {
-	case <-r.done:
-		return r.ans, r.err
-	case <-ctx.Done():
-		return Answer{}, errs.Wrap(errs.Aborted, key, ctx.Err(), "aborted")
-	}
+	return c.b.Read(ctx, key, url, off, n)
 }
 
 // ReadMany reads ranges of url at once, merged without waiting: the way to
 // read a known set of ranges in the fewest requests.
 func (c *Coalescer) ReadMany(ctx context.Context, url string, ranges []Range) []Result {
-	reqs := make([]*request, len(ranges))
-	for i, r := range ranges {
-		reqs[i] = newRequest(ctx, r.Key, r.Off, r.N)
-	}
-	c.run(url, reqs)
-	out := make([]Result, len(reqs))
-	for i, r := range reqs {
-		out[i] = Result{Answer: r.ans, Err: r.err}
-	}
-	return out
-}
-
-func (c *Coalescer) flush(url string) {
-	c.mu.Lock()
-	q := c.pending[url]
-	delete(c.pending, url)
-	c.mu.Unlock()
-	c.run(url, q)
-}
-
-// block is one fetch: a range of a URL and the requests it serves.
-type block struct {
-	off, n int64 // n < 0: to the end
-	reqs   []*request
-}
-
-// plan merges the requests of one URL into blocks.
-func (c *Coalescer) plan(reqs []*request) []*block {
-	var out []*block
-	var ranged []*request
-	var whole *block
-	for _, r := range reqs {
-		switch {
-		case r.n >= 0:
-			ranged = append(ranged, r)
-		case r.off == 0:
-			if whole == nil {
-				whole = &block{n: -1}
-				out = append(out, whole)
-			}
-			whole.reqs = append(whole.reqs, r)
-		default:
-			out = append(out, &block{off: r.off, n: -1, reqs: []*request{r}})
-		}
-	}
-	if whole != nil {
-		// the whole file is fetched anyway: every range comes from it
-		// (fsspec does the same)
-		whole.reqs = append(whole.reqs, ranged...)
-		return out
-	}
-	if !c.merge {
-		for _, r := range ranged {
-			out = append(out, &block{off: r.off, n: r.n, reqs: []*request{r}})
-		}
-		return out
-	}
-	extents := make([]store.Extent, len(ranged))
-	for i, r := range ranged {
-		extents[i] = store.Extent{Offset: r.off, Length: r.n}
-	}
-	for _, m := range c.rule.Coalesce(extents) {
-		b := &block{off: m.Offset, n: m.Length}
-		for _, i := range m.Members {
-			b.reqs = append(b.reqs, ranged[i])
-		}
-		out = append(out, b)
-	}
-	return out
-}
-
-// run fetches the requests of one URL and answers them.
-func (c *Coalescer) run(url string, reqs []*request) {
-	if len(reqs) == 0 {
-		return
-	}
-	// The fetch stops when every caller waiting for it has given up.
-	ctx, cancel := context.WithCancel(context.WithoutCancel(reqs[0].ctx))
-	defer cancel()
-	var live atomic.Int64
-	live.Store(int64(len(reqs)))
-	for _, r := range reqs {
-		stop := context.AfterFunc(r.ctx, func() {
-			if live.Add(-1) == 0 {
-				cancel()
-			}
-		})
-		defer stop()
-	}
-	blocks := c.plan(reqs)
-	var wg sync.WaitGroup
-	for _, b := range blocks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.fetchBlock(ctx, url, b)
-		}()
-	}
-	wg.Wait()
-}
-
-func (c *Coalescer) fetchBlock(ctx context.Context, url string, b *block) {
-	var ans Answer
-	var err error
-	if b.n == 0 {
-		ans.Data = []byte{}
-	} else {
-		select {
-		case c.sem <- struct{}{}:
-			ans, err = c.fetch(ctx, b.reqs[0].key, url, b.off, b.n)
-			<-c.sem
-		case <-ctx.Done():
-			err = errs.Wrap(errs.Aborted, b.reqs[0].key, ctx.Err(), "aborted")
-		}
-	}
-	overlap := false
-	for i := 1; i < len(b.reqs); i++ {
-		p, r := b.reqs[i-1], b.reqs[i]
-		if p.n < 0 || r.n < 0 || r.off < p.off+p.n {
-			overlap = true
-		}
-	}
-	for _, r := range b.reqs {
-		if err != nil {
-			r.err = err
-		} else {
-			r.ans = ans
-			r.ans.Data, r.err = c.cut(ans.Data, b.off, r, url, overlap)
-		}
-		close(r.done)
-	}
-}
-
-// cut takes a request's bytes out of its block's data (which starts at off).
-func (c *Coalescer) cut(data []byte, off int64, r *request, url string, copyOut bool) ([]byte, error) {
-	start := r.off - off
-	if r.n < 0 {
-		if start > int64(len(data)) {
-			return nil, errs.New(errs.Store, r.key, "%s has %d bytes, the read starts at %d", url, off+int64(len(data)), r.off)
-		}
-		return data[start:], nil
-	}
-	end := start + r.n
-	if end > int64(len(data)) {
-		return nil, errs.New(errs.Store, r.key, "%s ends at byte %d, the read wants bytes %d-%d", url, off+int64(len(data)), r.off, r.off+r.n-1)
-	}
-	out := data[start:end:end]
-	if copyOut {
-		out = append([]byte(nil), out...)
-	}
-	return out, nil
+	return c.b.ReadMany(ctx, url, ranges)
 }
 
 // call makes one call to the Fetcher, with validators when it gives them.
@@ -350,22 +139,12 @@ func (c *Coalescer) fetch(ctx context.Context, key, url string, off, n int64) (A
 	return ans, nil
 }
 
-// acquire takes a place among the fetches in flight.
-func (c *Coalescer) acquire(ctx context.Context, key string) error {
-	select {
-	case c.sem <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return errs.Wrap(errs.Aborted, key, ctx.Err(), "aborted")
-	}
-}
-
 // Suffix reads the last n bytes of url (not merged).
 func (c *Coalescer) Suffix(ctx context.Context, key, url string, n int64) ([]byte, error) {
-	if err := c.acquire(ctx, key); err != nil {
+	if err := c.b.Acquire(ctx, key); err != nil {
 		return nil, err
 	}
-	defer func() { <-c.sem }()
+	defer c.b.Release()
 	ans, ok, err := c.call(ctx, url, store.Last(n))
 	if err != nil {
 		return nil, fetchError(ctx, key, url, err)
@@ -381,10 +160,10 @@ func (c *Coalescer) Suffix(ctx context.Context, key, url string, n int64) ([]byt
 
 // Get reads a whole file (not merged); a missing file is ok == false.
 func (c *Coalescer) Get(ctx context.Context, key, url string) ([]byte, bool, error) {
-	if err := c.acquire(ctx, key); err != nil {
+	if err := c.b.Acquire(ctx, key); err != nil {
 		return nil, false, err
 	}
-	defer func() { <-c.sem }()
+	defer c.b.Release()
 	ans, ok, err := c.call(ctx, url, store.WholeValue())
 	if err != nil {
 		return nil, false, fetchError(ctx, key, url, err)
