@@ -153,27 +153,15 @@ func TestZipStoreTestdata(t *testing.T) {
 	}
 }
 
-// pythonZips writes, with zarr-python's ZipStore, a 200×200 int32 array of
-// 20×20 chunks (no compressor) at "arr" in a stored and a deflated zip,
-// and what zarr-python reads back for zipWindow: {stored.zip, deflated.zip,
-// window.bin} in the returned directory.
+// pythonZips runs tests/zip/window.py: zarr-python's ZipStore writes a
+// 200×200 int32 array of 20×20 chunks at "arr" in stored.zip and
+// deflated.zip, and what it reads of zipWindow in window.bin, in the
+// returned directory.
 func pythonZips(t testing.TB) string {
 	py := peers.RequirePython(t, "zarr", "numpy")
 	dir := t.TempDir()
-	script := `
-import sys, zipfile, numpy as np, zarr
-d = sys.argv[1]
-a = (np.arange(40000, dtype="<i8").reshape(200, 200) * 7919 % 100003 - 50000).astype("<i4")
-for name, comp in (("stored.zip", zipfile.ZIP_STORED), ("deflated.zip", zipfile.ZIP_DEFLATED)):
-    s = zarr.ZipStore(d + "/" + name, mode="w", compression=comp)
-    z = zarr.create(shape=a.shape, chunks=(20, 20), dtype="<i4", compressor=None, store=s, path="arr")
-    z[:] = a
-    s.close()
-s = zarr.ZipStore(d + "/deflated.zip", mode="r")
-w = zarr.open_array(s, mode="r", path="arr")[30:170, 45:155]
-open(d + "/window.bin", "wb").write(np.ascontiguousarray(w, dtype="<i4").tobytes())
-`
-	if out, err := exec.Command(py, "-c", script, dir).CombinedOutput(); err != nil {
+	script := filepath.Join(peers.RepoRoot(), "tests", "zip", "window.py")
+	if out, err := exec.Command(py, script, dir).CombinedOutput(); err != nil {
 		t.Fatalf("zarr-python: %v\n%s", err, out)
 	}
 	return dir
