@@ -248,11 +248,11 @@ func init() {
 		res.Set("consolidated", g.ConsolidatedSoFar())
 		return res, nil
 	})
-	// openChild(id, path, signal) → {node: node info, consolidated}: a
-	// node below a group (relative path), sharing the group's store (and
+	// openChild(id, path, kind, signal) → {node: node info, consolidated}:
+	// a node below a group (relative path), sharing the group's store (and
 	// its consolidated metadata, known now).
-	fn("openChild", inGroup+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {
-		n, err := c.group.Open(c.ctx, optString(c.a[1]))
+	fn("openChild", inGroup+inAny+inAny+inSignal, func(c *bridgeCall) (js.Value, error) {
+		n, err := c.group.OpenKind(c.ctx, optString(c.a[1]), optString(c.a[2]))
 		if err != nil {
 			return js.Value{}, err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zarr-wasm/zarr-wasm/tests/peers"
 	"github.com/zarr-wasm/zarr-wasm/zarr"
+	"github.com/zarr-wasm/zarr-wasm/zarr/errs"
 )
 
 // keyLog records the keys read from a store.
@@ -148,5 +149,49 @@ func TestGroupHintsItsChildren(t *testing.T) {
 		if want.ZarrFormat() != kid.ZarrFormat() || len(want.Attrs()) != len(kid.Attrs()) {
 			t.Errorf("%s %s/%s: format %d, %d attributes; want %d, %d", c.dir, c.group, c.child, kid.ZarrFormat(), len(kid.Attrs()), want.ZarrFormat(), len(want.Attrs()))
 		}
+	}
+}
+
+// TestWalkReadsPlainly: only the group opened from the store looks for
+// consolidated metadata; the groups opened through it read their children
+// plainly (one round trip a level on a walk down), and a kind asked for
+// is the only kind whose documents are read. The nodes are those
+// zarr-python wrote (tests/fixtures/v2).
+func TestWalkReadsPlainly(t *testing.T) {
+	ctx := context.Background()
+	d, err := zarr.NewDirectoryStore(filepath.Join(peers.RepoRoot(), "tests", "fixtures", "v2", "data", "v2.zarr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &keyLog{Store: d}
+	root, err := zarr.OpenGroup(ctx, l, "hier")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := root.OpenGroup(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.keys = nil
+	arr, err := a.OpenArray(ctx, "arr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(l.keys)
+	if want := []string{"hier/a/arr/.zarray", "hier/a/arr/.zattrs"}; !slices.Equal(l.keys, want) {
+		t.Errorf("opening hier/a/arr through hier/a read %v, want %v", l.keys, want)
+	}
+	plain, err := zarr.OpenArray(ctx, d, "hier/a/arr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(arr.Shape(), plain.Shape()) || arr.DType().String() != plain.DType().String() {
+		t.Errorf("hier/a/arr: %v %v through the walk, %v %v opened directly", arr.Shape(), arr.DType(), plain.Shape(), plain.DType())
+	}
+	if _, err := a.OpenGroup(ctx, "arr"); errs.CodeOf(err) != errs.NotFound {
+		t.Errorf("hier/a/arr opened as a group: %v, want NOT_FOUND", err)
+	}
+	if _, err := a.OpenKind(ctx, "arr", "table"); errs.CodeOf(err) != errs.InvalidArgument {
+		t.Errorf("kind \"table\": %v, want INVALID_ARGUMENT", err)
 	}
 }

@@ -26,6 +26,10 @@ type Group struct {
 	// when it first reads below itself (Open, Children, Consolidated)
 	// rather than when it opens: opening a group then costs the requests
 	// zarrita.js makes, and a walk that never reads below it none more.
+	// Only the group opened from the store looks: the groups opened
+	// through it read plainly, as in zarr-python, where consolidated
+	// metadata is that of the node opened (a look at every level would
+	// cost a walk one round trip per level).
 	zmeta *lazyConsolidated
 }
 
@@ -79,7 +83,7 @@ func ConsolidatedDocuments(key string, data []byte, v3 bool) (map[string][]byte,
 
 func newGroupV2(s Store, path string, attrs map[string]any, attrsKey string, cfg openConfig) *Group {
 	g := &Group{store: s, path: path, format: 2, attrs: attrs, attrsKey: attrsKey, cfg: cfg}
-	if _, already := s.(*consolidatedStore); !already {
+	if _, already := s.(*consolidatedStore); !already && !cfg.below {
 		g.zmeta = &lazyConsolidated{}
 	}
 	return g
@@ -187,17 +191,47 @@ func (g *Group) UpdateAttrs(ctx context.Context, attrs map[string]any) error {
 // group's format is the hint: a hierarchy seldom mixes formats, and each
 // node below then costs one round trip.
 func (g *Group) Open(ctx context.Context, rel string) (Node, error) {
+	return g.OpenKind(ctx, rel, "")
+}
+
+// OpenArray opens the array at a path relative to the group.
+func (g *Group) OpenArray(ctx context.Context, rel string) (*Array, error) {
+	n, err := g.OpenKind(ctx, rel, "array")
+	if err != nil {
+		return nil, err
+	}
+	return n.(*Array), nil
+}
+
+// OpenGroup opens the group at a path relative to the group.
+func (g *Group) OpenGroup(ctx context.Context, rel string) (*Group, error) {
+	n, err := g.OpenKind(ctx, rel, "group")
+	if err != nil {
+		return nil, err
+	}
+	return n.(*Group), nil
+}
+
+// OpenKind opens a node below the group of kind "" (either), "array" or
+// "group": given a kind, only that kind's documents are asked for.
+func (g *Group) OpenKind(ctx context.Context, rel, kind string) (Node, error) {
+	switch kind {
+	case "", "array", "group":
+	default:
+		return nil, errs.New(errs.InvalidArgument, kind, "kind must be \"array\" or \"group\"")
+	}
 	s, err := g.below(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return open(ctx, s, joinPath(g.path, rel), "", g.childConfig())
+	return open(ctx, s, joinPath(g.path, rel), kind, g.childConfig())
 }
 
 // childConfig is the group's options for the nodes below it, with its
 // format as the hint (a hierarchy seldom mixes formats).
 func (g *Group) childConfig() openConfig {
 	c := g.cfg
+	c.below = true
 	if c.formatHint == 0 {
 		c.formatHint = min(max(g.format, 2), 3)
 	}

@@ -35,6 +35,9 @@ type openConfig struct {
 	format  int // WithZarrFormat's; 0: any
 	// formatHint: the format other nodes of the store had (0: unknown)
 	formatHint int
+	// below: opened through a group (Group.Open), which already looked
+	// for consolidated metadata; a v2 group then does not look for its own.
+	below bool
 }
 
 // WithZarrFormat opens only a node of that format (2 also takes v1): one
@@ -47,10 +50,9 @@ func WithZarrFormat(format int) OpenOption {
 // WithFormatHint says which Zarr format (2 or 3) the store's other nodes
 // had, as a store seldom mixes them: open then asks for that format's
 // metadata first (zarr.json; or .zarray or .zgroup with .zattrs) and for
-// the others only when it is absent, and a v2 group below the store's
-// root is not asked for consolidated metadata (.zmetadata, which is
-// written at the root). Fewer requests per node when many are opened (an
-// OME-Zarr plate's wells); the npm package passes it for each store.
+// the others only when it is absent. Fewer requests per node when many
+// are opened (an OME-Zarr plate's wells); the npm package passes it for
+// each store.
 func WithFormatHint(format int) OpenOption {
 	return func(c *openConfig) {
 		if format == 2 || format == 3 {

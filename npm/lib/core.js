@@ -334,12 +334,8 @@ export class ZarrGroup extends ZarrNode {
   /** Opens a node below this group by relative path. */
   async open(path, options = {}) {
     options = checkOptions("ZarrGroup.open", options);
-    const { node: info, consolidated } = await withSignal(options.signal, (signal) => this._call("openChild", normPath(path), signal));
+    const { node: info, consolidated } = await withSignal(options.signal, (signal) => this._call("openChild", normPath(path), options.kind ?? "", signal));
     this._update({ consolidated });
-    if (options.kind && info.kind !== options.kind) {
-      bridgeIfRunning()?.release(info.id);
-      throw new ZarrError("NOT_FOUND", `${JSON.stringify(info.path)}: is a ${info.kind}, not a ${options.kind}`, { where: info.path });
-    }
     return checkDtype(node(info, this.store), options.dtype);
   }
   toString() {

@@ -1,7 +1,7 @@
 // storeFromUrl: the store for a URL, told by its form, so that a page or a
 // script can open whatever address a user pastes (a Zarr hierarchy, a zip
 // of one, a kerchunk reference set in JSON or Parquet).
-import { FetchStore } from "./stores.js";
+import { FetchStore, primeRead } from "./stores.js";
 import { ZipStore } from "./zip.js";
 import { ReferenceStore } from "./refs.js";
 import { bridge } from "./runtime.js";
@@ -12,12 +12,13 @@ import { ZarrError, toZarrError } from "./errors.js";
  * Whether the directory at url is a Parquet reference set (fsspec's
  * LazyReferenceMapper layout): its .zmetadata has a record_size. Read
  * through the FetchStore that would otherwise serve the hierarchy, so the
- * request is counted there.
+ * request is counted there, and kept for the engine's look for
+ * consolidated metadata when it opens the root next.
  */
 async function isParquetRoot(store, signal) {
   let bytes;
   try {
-    bytes = await store.get("/.zmetadata", { signal });
+    bytes = await store[primeRead]("/.zmetadata", signal);
   } catch (e) {
     if (signal?.aborted || e?.name === "AbortError") throw e;
     return false;

@@ -775,6 +775,11 @@ async function readCapped(res, cap, progress, abort, url) {
  * over HTTP/1.x (the connections a browser opens to one server) and 64
  * over HTTP/2 or HTTP/3 (streams of one connection).
  */
+/** How long a primed answer (FetchStore[primeRead]) may be taken. */
+const primedMs = 10_000;
+/** @internal FetchStore's method that reads a key and keeps the answer for the next get. */
+export const primeRead = Symbol("zarr-wasm primeRead");
+
 const fetchConcurrency = { node: 64, unknown: 16, http1: 6, multiplexed: 64 };
 const inBrowser = globalThis.location !== undefined;
 
@@ -877,6 +882,7 @@ export class FetchStore {
   #protocolPending;
   #access;
   #prefix = null;
+  #primed = null; // key → {answer (a versioned read's), until (ms)}: see primeRead
   /**
    * @param {string | URL} url the root of the hierarchy: an http(s) URL, or
    *   an object-store location (s3://bucket/prefix, gs://bucket/prefix)
@@ -1022,7 +1028,29 @@ export class FetchStore {
   }
 
   async get(key, options = {}) {
+    const p = this.#primed?.get(key);
+    if (p) {
+      this.#primed.delete(key);
+      // (a conditional read asks the server: the answer may be older than what the engine holds)
+      if (Date.now() < p.until && options.ifMatch === undefined && options.ifNoneMatch === undefined) {
+        if (p.answer.data !== undefined) this.#access.noteRead(key);
+        return options.versioned ? p.answer : p.answer.data;
+      }
+    }
     return this.#read(key, null, options, metadataKey.test(key));
+  }
+
+  /**
+   * Reads key and keeps the answer for the next get() of it, once, for a
+   * few seconds: storeFromUrl looks at a directory's .zmetadata to tell a
+   * Parquet reference set, and the engine, opening the hierarchy right
+   * after, takes that answer instead of asking the server again.
+   * @internal
+   */
+  async [primeRead](key, signal) {
+    const answer = await this.#read(key, null, { signal, versioned: true }, true);
+    (this.#primed ??= new Map()).set(key, { answer, until: Date.now() + primedMs });
+    return answer.data;
   }
 
   async getRange(key, range, options = {}) {

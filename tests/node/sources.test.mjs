@@ -96,6 +96,38 @@ async function walk(dir, base = dir) {
   return out;
 }
 
+test("storeFromUrl's look at .zmetadata is the engine's: one request, and none below the opened group", async () => {
+  const { url, stats, close } = await startServer(fixtures);
+  try {
+    const count = (p) => stats.paths.filter((x) => x === p).length;
+    // zarr-python's consolidated hierarchy: its .zmetadata read once, and
+    // the nodes below read from it.
+    const cons = await zarr.storeFromUrl(`${url}/data/consolidated.zarr`);
+    const root = await zarr.open(cons, { kind: "group" });
+    const kids = await root.children();
+    assert.ok(kids.length > 0, "children listed from the consolidated metadata");
+    assert.equal(count("/data/consolidated.zarr/.zmetadata"), 1, "the .zmetadata asked for once (storeFromUrl's read, taken by the engine)");
+    // A plain hierarchy: its root's .zmetadata (absent) asked for once, and
+    // the groups opened through it look for none of their own.
+    const plain = await zarr.storeFromUrl(`${url}/data/v2.zarr`);
+    const top = await zarr.open(plain, { kind: "group" });
+    const hier = await top.open("hier", { kind: "group" });
+    const a = await hier.open("a", { kind: "group" });
+    const arr = await a.open("arr", { kind: "array" });
+    const want = v2Cases.find((c) => c.store === "v2.zarr" && c.path === "hier/a/arr" && c.selection === "");
+    assert.equal(bytesOf((await arr.get(null)).data), want.bytes, "hier/a/arr: zarr-python's values");
+    assert.equal(count("/data/v2.zarr/.zmetadata"), 1, "the root's .zmetadata asked for once");
+    const below = stats.paths.filter((p) => /^\/data\/v2\.zarr\/.+\/\.zmetadata$/.test(p));
+    assert.deepEqual(below, [], "no group below the opened one looked for .zmetadata");
+    // A kind asked for is the only kind read.
+    assert.equal(count("/data/v2.zarr/hier/a/arr/.zgroup"), 0, "an array opened as one: no .zgroup asked for");
+    assert.equal(count("/data/v2.zarr/hier/a/.zarray"), 0, "a group opened as one: no .zarray asked for");
+    await assert.rejects(a.open("arr", { kind: "group" }), (e) => e.code === "NOT_FOUND" && /not a group/.test(e.message));
+  } finally {
+    await close();
+  }
+});
+
 test("FileListStore: a picked folder that wraps the hierarchy opens at the hierarchy's top", async () => {
   const src = path.join(fixtures, "data", "v2.zarr");
   const files = [];
