@@ -627,9 +627,20 @@ func (z *Zip) check(key string, e *zipEntry) error {
 	case 0, 8:
 		return nil
 	}
-	name := map[uint16]string{9: "deflate64", 12: "bzip2", 14: "lzma", 93: "zstd", 95: "xz", 98: "ppmd"}[e.method]
-	if name != "" {
-		name = " (" + name + ")"
+	name := ""
+	switch e.method {
+	case 9:
+		name = " (deflate64)"
+	case 12:
+		name = " (bzip2)"
+	case 14:
+		name = " (lzma)"
+	case 93:
+		name = " (zstd)"
+	case 95:
+		name = " (xz)"
+	case 98:
+		name = " (ppmd)"
 	}
 	return z.entryErr(errs.Unsupported, key, "entry %q: compression method %d%s is not supported (only stored and deflated)", e.name, e.method, name)
 }
