@@ -4,12 +4,14 @@
 // Reads with credentials are signed in the query, so they need no CORS
 // preflight (counted at the server: 0 OPTIONS for reads); writes are PUTs
 // with signed headers, preflighted. The bucket answers 403 for missing
-// keys, and holds zarr-python's v2 fixture.
+// keys, and holds zarr-python's v2 fixture. And a zipped array read by
+// ranges from the page's own server, its entries merged into few requests.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import * as os from "node:os";
 import { promises as fs } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { repoRoot, npmDir, startServer, startS3Server, exists, peersRequired, loadCases, compareCase } from "../node/helpers.mjs";
 
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -30,6 +32,7 @@ describe("object stores from a browser page", { skip: haveChromium ? false : `${
   let context;
   let p;
   let dir;
+  let zips; // tests/zip/window.py's output, when zarr-python is here
   const s3log = () => s3.log();
 
   before(async () => {
@@ -38,6 +41,14 @@ describe("object stores from a browser page", { skip: haveChromium ? false : `${
       "-load", `v2.zarr/=${path.join(repoRoot, "tests", "fixtures", "v2", "data", "v2.zarr")}`,
       "-load", `v3.zarr/=${path.join(repoRoot, "tests", "fixtures", "v3", "data", "v3.zarr")}`,
     ]);
+    // tests/zip/window.py: zarr-python's ZipStore writes the zips
+    try {
+      await fs.mkdir(path.join(dir, "zips"));
+      execFileSync("/usr/bin/python3", [path.join(repoRoot, "tests", "zip", "window.py"), path.join(dir, "zips")], { stdio: "pipe" });
+      zips = path.join(dir, "zips");
+    } catch (e) {
+      if (peersRequired) throw e;
+    }
     server = await startServer(dir, { mounts: { "/pkg": npmDir, "/v3": path.join(repoRoot, "tests", "fixtures", "v3", "data", "v3.zarr") }, routes: { "/page.html": (req, res, finish) => finish(200, { "Content-Type": "text/html" }, page) } });
     const { chromium } = await import("../../npm/dev/browser-deps.mjs");
     context = await chromium.launchPersistentContext(path.join(dir, "profile"), {
@@ -76,6 +87,24 @@ describe("object stores from a browser page", { skip: haveChromium ? false : `${
     assert.deepEqual(got.same, { before: 16, after: 6, protocol: "http/1.1" });
     assert.deepEqual(got.other, { before: 16, after: 16, protocol: null });
     assert.deepEqual(got.set, { before: 3, after: 3, protocol: null });
+  });
+
+  test("a window of a zipped array (zarr-python's ZipStore) over a FetchStore: its 48 chunks' entries in merged requests, zarr-python's values", async (t) => {
+    if (!zips) return t.skip("no zarr-python");
+    const want = Array.from(new Int32Array((await fs.readFile(path.join(zips, "window.bin"))).buffer.slice(0)));
+    for (const name of ["stored.zip", "deflated.zip"]) {
+      const got = await p.evaluate(async ([base, name]) => {
+        const zip = await zarr.ZipStore.open(new zarr.FetchStore(base), `/${name}`);
+        const arr = await zarr.open(zip, { path: "arr", kind: "array" });
+        const before = zip.requests;
+        const r = await arr.get([zarr.slice(30, 170), zarr.slice(45, 155)]);
+        return { shape: r.shape, data: Array.from(r.data), requests: zip.requests - before };
+      }, [`${server.url}/zips`, name]);
+      assert.deepEqual(got.shape, [140, 110]);
+      assert.deepEqual(got.data, want, `${name}: zarr-python's values`);
+      t.diagnostic(`${name}: 48 chunks in ${got.requests} requests`);
+      assert.ok(got.requests <= 12, `${name}: 48 chunks in ${got.requests} requests: the entries were not merged`);
+    }
   });
 
   test("signed reads of another origin's bucket: values as zarr-python wrote them, no preflight", async () => {
