@@ -21,12 +21,20 @@ import (
 type Batcher struct {
 	fetch  BatchFetch
 	rule   Coalescing
-	merge  bool
 	window time.Duration
 	sem    chan struct{}
 
 	mu      sync.Mutex
-	pending map[string][]*batchRead
+	pending map[string]*batch
+}
+
+// batch is the reads of one object that wait to be run together, and the
+// context of their requests, which ends when every read has given up.
+type batch struct {
+	reqs   []*batchRead
+	live   atomic.Int64
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // BatchFetch makes one request: n bytes at off of object (n < 0: to the
@@ -78,7 +86,6 @@ type RangeResult struct {
 type batchRead struct {
 	key      string // for messages
 	off, end int64  // end: toEnd for a read to the end
-	ctx      context.Context
 	done     chan struct{}
 	ans      Fetched
 	err      error
@@ -89,7 +96,7 @@ const toEnd = 1 << 62
 
 // NewBatcher returns a Batcher making its requests with fetch.
 func NewBatcher(fetch BatchFetch, o BatchOptions) *Batcher {
-	b := &Batcher{fetch: fetch, rule: DefaultCoalescing, window: o.Window, pending: map[string][]*batchRead{}}
+	b := &Batcher{fetch: fetch, rule: DefaultCoalescing, window: o.Window, pending: map[string]*batch{}}
 	switch {
 	case o.Gap < 0:
 		b.rule.Gap = math.MinInt64 // never merges
@@ -110,30 +117,39 @@ func NewBatcher(fetch BatchFetch, o BatchOptions) *Batcher {
 	return b
 }
 
-func newBatchRead(ctx context.Context, key string, off, n int64) *batchRead {
+func newBatchRead(key string, off, n int64) *batchRead {
 	end := int64(toEnd)
 	if n >= 0 {
 		end = off + n
 	}
-	return &batchRead{key: key, off: off, end: end, ctx: ctx, done: make(chan struct{})}
+	return &batchRead{key: key, off: off, end: end, done: make(chan struct{})}
 }
 
 // Read reads n bytes at off of object (n < 0: to the end; off 0 and n < 0:
 // all of it), merged with the other reads of object that arrive within the
 // window.
 func (b *Batcher) Read(ctx context.Context, key, object string, off, n int64) (Fetched, error) {
-	r := newBatchRead(ctx, key, off, n)
+	r := newBatchRead(key, off, n)
 	b.mu.Lock()
 	q := b.pending[object]
-	b.pending[object] = append(q, r)
-	b.mu.Unlock()
-	if len(q) == 0 {
+	if q == nil {
+		// (the requests keep the first read's context values, such as a
+		// JS AbortSignal, but end only with the last read waiting)
+		q = &batch{}
+		q.ctx, q.cancel = context.WithCancel(detached{ctx})
+		b.pending[object] = q
 		go b.flush(object)
 	}
+	q.reqs = append(q.reqs, r)
+	q.live.Add(1)
+	b.mu.Unlock()
 	select {
 	case <-r.done:
 		return r.ans, r.err
 	case <-ctx.Done():
+		if q.live.Add(-1) == 0 {
+			q.cancel()
+		}
 		return Fetched{}, errs.Wrap(errs.Aborted, key, ctx.Err(), "aborted")
 	}
 }
@@ -143,9 +159,9 @@ func (b *Batcher) Read(ctx context.Context, key, object string, off, n int64) (F
 func (b *Batcher) ReadMany(ctx context.Context, object string, ranges []RangeRead) []RangeResult {
 	reqs := make([]*batchRead, len(ranges))
 	for i, r := range ranges {
-		reqs[i] = newBatchRead(ctx, r.Key, r.Off, r.N)
+		reqs[i] = newBatchRead(r.Key, r.Off, r.N)
 	}
-	b.run(object, reqs)
+	b.run(ctx, object, reqs)
 	out := make([]RangeResult, len(reqs))
 	for i, r := range reqs {
 		out[i] = RangeResult{Fetched: r.ans, Err: r.err}
@@ -177,7 +193,8 @@ func (b *Batcher) flush(object string) {
 	q := b.pending[object]
 	delete(b.pending, object)
 	b.mu.Unlock()
-	b.run(object, q)
+	b.run(q.ctx, object, q.reqs)
+	q.cancel()
 }
 
 // detached is a context with ctx's values but none of its cancellation.
@@ -187,28 +204,11 @@ func (detached) Done() <-chan struct{} { return nil }
 func (detached) Err() error            { return nil }
 
 // run merges the reads of one object into requests by the policy, makes
-// them concurrently and answers the reads.
-func (b *Batcher) run(object string, reqs []*batchRead) {
-	if len(reqs) == 0 {
-		return
-	}
-	// The requests stop when every read waiting for them has given up.
-	ctx, cancel := context.WithCancel(detached{reqs[0].ctx})
-	var live atomic.Int64
-	live.Store(int64(len(reqs)))
-	finished := make(chan struct{})
+// them concurrently under ctx and answers the reads.
+func (b *Batcher) run(ctx context.Context, object string, reqs []*batchRead) {
 	extents := make([]Extent, len(reqs))
 	for i, r := range reqs {
 		extents[i] = Extent{Offset: r.off, Length: r.end - r.off}
-		go func() {
-			select {
-			case <-r.ctx.Done():
-				if live.Add(-1) == 0 {
-					cancel()
-				}
-			case <-finished:
-			}
-		}()
 	}
 	var wg sync.WaitGroup
 	for _, m := range b.rule.Coalesce(extents) {
@@ -219,8 +219,6 @@ func (b *Batcher) run(object string, reqs []*batchRead) {
 		}()
 	}
 	wg.Wait()
-	close(finished)
-	cancel()
 }
 
 // fetchBlock makes the request m and answers its reads.
