@@ -1,6 +1,7 @@
 // ZipStore: a .zarr.zip held in any store, read by the Go engine through
 // range requests (the zip's end records, its directory, then only the
-// entries a read needs).
+// entries a read needs, neighbours merged into one request by the engine's
+// coalescing policy).
 import { callBridge } from "./runtime.js";
 import { GoStore, checkKey } from "./gostore.js";
 import { checkOptions } from "./options.js";

@@ -39,7 +39,7 @@ type batch struct {
 
 // BatchFetch makes one request: n bytes at off of object (n < 0: to the
 // end; off 0 and n < 0: all of it). key names the first read it serves, in
-// messages. It returns the error a reader should see.
+// messages; its error reaches every read the request serves, each named.
 type BatchFetch func(ctx context.Context, key, object string, off, n int64) (Fetched, error)
 
 // Fetched is the answer to a read: its bytes and the validators of the
