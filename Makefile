@@ -158,15 +158,19 @@ check-notices:
 # The error codes: zarr/errs/errs.go lists them; npm/lib/errors.js's codes,
 # npm/index.d.ts's ZarrErrorCode and zarr/zarr.go's Code constants are
 # generated from it (internal/errcodes). npm/lib/core.js's firstReads is
-# generated from zarr.OpenFirstReads (internal/firstreads). check-codes fails
+# generated from zarr.OpenFirstReads (internal/firstreads), and the viewer's
+# modulepreload list in web/demo/index.html from its imports
+# (internal/modulepreload). check-codes fails
 # when they are not current.
 codes:
 	$(GO) run ./internal/errcodes
 	$(GO) run ./internal/firstreads
+	$(GO) run ./internal/modulepreload
 
 check-codes:
 	$(GO) run ./internal/errcodes -check
 	$(GO) run ./internal/firstreads -check
+	$(GO) run ./internal/modulepreload -check
 
 check-codecs-wasm:
 	@if ! command -v clang >/dev/null || [ ! -f /usr/lib/wasm32-wasi/libc.a ] || ! apt-cache showsrc libdeflate 2>/dev/null | grep -q '^Package: libdeflate'; then \

@@ -107,6 +107,54 @@ describe("object stores from a browser page", { skip: haveChromium ? false : `${
     }
   });
 
+  test("over HTTP/2 the default concurrency is 64: more than 16 requests in flight at once", async () => {
+    // The page and the data from one HTTPS server speaking HTTP/2 (tests/node/tls's certificate).
+    const h2 = await startServer(path.join(repoRoot, "tests", "fixtures", "v2", "data"), {
+      tls: true,
+      delayMs: (p) => (/\/\d+(\.\d+)*$/.test(p) ? 150 : 0), // (chunks answer late, so that reads overlap)
+      mounts: { "/pkg": npmDir },
+      routes: { "/page.html": (req, res, finish) => finish(200, { "Content-Type": "text/html" }, page) },
+    });
+    const { chromium } = await import("../../npm/dev/browser-deps.mjs");
+    const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+    try {
+      const page2 = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+      await page2.goto(`${h2.url}/page.html`);
+      await page2.waitForFunction(() => globalThis.ready === true);
+      const paths = ["layout/chunk1", "layout/F_f8_3d", "layout/C_f8_3d"];
+      const got = await page2.evaluate(async (paths) => {
+        const store = new zarr.FetchStore(`${location.origin}/v2.zarr/`);
+        const before = store.concurrency;
+        const arrays = await Promise.all(paths.map((p) => zarr.open(store, { path: p, kind: "array" })));
+        await arrays[0].get(null); // (the protocol is known after the first answers)
+        const learnt = { protocol: store.protocol ?? null, concurrency: store.concurrency };
+        const reads = await Promise.all(
+          arrays.map(async (a) => {
+            const r = await a.get(null);
+            return { shape: r.shape, bytes: Array.from(new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength)), type: r.data.constructor.name };
+          }),
+        );
+        return { before, learnt, reads };
+      }, paths);
+      assert.deepEqual(got.learnt, { protocol: "h2", concurrency: 64 });
+      assert.equal(got.before, 16);
+      assert.ok(h2.stats.maxInFlight > 16, `at most ${h2.stats.maxInFlight} requests in flight; 64 are allowed over HTTP/2`);
+      const cases = await loadCases(path.join(repoRoot, "tests", "fixtures", "v2", "cases.json"));
+      paths.forEach((p, i) => {
+        const c = cases.find((x) => x.store === "v2.zarr" && x.path === p && x.selection === "");
+        assert.ok(c, p);
+        const r = got.reads[i];
+        const ctor = { Float32Array, Float64Array, Int8Array, Int16Array, Int32Array, Uint8Array, Uint16Array, Uint32Array }[r.type];
+        assert.ok(ctor, `${p}: ${r.type}`);
+        const diff = compareCase(c, { shape: r.shape, data: new ctor(Uint8Array.from(r.bytes).buffer) });
+        assert.equal(diff, null, `${p}: ${diff}`);
+      });
+    } finally {
+      await browser.close();
+      await h2.close();
+    }
+  });
+
   test("signed reads of another origin's bucket: values as zarr-python wrote them, no preflight", async () => {
     const cases = (await loadCases(path.join(repoRoot, "tests", "fixtures", "v2", "cases.json"))).filter((c) => c.store === "v2.zarr" && !c.error && !c.note).slice(0, 40);
     await fetch(`${s3.endpoint}/_control?requireAuth=true`);

@@ -2,6 +2,7 @@
 // (and counts requests), and the fixture comparison (the JS mirror of
 // tests/conformance: cases.json expectations vs what zarr-wasm returns).
 import * as http from "node:http";
+import * as http2 from "node:http2";
 import * as os from "node:os";
 import { promises as fs, createReadStream, rmSync } from "node:fs";
 import { spawn, execFileSync } from "node:child_process";
@@ -55,7 +56,7 @@ export async function startServer(root, options = {}) {
   // slots: requests answered at once (the rest wait their turn, delay included)
   let free = options.slots ?? Infinity;
   const waiting = [];
-  const server = http.createServer(async (req, res) => {
+  const handler = async (req, res) => {
     stats.requests++;
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
@@ -147,13 +148,21 @@ export async function startServer(root, options = {}) {
     } catch (e) {
       finish(500, {}, String(e));
     }
-  });
+  };
+  // tls: HTTPS with HTTP/2 (and HTTP/1.1 for clients that ask), with tests/node/tls's certificate.
+  const sessions = new Set();
+  let server;
+  if (options.tls) {
+    const [key, cert] = await Promise.all(["key.pem", "cert.pem"].map((f) => fs.readFile(path.join(repoRoot, "tests", "node", "tls", f))));
+    server = http2.createSecureServer({ key, cert, allowHTTP1: true }, handler);
+    server.on("session", (s) => (sessions.add(s), s.on("close", () => sessions.delete(s))));
+  } else server = http.createServer(handler);
   if (options.keepAliveTimeout) server.keepAliveTimeout = options.keepAliveTimeout;
-  server.on("connection", () => stats.connections++);
+  server.on(options.tls ? "secureConnection" : "connection", () => stats.connections++);
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address();
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? "https" : "http"}://127.0.0.1:${port}`,
     stats,
     reset() {
       Object.assign(stats, { requests: 0, connections: 0, rangeRequests: 0, inFlight: 0, maxInFlight: 0, bytes: 0, byStatus: {}, paths: [], log: [] });
@@ -161,6 +170,7 @@ export async function startServer(root, options = {}) {
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections?.();
+        for (const s of sessions) s.destroy();
         server.close(() => resolve());
       }),
   };
