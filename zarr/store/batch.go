@@ -137,8 +137,10 @@ func (b *Batcher) Read(ctx context.Context, key, object string, off, n int64) (F
 		// JS AbortSignal, but end only with the last read waiting)
 		q = &batch{}
 		q.ctx, q.cancel = context.WithCancel(detached{ctx})
-		b.pending[object] = q
-		go b.flush(object)
+		if b.window > 0 { // (else the read goes alone)
+			b.pending[object] = q
+		}
+		go b.flush(object, q)
 	}
 	q.reqs = append(q.reqs, r)
 	q.live.Add(1)
@@ -183,17 +185,18 @@ func (b *Batcher) Acquire(ctx context.Context, key string) error {
 // Release gives back a place taken by Acquire.
 func (b *Batcher) Release() { <-b.sem }
 
-// flush runs the reads of object that arrived within the window (with
-// no window: those that arrived before it ran).
-func (b *Batcher) flush(object string) {
+// flush runs the batch q of object's reads once the window has passed.
+func (b *Batcher) flush(object string, q *batch) {
 	if b.window > 0 {
 		time.Sleep(b.window)
 	}
 	b.mu.Lock()
-	q := b.pending[object]
-	delete(b.pending, object)
+	if b.pending[object] == q {
+		delete(b.pending, object)
+	}
+	reqs := q.reqs
 	b.mu.Unlock()
-	b.run(q.ctx, object, q.reqs)
+	b.run(q.ctx, object, reqs)
 	q.cancel()
 }
 

@@ -83,11 +83,14 @@ func TestBatcher(t *testing.T) {
 		{"a read to the end serves those after it", BatchOptions{MaxRequest: 100}, [][2]int64{{600, 5}, {500, -1}, {10, 5}}, [][2]int64{{10, 5}, {500, -1}}},
 		{"no merging", BatchOptions{Gap: -1}, [][2]int64{{0, 10}, {10, 10}, {5, 2}}, [][2]int64{{0, 10}, {5, 2}, {10, 10}}},
 		{"largest request", BatchOptions{MaxRequest: 30}, [][2]int64{{0, 10}, {10, 10}, {20, 10}, {30, 10}}, [][2]int64{{0, 30}, {30, 10}}},
+		{"no window", BatchOptions{Window: -1}, [][2]int64{{0, 10}, {10, 10}, {20, 10}}, [][2]int64{{0, 10}, {10, 10}, {20, 10}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			o := &batchObject{data: data}
-			tc.opt.Window = 20 * time.Millisecond
+			if tc.opt.Window == 0 {
+				tc.opt.Window = 20 * time.Millisecond
+			}
 			res := read(NewBatcher(o.fetch, tc.opt), tc.ranges)
 			for i, r := range res {
 				if r.Err != nil || !bytes.Equal(r.Data, want(tc.ranges[i])) {
