@@ -194,4 +194,49 @@ func TestWalkReadsPlainly(t *testing.T) {
 	if _, err := a.OpenKind(ctx, "arr", "table"); errs.CodeOf(err) != errs.InvalidArgument {
 		t.Errorf("kind \"table\": %v, want INVALID_ARGUMENT", err)
 	}
+	// A probe for an optional child (an OME-Zarr image's labels): the two
+	// documents zarrita.js's open.v2 asks for, nothing else.
+	l.keys = nil
+	if _, err := a.OpenGroup(ctx, "labels"); errs.CodeOf(err) != errs.NotFound {
+		t.Errorf("hier/a/labels: %v, want NOT_FOUND", err)
+	}
+	slices.Sort(l.keys)
+	if want := []string{"hier/a/labels/.zattrs", "hier/a/labels/.zgroup"}; !slices.Equal(l.keys, want) {
+		t.Errorf("probing hier/a/labels read %v, want %v", l.keys, want)
+	}
+	// Opened from the store, a miss still suggests a near name.
+	if _, err := zarr.OpenGroup(ctx, d, "hier/a/bb"); errs.CodeOf(err) != errs.NotFound || !strings.Contains(err.Error(), "hier/a/b") {
+		t.Errorf("hier/a/bb from the store: %v, want NOT_FOUND suggesting hier/a/b", err)
+	}
 }
+
+// TestMissBelowConsolidatedReadsNothing: below a group that found its
+// consolidated metadata (zarr-python's), a name not found costs no request
+// (not even the root's .zmetadata again, for a suggestion).
+func TestMissBelowConsolidatedReadsNothing(t *testing.T) {
+	ctx := context.Background()
+	d, err := zarr.NewDirectoryStore(filepath.Join(peers.RepoRoot(), "tests", "fixtures", "v2", "data", "consolidated.zarr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &keyLog{Store: d}
+	root, err := zarr.OpenGroup(ctx, l, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := root.Consolidated(ctx); !ok || err != nil {
+		t.Fatalf("consolidated: %v %v", ok, err)
+	}
+	l.keys = nil
+	if _, err := root.OpenGroup(ctx, "a/labels"); errs.CodeOf(err) != errs.NotFound {
+		t.Errorf("a/labels: %v, want NOT_FOUND", err)
+	}
+	if x, err := root.OpenArray(ctx, "a/x"); err != nil || x.Shape() == nil {
+		t.Errorf("a/x: %v", err)
+	}
+	if len(l.keys) != 0 {
+		t.Errorf("read %v, want nothing (the consolidated metadata has it all)", l.keys)
+	}
+}
+
+

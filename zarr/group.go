@@ -232,8 +232,9 @@ func (g *Group) OpenKind(ctx context.Context, rel, kind string) (Node, error) {
 func (g *Group) childConfig() openConfig {
 	c := g.cfg
 	c.below = true
+	c.parentFormat = min(max(g.format, 2), 3)
 	if c.formatHint == 0 {
-		c.formatHint = min(max(g.format, 2), 3)
+		c.formatHint = c.parentFormat
 	}
 	return c
 }
@@ -272,6 +273,7 @@ func (g *Group) Children(ctx context.Context) ([]Child, error) {
 		}
 	}
 	cfg := g.childConfig()
+	cfg.parentFormat = 0 // (a listed name is something: whatever its format)
 	children := make([]*Child, len(names))
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -35,9 +35,17 @@ type openConfig struct {
 	format  int // WithZarrFormat's; 0: any
 	// formatHint: the format other nodes of the store had (0: unknown)
 	formatHint int
-	// below: opened through a group (Group.Open), which already looked
-	// for consolidated metadata; a v2 group then does not look for its own.
+	// below: opened through a group, which already looked for
+	// consolidated metadata: a v2 group below does not look for its own,
+	// and a name not found is not looked up in the root's.
 	below bool
+	// parentFormat: opened by name through a group of this format (2 or
+	// 3): the node is of its group's format, as zarr-python reads a
+	// group's children, and only that format's documents are asked for.
+	// (With below, what a probe for an optional child — an OME-Zarr
+	// image's labels — costs is then what it costs zarrita.js.) A group's
+	// listing, which knows something is there, opens either format.
+	parentFormat int
 }
 
 // WithZarrFormat opens only a node of that format (2 also takes v1): one
@@ -251,17 +259,22 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 		}
 		return nil
 	}
-	if err := read(firstReads(kind, cfg.formatHint)); err != nil {
+	format := cfg.formatHint
+	if cfg.parentFormat != 0 {
+		format = cfg.parentFormat
+	}
+	if err := read(firstReads(kind, format)); err != nil {
 		return nil, err
 	}
-	if !res[iZarrJSON].ok && !res[iZarray].ok && !res[iZgroup].ok {
+	if !res[iZarrJSON].ok && !res[iZarray].ok && !res[iZgroup].ok && cfg.parentFormat == 0 {
 		if err := read(append(OpenFirstReads(kind), keyZarrJSON)); err != nil {
 			return nil, err
 		}
 	}
 	// Nothing of the kind asked for: whether the other kind is here, for
-	// the error's message only.
-	if !res[iZarrJSON].ok && !res[iZarray].ok && !res[iZgroup].ok && kind != "" {
+	// the error's message only (below a group, only when the node's
+	// attributes say something is there).
+	if !res[iZarrJSON].ok && !res[iZarray].ok && !res[iZgroup].ok && kind != "" && (cfg.parentFormat == 0 || res[iZattrs].ok) {
 		if err := read([]string{keyZarray, keyZgroup}); err != nil {
 			return nil, err
 		}
@@ -325,7 +338,7 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 			asked = append(asked, keys[i][len(prefix):])
 		}
 	}
-	if kind != "group" {
+	if kind != "group" && cfg.parentFormat == 0 {
 		data, ok, metaDenied, err := getMeta(ctx, s, prefix+keyV1Meta)
 		if err != nil {
 			return nil, err
@@ -341,11 +354,14 @@ func open(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node
 	if denied {
 		return nil, errs.New(errs.AccessDenied, p, "access denied to every metadata document here (%s: HTTP 403): the bucket or path is private (give credentials) or holds no array or group (object stores answer 403 for missing keys to readers who may not list the bucket)", strings.Join(asked, ", "))
 	}
-	return nil, notFound(ctx, s, p, kind)
+	return nil, notFound(ctx, s, p, kind, cfg.below)
 }
 
-// notFound builds a NOT_FOUND error and suggests a sibling with a near name.
-func notFound(ctx context.Context, s Store, p, kind string) error {
+// notFound builds a NOT_FOUND error and suggests a sibling with a near
+// name: from the store's listing, else (not below a group, which already
+// knows whether there is consolidated metadata: a miss there costs no
+// request) from the root's consolidated metadata, read now.
+func notFound(ctx context.Context, s Store, p, kind string, below bool) error {
 	what := "no array or group"
 	if kind != "" {
 		what = "no " + kind
@@ -369,7 +385,7 @@ func notFound(ctx context.Context, s Store, p, kind string) error {
 				names = append(names, strings.TrimSuffix(en, "/"))
 			}
 		}
-	} else {
+	} else if !below {
 		names = consolidatedChildren(ctx, s, parent)
 	}
 	if near := errs.Nearest(name, names); near != "" {

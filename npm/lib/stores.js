@@ -1123,6 +1123,7 @@ export class FetchStore {
    */
   async #write(method, key, value, options) {
     if (method === "PUT" && !(value instanceof Uint8Array)) throw new TypeError("FetchStore values are Uint8Array");
+    this.#primed?.delete(key); // (a kept answer is older than this write)
     if (this.#access.pending) await this.#ready();
     let cond = null;
     if (options?.ifNoneMatch === "*") cond = ["If-None-Match", "*"];

@@ -17,6 +17,14 @@
 //   zarrita.js, the library vizarr reads with (its requests do not depend
 //   on the browser; its time is Node's and is not comparable).
 //
+// - viewer in a plain Chromium: the same page, in a Chromium started
+//   without a DevTools connection (a page of tests/demo/pages frames the
+//   viewer and prints its figures to the console, which Chromium writes to
+//   stderr). Playwright's connection records every request the page sends,
+//   which costs Chromium's main thread time for each: this is what a user
+//   without developer tools open sees. Its requests are the ones the
+//   package's store counts.
+//
 // On a shared machine the wall clock measures the load as much as the
 // page, so the CPU time the browser's processes used for each viewer run
 // (from /proc, Linux; every thread of every Chromium process this script
@@ -25,7 +33,7 @@
 //   node tests/demo/plate-bench.mjs [--runs 3] [--latency 20ms] [--viewer-only]
 //
 // Prints a table and a JSON line (medians).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
@@ -60,7 +68,7 @@ try {
 }
 
 const tmp = await fs.mkdtemp(path.join(os.tmpdir(), "zarr-wasm-plate-bench-"));
-const server = await startDemoServer(tmp, ["-latency", latency, "-mount", `/bench/=${dir}`]);
+const server = await startDemoServer(tmp, ["-latency", latency, "-mount", `/bench/=${dir}`, "-mount", `/bench-pages/=${path.join(repoRoot, "tests", "demo", "pages")}`]);
 const require = createRequire(path.join(repoRoot, "npm", "package.json"));
 const { chromium } = require("playwright-core");
 const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: flags });
@@ -116,6 +124,31 @@ async function viewerRun() {
   });
   await context.close();
   return { requests: c.all, chunks: c.chunks, metadata: c.metadata, ready: r.ready, cells: r.cells, level: r.plate.level, levelShape: r.plate.levelShape, sincePlateMs: r.plate.firstPictureMs, sinceNavigationMs: r.plate.firstPictureAt, mainThreadMs: metrics.TaskDuration * 1000, scriptMs: metrics.ScriptDuration * 1000, browserCpuMs: cpuMs };
+}
+
+/** The viewer in a Chromium without a DevTools connection: its console line (see the top). */
+async function plainViewerRun(i) {
+  const child = spawn(chromiumPath, [...flags, "--enable-logging=stderr", "--v=0", "--window-size=1440,900", `--user-data-dir=${path.join(tmp, `plain-${i}`)}`, `${server.url}bench-pages/plate-bench.html?url=bench/plate.zarr`], { stdio: ["ignore", "ignore", "pipe"] });
+  try {
+    const line = await new Promise((resolve, reject) => {
+      let buf = "";
+      const timer = setTimeout(() => reject(new Error("plain Chromium: no PLATEBENCH line in 300 s")), 300_000);
+      child.stderr.on("data", (d) => {
+        buf += d;
+        const m = /PLATEBENCH (\{[^}]*\})/.exec(buf);
+        if (m) {
+          clearTimeout(timer);
+          resolve(JSON.parse(m[1]));
+        }
+        if (buf.length > 1 << 20) buf = buf.slice(-4096);
+      });
+      child.on("exit", (code) => reject(new Error(`plain Chromium exited (${code}) before the picture`)));
+    });
+    return line;
+  } finally {
+    child.kill();
+    await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));
+  }
 }
 
 async function perWellRun() {
@@ -197,14 +230,16 @@ const median = (xs) => {
 };
 
 const viewer = [];
+const plain = [];
 const perWell = [];
 let zr = null;
 try {
   zr = await zarritaRun();
   for (let i = 0; i < runs; i++) {
     viewer.push(await viewerRun());
+    plain.push(await plainViewerRun(i));
     if (!viewerOnly) perWell.push(await perWellRun());
-    console.error(`run ${i + 1}: viewer ${JSON.stringify(viewer.at(-1))}; per-well ${JSON.stringify(perWell.at(-1) ?? null)}`);
+    console.error(`run ${i + 1}: viewer ${JSON.stringify(viewer.at(-1))}; plain ${JSON.stringify(plain.at(-1))}; per-well ${JSON.stringify(perWell.at(-1) ?? null)}`);
   }
 } finally {
   await browser.close();
@@ -217,7 +252,8 @@ const row = (name, rs, nav) =>
 console.log(`96-well plate (zarr-python ${summary.wells.length} wells, ${summary.fields} fields, ${summary.levels} levels of 2 × ${summary.size}² uint16), ${latency} per request, Chromium HTTP/1.1 (6 connections); medians of ${runs} runs; load ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
 console.log(`${"".padEnd(34)} requests  chunks  metadata   plate→all   navigation→all`);
 console.log(row("viewer (plate overview)", viewer, true));
+console.log(`${"viewer, plain Chromium".padEnd(34)} ${String(median(plain.map((r) => r.requests))).padStart(8)} ${"".padStart(7)} ${"".padStart(9)} ${(median(plain.map((r) => r.sincePlateMs)) / 1000).toFixed(2).padStart(10)} s ${(median(plain.map((r) => r.sinceNavigationMs)) / 1000).toFixed(2).padStart(10)} s`);
 if (perWell.length) console.log(row("per-well-image reader (same engine)", perWell, false));
 console.log(`${"per-well-image reader (zarrita.js)".padEnd(34)} ${String(zr.requests).padStart(8)} ${String(zr.chunks).padStart(7)} ${String(zr.metadata).padStart(9)}   (Node: ${(zr.sincePlateMs / 1000).toFixed(2)} s, not comparable)`);
 console.log(`viewer, navigation to the picture: Chromium's processes used ${(median(viewer.map((r) => r.browserCpuMs)) / 1000).toFixed(2)} s of CPU; the page's main thread ran tasks for ${(median(viewer.map((r) => r.mainThreadMs)) / 1000).toFixed(2)} s (script ${(median(viewer.map((r) => r.scriptMs)) / 1000).toFixed(2)} s), wall time`);
-console.log(JSON.stringify({ latency, runs, viewer, perWell, zarrita: zr }));
+console.log(JSON.stringify({ latency, runs, viewer, plain, perWell, zarrita: zr }));

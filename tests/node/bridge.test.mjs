@@ -76,7 +76,7 @@ describe("bridge calls: arguments, then the context", () => {
     for (const p of [
       callBridge("get", aid, null, aborted()),
       callBridge("children", gid, aborted()),
-      callBridge("openChild", gid, "a", aborted()),
+      callBridge("openChild", gid, "a", "", aborted()),
       callBridge("getChunk", aid, [0], aborted()),
       callBridge("open", store, "g/a", "array", aborted()),
     ]) {
