@@ -35,6 +35,10 @@ const entry = "js/main.js"
 // bare are the page's import map: bare specifiers and the URLs they stand for.
 var bare = map[string]string{"zarr-wasm": "pkg/index.js"}
 
+// copied are modules a build copies in (not in the repository): listed,
+// not read. Go's wasm_exec.js (make wasm) imports nothing.
+var copied = map[string]bool{"pkg/wasm_exec.js": true}
+
 // staticImport matches an import or export statement with a module
 // specifier (not import(), which loads on demand).
 var staticImport = regexp.MustCompile(`(?m)^[ \t]*(?:import[ \t]+(?:[\w$*{][^;'"]*?\bfrom[ \t]*)?|export[ \t]*[*{][^;'"]*?\bfrom[ \t]*)["']([^"']+)["']`)
@@ -87,6 +91,9 @@ func modules(root string) ([]string, error) {
 	for len(queue) > 0 {
 		url := queue[0]
 		queue = queue[1:]
+		if copied[url] {
+			continue
+		}
 		src, err := os.ReadFile(file(root, url))
 		if err != nil {
 			return nil, err
