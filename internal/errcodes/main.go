@@ -47,17 +47,8 @@ type code struct {
 }
 
 func main() {
-	check := flag.Bool("check", false, "fail if a generated region is not current")
 	flag.Usage = func() { os.Stderr.WriteString(usageWords + "\n") }
-	flag.Parse()
-	root, err := genregion.ModuleRoot()
-	if err == nil {
-		err = run(root, *check)
-	}
-	if err != nil {
-		os.Stderr.WriteString("errcodes: " + err.Error() + "\n")
-		os.Exit(1)
-	}
+	genregion.Main("errcodes", run)
 }
 
 // run regenerates every target (check: reports the stale ones instead).

@@ -9,8 +9,6 @@ package main
 
 import (
 	"errors"
-	"flag"
-	"os"
 	"strconv"
 	"strings"
 
@@ -26,16 +24,7 @@ var region = genregion.Region{
 }
 
 func main() {
-	check := flag.Bool("check", false, "fail if the generated region is not current")
-	flag.Parse()
-	root, err := genregion.ModuleRoot()
-	if err == nil {
-		err = run(root, *check)
-	}
-	if err != nil {
-		os.Stderr.WriteString("firstreads: " + err.Error() + "\n")
-		os.Exit(1)
-	}
+	genregion.Main("firstreads", run)
 }
 
 func run(root string, check bool) error {

@@ -9,11 +9,5 @@ import (
 // TestGeneratedCurrent fails when npm/lib/core.js's firstReads is not
 // zarr.OpenFirstReads (make codes).
 func TestGeneratedCurrent(t *testing.T) {
-	root, err := genregion.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := run(root, true); err != nil {
-		t.Fatal(err)
-	}
+	genregion.CheckCurrent(t, run)
 }

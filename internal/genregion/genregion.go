@@ -1,16 +1,46 @@
 // Package genregion rewrites the generated regions of source files: what
-// other languages copy from Go (the error codes, open's first reads) is
-// written between two marked comment lines, and checked current by make
-// test. The generators internal/errcodes and internal/firstreads use it.
+// other languages copy from Go (the error codes, open's first reads, the
+// viewer's module list) is written between two marked comment lines, and
+// checked current by make test. The generators internal/errcodes,
+// internal/firstreads and internal/modulepreload use it.
 package genregion
 
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 )
+
+// Main is a generator command's main: run rewrites its regions under the
+// module root, or with -check reports the stale ones; an error is printed
+// after the command's name, with exit status 1.
+func Main(name string, run func(root string, check bool) error) {
+	check := flag.Bool("check", false, "fail if a generated region is not current")
+	flag.Parse()
+	root, err := ModuleRoot()
+	if err == nil {
+		err = run(root, *check)
+	}
+	if err != nil {
+		os.Stderr.WriteString(name + ": " + err.Error() + "\n")
+		os.Exit(1)
+	}
+}
+
+// CheckCurrent fails t (a *testing.T) when run finds a region stale: each
+// generator's test that make codes was run.
+func CheckCurrent(t interface{ Fatal(...any) }, run func(root string, check bool) error) {
+	root, err := ModuleRoot()
+	if err == nil {
+		err = run(root, true)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
 
 // Region is a marked part of a file.
 type Region struct {

@@ -13,7 +13,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path"
 	"path/filepath"
@@ -44,16 +43,7 @@ var copied = map[string]bool{"pkg/wasm_exec.js": true}
 var staticImport = regexp.MustCompile(`(?m)^[ \t]*(?:import[ \t]+(?:[\w$*{][^;'"]*?\bfrom[ \t]*)?|export[ \t]*[*{][^;'"]*?\bfrom[ \t]*)["']([^"']+)["']`)
 
 func main() {
-	check := flag.Bool("check", false, "fail if the generated list is not current")
-	flag.Parse()
-	root, err := genregion.ModuleRoot()
-	if err == nil {
-		err = run(root, *check)
-	}
-	if err != nil {
-		os.Stderr.WriteString("modulepreload: " + err.Error() + "\n")
-		os.Exit(1)
-	}
+	genregion.Main("modulepreload", run)
 }
 
 func run(root string, check bool) error {

@@ -10,13 +10,7 @@ import (
 // TestGeneratedCurrent fails when web/demo/index.html's module list is not
 // what the viewer imports (make codes).
 func TestGeneratedCurrent(t *testing.T) {
-	root, err := genregion.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := run(root, true); err != nil {
-		t.Fatal(err)
-	}
+	genregion.CheckCurrent(t, run)
 }
 
 // TestStaticImports: the statement forms the viewer and the package use,
