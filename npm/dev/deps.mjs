@@ -2,4 +2,4 @@
 // use (tests/node, tests/browser, tests/bench), so that files outside npm/
 // resolve them from npm/node_modules. Not published (see "files").
 export * as zarrita from "zarrita";
-export { FileSystemStore as ZarritaFileSystemStore, FetchStore as ZarritaFetchStore } from "@zarrita/storage";
+export { FileSystemStore as ZarritaFileSystemStore, FetchStore as ZarritaFetchStore, ZipFileStore as ZarritaZipFileStore } from "@zarrita/storage";

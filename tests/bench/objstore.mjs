@@ -9,14 +9,17 @@
 //   RUNS=7 node tests/bench/objstore.mjs
 // The data (written to a temporary directory by zarr-wasm, read back by
 // both): a 4096² uint16 array (zstd) in 256² chunks, the same in 1024²
-// shards of 256² chunks (v3), and an OME-Zarr 0.4 plate (Zarr v2) of 96
-// wells with one field each (a 2-level pyramid of 512² uint16).
+// shards of 256² chunks (v3), the first zipped (Python's zipfile, entries
+// stored, as zarr-python's ZipStore writes them; zarrita.js reads it with
+// @zarrita/storage's ZipFileStore), and an OME-Zarr 0.4 plate (Zarr v2) of
+// 96 wells with one field each (a 2-level pyramid of 512² uint16).
+import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as zarr from "../../npm/index.js";
 import { FileSystemStore } from "../../npm/node.js";
-import { zarrita, ZarritaFetchStore } from "../../npm/dev/deps.mjs";
+import { zarrita, ZarritaFetchStore, ZarritaZipFileStore } from "../../npm/dev/deps.mjs";
 import { startServerProcess, median } from "./sections.mjs";
 
 const N = 4096;
@@ -37,6 +40,9 @@ async function writeData() {
     const a = await zarr.create(store, { path: name, shape: [N, N], chunks: [256, 256], dtype: "uint16", zarrFormat: 3, codecs, ...extra });
     await a.set(null, { data, shape: [N, N] });
   }
+  // u16.zip: the array's directory zipped from within, entries stored.
+  const zipScript = "import os, sys, zipfile\nroot = os.path.join(sys.argv[1], 'u16')\nwith zipfile.ZipFile(os.path.join(sys.argv[1], 'u16.zip'), 'w', zipfile.ZIP_STORED) as z:\n    for d, _, files in os.walk(root):\n        for f in sorted(files):\n            z.write(os.path.join(d, f), os.path.relpath(os.path.join(d, f), root))\n";
+  execFileSync("python3", ["-c", zipScript, dir]);
   const wells = [];
   for (const r of rows) for (const c of cols) wells.push({ path: `${r}/${c}`, rowIndex: rows.indexOf(r), columnIndex: cols.indexOf(c) });
   await zarr.createGroup(store, {
@@ -104,10 +110,21 @@ for (const [name, key] of [["unsharded (256² chunks)", "u16"], ["sharded (1024�
     },
   });
 }
+jobs.push({
+  name: "open + 1000×1000 window, a zip of the 256² chunks (stored)",
+  ours: async () => {
+    const z = await zarr.ZipStore.open(new zarr.FetchStore(`${server.url}/`), "/u16.zip");
+    return (await (await zarr.open(z, { kind: "array" })).get([zarr.slice(...win), zarr.slice(...win)], { workers: false })).data;
+  },
+  theirs: async () => {
+    const a = await zarrita.open(zarrita.root(ZarritaZipFileStore.fromUrl(`${server.url}/u16.zip`)), { kind: "array" });
+    return (await zarrita.get(a, [zarrita.slice(...win), zarrita.slice(...win)])).data;
+  },
+});
 jobs.push({ name: "OME-Zarr plate: open the 96 wells' first field", ours: () => plateOurs(`${server.url}/plate.zarr`), theirs: () => plateTheirs(`${server.url}/plate.zarr`) });
 
 // Both read the same values.
-for (const j of jobs.slice(0, 2)) {
+for (const j of jobs.slice(0, 3)) {
   const [a, b] = [await j.ours(), await j.theirs()];
   if (a.length !== b.length || a.some((v, i) => v !== b[i])) throw new Error(`${j.name}: the libraries read different values`);
 }
