@@ -181,18 +181,7 @@ func init() {
 		if take := c.a[5]; take.Type() == js.TypeFunction {
 			ctx = context.WithValue(ctx, earlyKey{}, take)
 		}
-		var n zarr.Node
-		var err error
-		switch kind := optString(c.a[2]); kind {
-		case "array":
-			n, err = zarr.OpenArray(ctx, s, path, c.opts...)
-		case "group":
-			n, err = zarr.OpenGroup(ctx, s, path, c.opts...)
-		case "":
-			n, err = zarr.Open(ctx, s, path, c.opts...)
-		default:
-			return js.Value{}, errs.New(errs.InvalidArgument, kind, "kind must be \"array\" or \"group\"")
-		}
+		n, err := zarr.OpenKind(ctx, s, path, optString(c.a[2]), c.opts...)
 		if err != nil {
 			return js.Value{}, err
 		}

@@ -205,7 +205,7 @@ func TestWalkReadsPlainly(t *testing.T) {
 		t.Errorf("probing hier/a/labels read %v, want %v", l.keys, want)
 	}
 	// Opened from the store, a miss still suggests a near name.
-	if _, err := zarr.OpenGroup(ctx, d, "hier/a/bb"); errs.CodeOf(err) != errs.NotFound || !strings.Contains(err.Error(), "hier/a/b") {
+	if _, err := zarr.OpenGroup(ctx, d, "hier/a/bb"); errs.CodeOf(err) != errs.NotFound || !strings.Contains(err.Error(), `did you mean "hier/a/b"?`) {
 		t.Errorf("hier/a/bb from the store: %v, want NOT_FOUND suggesting hier/a/b", err)
 	}
 }
@@ -238,5 +238,3 @@ func TestMissBelowConsolidatedReadsNothing(t *testing.T) {
 		t.Errorf("read %v, want nothing (the consolidated metadata has it all)", l.keys)
 	}
 }
-
-

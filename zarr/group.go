@@ -215,10 +215,8 @@ func (g *Group) OpenGroup(ctx context.Context, rel string) (*Group, error) {
 // OpenKind opens a node below the group of kind "" (either), "array" or
 // "group": given a kind, only that kind's documents are asked for.
 func (g *Group) OpenKind(ctx context.Context, rel, kind string) (Node, error) {
-	switch kind {
-	case "", "array", "group":
-	default:
-		return nil, errs.New(errs.InvalidArgument, kind, "kind must be \"array\" or \"group\"")
+	if err := checkKind(kind); err != nil {
+		return nil, err
 	}
 	s, err := g.below(ctx)
 	if err != nil {

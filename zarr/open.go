@@ -114,6 +114,23 @@ func OpenGroup(ctx context.Context, s Store, path string, opts ...OpenOption) (*
 	return n.(*Group), nil
 }
 
+// OpenKind opens the node at path of kind "" (either), "array" or
+// "group": given a kind, only that kind's documents are asked for.
+func OpenKind(ctx context.Context, s Store, path, kind string, opts ...OpenOption) (Node, error) {
+	if err := checkKind(kind); err != nil {
+		return nil, err
+	}
+	return openAs(ctx, s, path, kind, configure(opts))
+}
+
+func checkKind(kind string) error {
+	switch kind {
+	case "", "array", "group":
+		return nil
+	}
+	return errs.New(errs.InvalidArgument, kind, "kind must be \"array\" or \"group\"")
+}
+
 // openAs is open with WithZarrFormat's check.
 func openAs(ctx context.Context, s Store, path, kind string, cfg openConfig) (Node, error) {
 	n, err := open(ctx, s, path, kind, cfg)

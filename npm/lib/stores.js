@@ -769,17 +769,17 @@ async function readCapped(res, cap, progress, abort, url) {
   return out;
 }
 
+/** How long a primed answer (FetchStore[primeRead]) may be taken. */
+const primedMs = 10_000;
+/** @internal FetchStore's method that reads a key and keeps the answer for the next get. */
+export const primeRead = Symbol("zarr-wasm primeRead");
+
 /**
  * FetchStore's default `concurrency` (see FetchStore): 64 in Node; in a
  * browser 16 until the protocol of the store's server is known, then 6
  * over HTTP/1.x (the connections a browser opens to one server) and 64
  * over HTTP/2 or HTTP/3 (streams of one connection).
  */
-/** How long a primed answer (FetchStore[primeRead]) may be taken. */
-const primedMs = 10_000;
-/** @internal FetchStore's method that reads a key and keeps the answer for the next get. */
-export const primeRead = Symbol("zarr-wasm primeRead");
-
 const fetchConcurrency = { node: 64, unknown: 16, http1: 6, multiplexed: 64 };
 const inBrowser = globalThis.location !== undefined;
 
@@ -1033,7 +1033,6 @@ export class FetchStore {
       this.#primed.delete(key);
       // (a conditional read asks the server: the answer may be older than what the engine holds)
       if (Date.now() < p.until && options.ifMatch === undefined && options.ifNoneMatch === undefined) {
-        if (p.answer.data !== undefined) this.#access.noteRead(key);
         return options.versioned ? p.answer : p.answer.data;
       }
     }
